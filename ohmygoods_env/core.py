@@ -1,0 +1,1521 @@
+"""The rules engine: numba kernels over one game's ``int32`` state row.
+
+This module is the single implementation of the rules (R2-R8). Every function takes the
+state row ``g`` (see :mod:`ohmygoods_env.layout`), the building table ``C`` and the
+assistant table ``AS`` (see :mod:`ohmygoods_env.cards`). Batch kernels loop over rows.
+
+Flow: :func:`advance` runs everything automatic (dealing, market reveals, drawing goods,
+resolving simultaneous choices, scoring the round end) until a player must decide; it then
+sets ``F_DEC`` (the decision) and ``F_CUR`` (who decides). :func:`apply_action` applies one
+action *without* checking it; :func:`step_checked` checks it against :func:`legal_mask`
+first and leaves the state untouched when it is illegal. With ``F_AUTO`` set, decisions
+with exactly one legal action are applied automatically (DESIGN: forced moves).
+
+Chance lives inside the state: ``F_RNG`` is a per-game xorshift32 word, so a game depends
+only on its seed and its actions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .cards import (
+    A_COST,
+    A_REQ0,
+    A_VP,
+    B_CH_G1,
+    B_CH_G2,
+    B_CH_HAND,
+    B_COLOUR,
+    B_COST,
+    B_GOOD,
+    B_KIND,
+    B_NEED0,
+    B_NEED_ANY,
+    B_OFFICE,
+    B_RES,
+    B_SUN,
+    B_VALUE,
+    B_VP,
+    KIND_EXTRA,
+    KIND_OFFICE,
+    KIND_PRODUCTION,
+    N_COLOURS,
+    N_DECK,
+    N_GOODS,
+    N_RES,
+)
+from .layout import (
+    A_ASIDE,
+    A_ASIDE_NONE,
+    A_BUILD,
+    A_CHAIN_GOODS,
+    A_CHAIN_HAND,
+    A_CHAIN_OPEN,
+    A_CHAIN_STOP,
+    A_DISCARD_HAND,
+    A_HIRE,
+    A_KEEP,
+    A_MOVE,
+    A_MOVES_DONE,
+    A_NO_BUILD,
+    A_NO_HIRE,
+    A_PAY,
+    A_PLACE,
+    A_PRODUCE,
+    A_PRODUCTION_DONE,
+    A_REFILL,
+    A_SPEND,
+    A_WORKER,
+    AF_COST,
+    AF_DISPLAY,
+    AF_OWNER,
+    AF_REQ,
+    AF_VP,
+    ASSIST_FEATURES,
+    D_ASIDE,
+    D_BUILD,
+    D_CHAIN,
+    D_HIRE,
+    D_MOVE,
+    D_OVER,
+    D_PAY,
+    D_PHASE1,
+    D_PLACE,
+    D_PRODUCE,
+    D_REFILL,
+    D_SPEND,
+    D_WORKER,
+    F_A_CARD,
+    F_A_OWNER,
+    F_A_SIDE,
+    F_ALLOW,
+    F_ASIDE,
+    F_ASLOT,
+    F_AUTO,
+    F_BLD,
+    F_BLOCKED,
+    F_CHAIN_RUNS,
+    F_CHAIN_SEL,
+    F_CHAIN_SLOT,
+    F_CUR,
+    F_DEC,
+    F_DECK,
+    F_DECK_N,
+    F_FINAL,
+    F_FIRST,
+    F_GOODS,
+    F_GOODS_MADE,
+    F_HAND0,
+    F_HIRE_K,
+    F_LOC,
+    F_MAXR,
+    F_MISS,
+    F_MISS_ANY,
+    F_MKT,
+    F_NB,
+    F_NP,
+    F_OWE,
+    F_OWE_GOODS,
+    F_P1,
+    F_PAY_DUE,
+    F_PAY_FOR,
+    F_PH,
+    F_PROD_SLOT,
+    F_PRODUCED,
+    F_REF_OWE,
+    F_REF_RET,
+    F_REF_TURN,
+    F_RNG,
+    F_ROUND,
+    F_ROW_CUT,
+    F_ROYAL,
+    F_SNAP_ASIDE,
+    F_SNAP_GOODS,
+    F_SNAP_HAND,
+    F_SNAP_STAFF,
+    F_STAFF,
+    F_STEPS,
+    F_SUB,
+    F_SUNS,
+    F_TRIGGER,
+    F_TURN,
+    L_ASIDE,
+    L_BUILT,
+    L_DECK,
+    L_DISCARD,
+    L_ESCROW,
+    L_GOODS,
+    L_HAND,
+    L_LIMBO,
+    L_ROW1,
+    L_ROW2,
+    MAX_PLAYERS,
+    MAX_SLOTS,
+    N_ACTIONS,
+    N_ASSIST,
+    N_CARDS,
+    O_ASIDE,
+    O_ASSIST,
+    O_DEC,
+    O_DISCARD,
+    O_FIRST,
+    O_FLAGS,
+    O_HAND,
+    O_HANDRES,
+    O_MARKET,
+    O_NP,
+    O_OFFICE,
+    O_PEND,
+    O_PILES,
+    O_PLAYERS,
+    O_ROUND,
+    O_SLOTS,
+    PAY_BUILD,
+    PAY_HIRE,
+    PAY_MOVE,
+    PH_OVER,
+    PH_P1_ASK,
+    PH_P1_DRAW,
+    PH_P1_RESOLVE,
+    PH_P2,
+    PH_P2_REVEAL,
+    PH_P4,
+    PH_REFILL,
+    PH_ROUND_END,
+    PH_ROUND_START,
+    PH_SUNRISE,
+    PH_SUNSET,
+    PLAYER_FEATURES,
+    SF_COLOUR,
+    SF_GOOD,
+    SF_GOODS,
+    SF_KIND,
+    SF_NEED_ANY,
+    SF_NEEDS,
+    SF_OFFICE,
+    SF_PRESENT,
+    SF_PRODUCED,
+    SF_STAFF,
+    SF_VALUE,
+    SF_VP,
+    SLOT_FEATURES,
+    STAFF_ASSISTANT,
+    STAFF_EFFICIENT,
+    STAFF_NONE,
+    STAFF_SLOPPY,
+    SUB_ASIDE,
+    SUB_BUILD,
+    SUB_CHAIN,
+    SUB_DRAW,
+    SUB_END,
+    SUB_HIRE,
+    SUB_MOVE,
+    SUB_PAY,
+    SUB_PLACE,
+    SUB_PROD,
+    SUB_SPEND,
+    SUB_WORKER,
+)
+
+CHARBURNER_BASE = N_DECK  # building ids 94..97 are the Charburners
+ERR_ILLEGAL = -1  # step_checked: the action is not legal now
+ERR_RANGE = -2  # step_checked: the action id is outside 0..N_ACTIONS-1
+ERR_OVER = -3  # step_checked: the game is over
+ERR_PLAYER = -4  # step_checked: it is not this player's turn
+
+# ===================================================================== chance
+
+
+@njit(cache=True)
+def rand_below(g, n):
+    """Uniform integer in [0, n) from the game's xorshift32 word (n >= 1)."""
+    x = np.int64(g[F_RNG]) & 0xFFFFFFFF
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    if x >= 0x80000000:
+        g[F_RNG] = x - 0x100000000
+    else:
+        g[F_RNG] = x
+    return (x * n) >> 32
+
+
+@njit(cache=True)
+def _shuffle_deck(g):
+    n = g[F_DECK_N]
+    for i in range(n - 1, 0, -1):
+        j = rand_below(g, i + 1)
+        t = g[F_DECK + i]
+        g[F_DECK + i] = g[F_DECK + j]
+        g[F_DECK + j] = t
+
+
+@njit(cache=True)
+def _gather_into_deck(g, loc_code):
+    """Put every card at ``loc_code`` into the deck and shuffle it (R3.1)."""
+    n = g[F_DECK_N]
+    added = 0
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == loc_code:
+            g[F_LOC + c] = L_DECK
+            g[F_DECK + n] = c
+            n += 1
+            added += 1
+    g[F_DECK_N] = n
+    if added > 0:
+        _shuffle_deck(g)
+    return added
+
+
+@njit(cache=True)
+def draw_card(g):
+    """Top card of the deck, reshuffling the discard pile when the deck is empty (R3.1).
+
+    Returns -1 when deck and discard are both empty; the caller then starts the
+    empty-deck refill (or, if a refill brought nothing, gives up the draw).
+    """
+    if g[F_DECK_N] == 0:
+        if _gather_into_deck(g, L_DISCARD) == 0:
+            return -1
+    n = g[F_DECK_N] - 1
+    g[F_DECK_N] = n
+    return g[F_DECK + n]
+
+
+# ===================================================================== small queries
+
+
+@njit(cache=True)
+def hand_count(g, p):
+    n = 0
+    code = L_HAND + p
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == code:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def hand_res_counts(g, C, p, out):
+    for r in range(N_RES):
+        out[r] = 0
+    code = L_HAND + p
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == code:
+            out[C[c, B_RES]] += 1
+
+
+@njit(cache=True)
+def coins(g, C, p):
+    """Total coin value of player p's goods (R1.3)."""
+    t = 0
+    base = p * MAX_SLOTS
+    for s in range(g[F_NB + p]):
+        k = g[F_GOODS + base + s]
+        if k > 0:
+            t += k * C[g[F_BLD + base + s], B_VALUE]
+    return t
+
+
+@njit(cache=True)
+def count_kind(g, C, p, kind):
+    n = 0
+    for s in range(g[F_NB + p]):
+        if C[g[F_BLD + p * MAX_SLOTS + s], B_KIND] == kind:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def office_bonus(g, C, p, r):
+    """Extra copies of resource r in the market for p's Market Offices (R7.5)."""
+    n = 0
+    for s in range(g[F_NB + p]):
+        if C[g[F_BLD + p * MAX_SLOTS + s], B_OFFICE] == r:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def is_production(C, b):
+    return C[b, B_KIND] == KIND_PRODUCTION
+
+
+@njit(cache=True)
+def goods_of_type(g, C, p, good, exclude_slot):
+    n = 0
+    base = p * MAX_SLOTS
+    for s in range(g[F_NB + p]):
+        if s != exclude_slot and C[g[F_BLD + base + s], B_GOOD] == good:
+            n += g[F_GOODS + base + s]
+    return n
+
+
+@njit(cache=True)
+def n_assistants(g, p):
+    n = 0
+    for k in range(N_ASSIST):
+        if g[F_A_OWNER + k] == p:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _first_card_at(g, code):
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == code:
+            return c
+    return -1
+
+
+# ===================================================================== production helpers
+
+
+@njit(cache=True)
+def _missing(g, C, p, s, miss):
+    """Resources building (p, s) still lacks after market and offices (R7.1, R7.4, R7.5).
+
+    Fills ``miss[0:N_RES]`` (named resources) and ``miss[N_RES]`` (Glassmaker: any).
+    Returns the total missing.
+    """
+    b = g[F_BLD + p * MAX_SLOTS + s]
+    total = 0
+    if C[b, B_NEED_ANY] > 0:
+        avail = 0
+        for r in range(N_RES):
+            miss[r] = 0
+            avail += g[F_MKT + r] + g[F_MKT + N_RES + r] + office_bonus(g, C, p, r)
+        m = C[b, B_NEED_ANY] - avail
+        if m < 0:
+            m = 0
+        miss[N_RES] = m
+        return m
+    miss[N_RES] = 0
+    for r in range(N_RES):
+        need = C[b, B_NEED0 + r]
+        m = 0
+        if need > 0:
+            m = need - (g[F_MKT + r] + g[F_MKT + N_RES + r] + office_bonus(g, C, p, r))
+            if m < 0:
+                m = 0
+        miss[r] = m
+        total += m
+    return total
+
+
+@njit(cache=True)
+def _allowance(g, p, s):
+    return 1 if g[F_STAFF + p * MAX_SLOTS + s] == STAFF_SLOPPY else 0
+
+
+@njit(cache=True)
+def _coverable(miss, hand_res, allowance):
+    """Can the hand supply enough of the missing resources (R7.1, R7.2)?"""
+    total = miss[N_RES]
+    have = 0
+    if total > 0:
+        for r in range(N_RES):
+            have += hand_res[r]
+        if have > total:
+            have = total
+    else:
+        for r in range(N_RES):
+            total += miss[r]
+            have += min(hand_res[r], miss[r])
+    return have >= total - allowance
+
+
+@njit(cache=True)
+def _market_covered(miss, allowance):
+    t = miss[N_RES]
+    for r in range(N_RES):
+        t += miss[r]
+    return t <= allowance
+
+
+@njit(cache=True)
+def _chain_possible(g, C, p, s, hand_res):
+    """Can building (p, s) run its chain once now (R7.7, R7.8)?"""
+    b = g[F_BLD + p * MAX_SLOTS + s]
+    hr = C[b, B_CH_HAND]
+    g1 = C[b, B_CH_G1]
+    g2 = C[b, B_CH_G2]
+    if hr < 0 and g1 < 0:
+        return False
+    if hr >= 0 and hand_res[hr] == 0:
+        return False
+    if g1 >= 0:
+        need1 = 2 if g1 == g2 else 1
+        if goods_of_type(g, C, p, g1, s) < need1:
+            return False
+    if g2 >= 0 and g2 != g1:
+        if goods_of_type(g, C, p, g2, s) < 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _move_good(g, C, p, good, to_slot):
+    """Move one good of type ``good`` from p's lowest other slot onto ``to_slot`` (R7.7)."""
+    base = p * MAX_SLOTS
+    for s in range(g[F_NB + p]):
+        if s != to_slot and g[F_GOODS + base + s] > 0 and C[g[F_BLD + base + s], B_GOOD] == good:
+            c = _first_card_at(g, L_GOODS + base + s)
+            g[F_LOC + c] = L_GOODS + base + to_slot
+            g[F_GOODS + base + s] -= 1
+            g[F_GOODS + base + to_slot] += 1
+            return
+
+
+@njit(cache=True)
+def _run_chain(g, C, p, s, hand_card):
+    """Run the chain of (p, s) once: inputs become goods on this building (R7.8)."""
+    b = g[F_BLD + p * MAX_SLOTS + s]
+    if hand_card >= 0:
+        g[F_LOC + hand_card] = L_GOODS + p * MAX_SLOTS + s
+        g[F_GOODS + p * MAX_SLOTS + s] += 1
+    if C[b, B_CH_G1] >= 0:
+        _move_good(g, C, p, C[b, B_CH_G1], s)
+    if C[b, B_CH_G2] >= 0:
+        _move_good(g, C, p, C[b, B_CH_G2], s)
+    g[F_CHAIN_RUNS] += 1
+
+
+# ===================================================================== assistants
+
+
+@njit(cache=True)
+def _free_production_slot(g, C, p, exclude):
+    """Is there a production building of p with no person (R7.14), other than ``exclude``?"""
+    base = p * MAX_SLOTS
+    for s in range(g[F_NB + p]):
+        if s != exclude and is_production(C, g[F_BLD + base + s]) and g[F_STAFF + base + s] == STAFF_NONE:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _can_hire(g, C, AS, p, k, money):
+    """R7.12: cost in coins, buildings in the colours shown, a free production building."""
+    if g[F_A_OWNER + k] != -1:
+        return False
+    card = g[F_A_CARD + k]
+    side = g[F_A_SIDE + k]
+    if AS[card, side, A_COST] > money:
+        return False
+    if g[F_ROYAL] == 1 and n_assistants(g, p) >= 2:
+        return False  # §9: a player with 2 assistants may hire no more
+    for col in range(N_COLOURS):
+        need = AS[card, side, A_REQ0 + col]
+        if need > 0:
+            have = 0
+            for s in range(g[F_NB + p]):
+                if C[g[F_BLD + p * MAX_SLOTS + s], B_COLOUR] == col:
+                    have += 1
+            if have < need:
+                return False
+    return _free_production_slot(g, C, p, -1)
+
+
+@njit(cache=True)
+def _can_move_any(g, C, p):
+    """R5.3: an assistant on a production building, another free one, and 2 coins."""
+    if coins(g, C, p) < 2:
+        return False
+    base = p * MAX_SLOTS
+    for s in range(g[F_NB + p]):
+        if g[F_STAFF + base + s] == STAFF_ASSISTANT:
+            if _free_production_slot(g, C, p, s):
+                return True
+    return False
+
+
+# ===================================================================== payments
+
+
+@njit(cache=True)
+def _start_payment(g, C, p, amount, purpose):
+    g[F_PAY_DUE] = amount
+    g[F_PAY_FOR] = purpose
+    g[F_SUB] = SUB_PAY
+    if amount <= 0:
+        _finish_payment(g, C, p)
+
+
+@njit(cache=True)
+def _finish_payment(g, C, p):
+    purpose = g[F_PAY_FOR]
+    g[F_PAY_DUE] = 0
+    if purpose == PAY_MOVE:
+        g[F_SUB] = SUB_MOVE
+    elif purpose == PAY_BUILD:
+        c = g[F_ASIDE + p]
+        s = g[F_NB + p]
+        g[F_BLD + p * MAX_SLOTS + s] = c
+        g[F_GOODS + p * MAX_SLOTS + s] = 0
+        g[F_STAFF + p * MAX_SLOTS + s] = STAFF_NONE
+        g[F_ASLOT + p * MAX_SLOTS + s] = -1
+        g[F_NB + p] = s + 1
+        g[F_LOC + c] = L_BUILT + p
+        g[F_ASIDE + p] = -1
+        if s + 1 >= 8:
+            g[F_TRIGGER] = 1  # R8.1
+        # R7.12 omg2: building replaces hiring; §9 royal: build and/or hire
+        g[F_SUB] = SUB_HIRE if g[F_ROYAL] == 1 else SUB_END
+    else:
+        g[F_A_OWNER + g[F_HIRE_K]] = p
+        g[F_SUB] = SUB_PLACE
+
+
+@njit(cache=True)
+def _pay_from(g, C, p, s):
+    """Spend one good from slot s: it leaves the building (R7.10, no change given)."""
+    base = p * MAX_SLOTS
+    c = _first_card_at(g, L_GOODS + base + s)
+    g[F_LOC + c] = L_ESCROW if g[F_PAY_FOR] == PAY_MOVE else L_DISCARD
+    g[F_GOODS + base + s] -= 1
+    g[F_PAY_DUE] -= C[g[F_BLD + base + s], B_VALUE]
+    if g[F_PAY_DUE] <= 0:
+        _finish_payment(g, C, p)
+
+
+# ===================================================================== set-up
+
+
+@njit(cache=True)
+def init_game(g, C, AS, rng_word, num_players, royal, auto, max_rounds):
+    """Set up a new game (R2) in row ``g`` from a non-zero 32-bit ``rng_word``."""
+    for i in range(g.shape[0]):
+        g[i] = 0
+    g[F_RNG] = rng_word
+    g[F_NP] = num_players
+    g[F_ROYAL] = royal
+    g[F_AUTO] = auto
+    g[F_MAXR] = max_rounds
+    for i in range(MAX_PLAYERS * MAX_SLOTS):
+        g[F_BLD + i] = -1
+        g[F_ASLOT + i] = -1
+    for p in range(MAX_PLAYERS):
+        g[F_ASIDE + p] = -1
+    # R2.1: one random Charburner each (and a worker)
+    cb = np.arange(4)
+    for i in range(3, 0, -1):
+        j = rand_below(g, i + 1)
+        t = cb[i]
+        cb[i] = cb[j]
+        cb[j] = t
+    for p in range(num_players):
+        g[F_BLD + p * MAX_SLOTS] = CHARBURNER_BASE + cb[p]
+        g[F_NB + p] = 1
+    # R2.2: 2/3/4 players -> 4/6/8 random assistants, random side up
+    perm = np.arange(N_ASSIST)
+    for i in range(N_ASSIST - 1, 0, -1):
+        j = rand_below(g, i + 1)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    shown = 2 * num_players
+    for k in range(N_ASSIST):
+        if k < shown:
+            g[F_A_CARD + k] = perm[k]
+            g[F_A_SIDE + k] = rand_below(g, 2)
+            g[F_A_OWNER + k] = -1
+        else:
+            g[F_A_CARD + k] = 0
+            g[F_A_SIDE + k] = 0
+            g[F_A_OWNER + k] = -2
+    # R2.3: shuffle the 94 deck cards; 5 to each hand, 7 coal on each Charburner
+    for c in range(N_CARDS):
+        g[F_DECK + c] = c
+        g[F_LOC + c] = L_DECK
+    g[F_DECK_N] = N_CARDS
+    _shuffle_deck(g)
+    for p in range(num_players):
+        for _ in range(5):
+            c = draw_card(g)
+            g[F_LOC + c] = L_HAND + p
+        for _ in range(7):
+            c = draw_card(g)
+            g[F_LOC + c] = L_GOODS + p * MAX_SLOTS
+        g[F_GOODS + p * MAX_SLOTS] = 7
+    # R2.4: a random first active player
+    g[F_FIRST] = rand_below(g, num_players)
+    g[F_PH] = PH_ROUND_START
+    g[F_CUR] = -1
+    advance(g, C, AS)
+    if auto:
+        apply_forced(g, C, AS)
+
+
+# ===================================================================== the automatic flow
+
+
+@njit(cache=True)
+def _start_refill(g):
+    """Deck and discard are empty when a card must be drawn (R3.1)."""
+    g[F_REF_RET] = g[F_PH]
+    g[F_REF_TURN] = 0
+    any_owed = False
+    for p in range(g[F_NP]):
+        k = hand_count(g, p) // 2
+        g[F_REF_OWE + p] = k
+        if k > 0:
+            any_owed = True
+    if any_owed:
+        g[F_PH] = PH_REFILL
+    else:
+        g[F_BLOCKED] = 1  # nothing can be drawn: the draw is given up (Decision R3.2a)
+
+
+@njit(cache=True)
+def _draw_or_interrupt(g):
+    """Draw a card; on an empty deck and discard, start the refill and return -1.
+
+    Returns -2 when a refill already brought no card: the caller gives up its draws.
+    """
+    c = draw_card(g)
+    if c >= 0:
+        return c
+    if g[F_BLOCKED] == 1:
+        g[F_BLOCKED] = 0
+        return -2
+    _start_refill(g)
+    if g[F_BLOCKED] == 1:
+        g[F_BLOCKED] = 0
+        return -2
+    return -1
+
+
+@njit(cache=True)
+def _snapshot_public(g):
+    for i in range(MAX_PLAYERS * MAX_SLOTS):
+        g[F_SNAP_GOODS + i] = g[F_GOODS + i]
+        g[F_SNAP_STAFF + i] = g[F_STAFF + i]
+    for p in range(MAX_PLAYERS):
+        g[F_SNAP_HAND + p] = hand_count(g, p)
+        g[F_SNAP_ASIDE + p] = 1 if g[F_ASIDE + p] >= 0 else 0
+
+
+@njit(cache=True)
+def _reveal_row(g, C, row):
+    """Reveal cards into market row ``row`` until it shows 2 half-suns (R5.1, R6.1).
+
+    Returns True when the row is complete, False when a refill decision interrupts it.
+    """
+    while g[F_SUNS + row] < 2 and g[F_ROW_CUT + row] == 0:
+        c = _draw_or_interrupt(g)
+        if c == -1:
+            return False
+        if c == -2:
+            g[F_ROW_CUT + row] = 1
+            break
+        g[F_LOC + c] = L_ROW1 + row
+        g[F_MKT + row * N_RES + C[c, B_RES]] += 1
+        if C[c, B_SUN] == 1:
+            g[F_SUNS + row] += 1
+    return True
+
+
+@njit(cache=True)
+def advance(g, C, AS):
+    """Run the automatic part of the game until a player must decide (or the game ends)."""
+    np_ = g[F_NP]
+    while True:
+        ph = g[F_PH]
+        if ph == PH_OVER:
+            g[F_DEC] = D_OVER
+            g[F_CUR] = -1
+            return
+        if ph == PH_ROUND_START:
+            for p in range(np_):
+                g[F_HAND0 + p] = hand_count(g, p)
+                g[F_P1 + p] = 0
+                g[F_OWE + p] = 0
+            g[F_TURN] = 0
+            g[F_PH] = PH_P1_ASK
+        elif ph == PH_P1_ASK:
+            if g[F_ROYAL] == 1:  # §9: no discard-all option
+                g[F_PH] = PH_P1_RESOLVE
+                continue
+            while g[F_TURN] < np_:
+                p = (g[F_FIRST] + g[F_TURN]) % np_
+                if hand_count(g, p) > 0:
+                    g[F_DEC] = D_PHASE1
+                    g[F_CUR] = p
+                    return
+                g[F_TURN] += 1
+            g[F_PH] = PH_P1_RESOLVE
+        elif ph == PH_P1_RESOLVE:
+            for p in range(np_):
+                owe = 2  # R4.2
+                if g[F_P1 + p] == 1:  # R4.1: discard the whole hand, draw as many
+                    code = L_HAND + p
+                    for c in range(N_CARDS):
+                        if g[F_LOC + c] == code:
+                            g[F_LOC + c] = L_DISCARD
+                            owe += 1
+                if g[F_HAND0 + p] <= 3:  # R4.3: Extra-card buildings stack (Decision)
+                    owe += count_kind(g, C, p, KIND_EXTRA)
+                g[F_OWE + p] = owe
+            g[F_TURN] = 0
+            g[F_PH] = PH_P1_DRAW
+        elif ph == PH_P1_DRAW:
+            target = -1
+            for t in range(np_):
+                p = (g[F_FIRST] + t) % np_
+                if g[F_OWE + p] > 0:
+                    target = p
+                    break
+            if target < 0:
+                g[F_PH] = PH_SUNRISE
+                continue
+            c = _draw_or_interrupt(g)
+            if c == -1:
+                continue
+            if c == -2:
+                for p in range(np_):
+                    g[F_OWE + p] = 0
+                continue
+            g[F_LOC + c] = L_HAND + target
+            g[F_OWE + target] -= 1
+        elif ph == PH_SUNRISE:
+            if not _reveal_row(g, C, 0):
+                continue
+            _snapshot_public(g)
+            g[F_TURN] = 0
+            g[F_SUB] = SUB_MOVE
+            g[F_PH] = PH_P2
+        elif ph == PH_P2:
+            if g[F_TURN] >= np_:
+                g[F_PH] = PH_P2_REVEAL
+                continue
+            p = (g[F_FIRST] + g[F_TURN]) % np_
+            sub = g[F_SUB]
+            g[F_CUR] = p
+            if sub == SUB_MOVE:
+                if _can_move_any(g, C, p):
+                    g[F_DEC] = D_MOVE
+                    return
+                g[F_SUB] = SUB_WORKER
+            elif sub == SUB_PAY:
+                g[F_DEC] = D_PAY
+                return
+            elif sub == SUB_WORKER:
+                if _free_production_slot(g, C, p, -1):
+                    g[F_DEC] = D_WORKER
+                    return
+                g[F_SUB] = SUB_ASIDE  # R5.4 Decision: no free building, the worker idles
+            else:  # SUB_ASIDE
+                if hand_count(g, p) > 0:
+                    g[F_DEC] = D_ASIDE
+                    return
+                g[F_TURN] += 1
+                g[F_SUB] = SUB_MOVE
+        elif ph == PH_P2_REVEAL:
+            for c in range(N_CARDS):
+                if g[F_LOC + c] == L_ESCROW:
+                    g[F_LOC + c] = L_DISCARD
+            g[F_PH] = PH_SUNSET
+        elif ph == PH_SUNSET:
+            if not _reveal_row(g, C, 1):
+                continue
+            g[F_TURN] = 0
+            g[F_SUB] = SUB_PROD
+            for i in range(MAX_PLAYERS * MAX_SLOTS):
+                g[F_PRODUCED + i] = 0
+            g[F_PH] = PH_P4
+        elif ph == PH_P4:
+            if g[F_TURN] >= np_:
+                g[F_PH] = PH_ROUND_END
+                continue
+            p = (g[F_FIRST] + g[F_TURN]) % np_
+            g[F_CUR] = p
+            sub = g[F_SUB]
+            if sub == SUB_PROD:
+                g[F_DEC] = D_PRODUCE
+                return
+            elif sub == SUB_SPEND:
+                g[F_DEC] = D_SPEND
+                return
+            elif sub == SUB_DRAW:
+                s = g[F_PROD_SLOT]
+                if g[F_OWE_GOODS] > 0:
+                    c = _draw_or_interrupt(g)
+                    if c == -1:
+                        continue
+                    if c == -2:
+                        g[F_OWE_GOODS] = 0
+                        continue
+                    g[F_LOC + c] = L_GOODS + p * MAX_SLOTS + s  # R7.3
+                    g[F_GOODS + p * MAX_SLOTS + s] += 1
+                    g[F_OWE_GOODS] -= 1
+                    g[F_GOODS_MADE] += 1
+                    continue
+                hres = np.zeros(N_RES, np.int32)
+                hand_res_counts(g, C, p, hres)
+                if g[F_GOODS_MADE] > 0 and _chain_possible(g, C, p, s, hres):
+                    g[F_CHAIN_SLOT] = s  # R7.7
+                    g[F_CHAIN_RUNS] = 0
+                    g[F_CHAIN_SEL] = 0
+                    g[F_SUB] = SUB_CHAIN
+                else:
+                    g[F_SUB] = SUB_PROD
+            elif sub == SUB_CHAIN:
+                g[F_DEC] = D_CHAIN
+                return
+            elif sub == SUB_BUILD:
+                if g[F_ASIDE + p] >= 0:
+                    g[F_DEC] = D_BUILD
+                    return
+                g[F_SUB] = SUB_HIRE
+            elif sub == SUB_PAY:
+                g[F_DEC] = D_PAY
+                return
+            elif sub == SUB_HIRE:
+                money = coins(g, C, p)
+                for k in range(N_ASSIST):
+                    if _can_hire(g, C, AS, p, k, money):
+                        g[F_DEC] = D_HIRE
+                        return
+                g[F_SUB] = SUB_END
+            elif sub == SUB_PLACE:
+                g[F_DEC] = D_PLACE
+                return
+            else:  # SUB_END
+                g[F_TURN] += 1
+                g[F_SUB] = SUB_PROD
+        elif ph == PH_ROUND_END:
+            # After phase IV the market is discarded (R3)
+            for c in range(N_CARDS):
+                lc = g[F_LOC + c]
+                if lc == L_ROW1 or lc == L_ROW2:
+                    g[F_LOC + c] = L_DISCARD
+            for i in range(2 * N_RES):
+                g[F_MKT + i] = 0
+            g[F_SUNS] = 0
+            g[F_SUNS + 1] = 0
+            g[F_ROW_CUT] = 0
+            g[F_ROW_CUT + 1] = 0
+            g[F_ROUND] += 1
+            if g[F_FINAL] == 1 or g[F_ROUND] >= g[F_MAXR]:
+                g[F_PH] = PH_OVER  # R8.1 final round played / Decision R8.4 round cap
+                continue
+            if g[F_TRIGGER] == 1:
+                g[F_FINAL] = 1  # R8.1: one more full round
+            g[F_FIRST] = (g[F_FIRST] + 1) % np_
+            g[F_PH] = PH_ROUND_START
+        elif ph == PH_REFILL:
+            while g[F_REF_TURN] < np_:
+                p = (g[F_FIRST] + g[F_REF_TURN]) % np_
+                if g[F_REF_OWE + p] > 0:
+                    g[F_DEC] = D_REFILL
+                    g[F_CUR] = p
+                    return
+                g[F_REF_TURN] += 1
+            if _gather_into_deck(g, L_LIMBO) == 0:
+                g[F_BLOCKED] = 1
+            g[F_PH] = g[F_REF_RET]
+        else:
+            g[F_PH] = PH_OVER
+
+
+# ===================================================================== legal actions
+
+
+@njit(cache=True)
+def legal_mask(g, C, AS, out):
+    """Fill ``out[N_ACTIONS]`` with 1 for every legal action of the current player."""
+    for i in range(N_ACTIONS):
+        out[i] = 0
+    dec = g[F_DEC]
+    p = g[F_CUR]
+    if dec == D_OVER or p < 0:
+        return 0
+    base = p * MAX_SLOTS
+    nb = g[F_NB + p]
+    n = 0
+    if dec == D_PHASE1:
+        out[A_KEEP] = 1
+        out[A_DISCARD_HAND] = 1
+        return 2
+    if dec == D_MOVE:
+        out[A_MOVES_DONE] = 1
+        n = 1
+        if coins(g, C, p) >= 2:
+            for a in range(nb):
+                if g[F_STAFF + base + a] == STAFF_ASSISTANT:
+                    for b in range(nb):
+                        if (
+                            b != a
+                            and is_production(C, g[F_BLD + base + b])
+                            and g[F_STAFF + base + b] == STAFF_NONE
+                        ):
+                            out[A_MOVE + a * MAX_SLOTS + b] = 1
+                            n += 1
+        return n
+    if dec == D_WORKER:
+        for s in range(nb):
+            if is_production(C, g[F_BLD + base + s]) and g[F_STAFF + base + s] == STAFF_NONE:
+                out[A_WORKER + 2 * s] = 1
+                out[A_WORKER + 2 * s + 1] = 1
+                n += 2
+        return n
+    if dec == D_ASIDE:
+        out[A_ASIDE_NONE] = 1
+        n = 1
+        code = L_HAND + p
+        for c in range(N_CARDS):
+            if g[F_LOC + c] == code:
+                out[A_ASIDE + c] = 1
+                n += 1
+        return n
+    hres = np.zeros(N_RES, np.int32)
+    miss = np.zeros(N_RES + 1, np.int32)
+    if dec == D_PRODUCE:
+        hand_res_counts(g, C, p, hres)
+        mandatory = False
+        for s in range(nb):
+            st = g[F_STAFF + base + s]
+            if st != STAFF_NONE and g[F_PRODUCED + base + s] == 0:
+                _missing(g, C, p, s, miss)
+                allow = 1 if st == STAFF_SLOPPY else 0
+                if _coverable(miss, hres, allow):
+                    out[A_PRODUCE + s] = 1
+                    n += 1
+                    if _market_covered(miss, allow):
+                        mandatory = True  # R7.6: automatic when the market covers it
+        if g[F_FINAL] == 1 and g[F_ROYAL] == 0:  # R8.2: chains of all buildings
+            for s in range(nb):
+                if _chain_possible(g, C, p, s, hres):
+                    out[A_CHAIN_OPEN + s] = 1
+                    n += 1
+        if not mandatory:
+            out[A_PRODUCTION_DONE] = 1
+            n += 1
+        return n
+    if dec == D_SPEND:
+        code = L_HAND + p
+        anyres = g[F_MISS_ANY] > 0
+        for c in range(N_CARDS):
+            if g[F_LOC + c] == code and (anyres or g[F_MISS + C[c, B_RES]] > 0):
+                out[A_SPEND + c] = 1
+                n += 1
+        return n
+    if dec == D_CHAIN:
+        s = g[F_CHAIN_SLOT]
+        b = g[F_BLD + base + s]
+        hand_res_counts(g, C, p, hres)
+        if _chain_possible(g, C, p, s, hres):
+            hr = C[b, B_CH_HAND]
+            if hr >= 0:
+                code = L_HAND + p
+                for c in range(N_CARDS):
+                    if g[F_LOC + c] == code and C[c, B_RES] == hr:
+                        out[A_CHAIN_HAND + c] = 1
+                        n += 1
+            else:
+                out[A_CHAIN_GOODS] = 1
+                n += 1
+        if not (g[F_CHAIN_SEL] == 1 and g[F_CHAIN_RUNS] == 0):
+            out[A_CHAIN_STOP] = 1
+            n += 1
+        return n
+    if dec == D_BUILD:
+        out[A_NO_BUILD] = 1
+        n = 1
+        c = g[F_ASIDE + p]
+        if nb < MAX_SLOTS and coins(g, C, p) >= C[c, B_COST]:
+            out[A_BUILD] = 1
+            n += 1
+        return n
+    if dec == D_PAY:
+        for s in range(nb):
+            if g[F_GOODS + base + s] > 0:
+                out[A_PAY + s] = 1
+                n += 1
+        return n
+    if dec == D_HIRE:
+        out[A_NO_HIRE] = 1
+        n = 1
+        money = coins(g, C, p)
+        for k in range(N_ASSIST):
+            if _can_hire(g, C, AS, p, k, money):
+                out[A_HIRE + k] = 1
+                n += 1
+        return n
+    if dec == D_PLACE:
+        for s in range(nb):
+            if is_production(C, g[F_BLD + base + s]) and g[F_STAFF + base + s] == STAFF_NONE:
+                out[A_PLACE + s] = 1
+                n += 1
+        return n
+    if dec == D_REFILL:
+        code = L_HAND + p
+        for c in range(N_CARDS):
+            if g[F_LOC + c] == code:
+                out[A_REFILL + c] = 1
+                n += 1
+        return n
+    return n
+
+
+# ===================================================================== applying actions
+
+
+@njit(cache=True)
+def apply_action(g, C, AS, a):
+    """Apply action ``a`` of the current player (unchecked), then advance the game."""
+    p = g[F_CUR]
+    base = p * MAX_SLOTS
+    g[F_STEPS] += 1
+    if a == A_KEEP or a == A_DISCARD_HAND:
+        g[F_P1 + p] = 1 if a == A_DISCARD_HAND else 0  # hidden until all chose (R4.1)
+        g[F_TURN] += 1
+    elif a < A_MOVES_DONE:  # R5.3
+        fr = (a - A_MOVE) // MAX_SLOTS
+        to = (a - A_MOVE) % MAX_SLOTS
+        g[F_STAFF + base + to] = STAFF_ASSISTANT
+        g[F_ASLOT + base + to] = g[F_ASLOT + base + fr]
+        g[F_STAFF + base + fr] = STAFF_NONE
+        g[F_ASLOT + base + fr] = -1
+        _start_payment(g, C, p, 2, PAY_MOVE)
+    elif a == A_MOVES_DONE:
+        g[F_SUB] = SUB_WORKER
+    elif a < A_ASIDE:  # R5.4
+        s = (a - A_WORKER) // 2
+        g[F_STAFF + base + s] = STAFF_SLOPPY if (a - A_WORKER) % 2 == 1 else STAFF_EFFICIENT
+        g[F_SUB] = SUB_ASIDE
+    elif a <= A_ASIDE_NONE:  # R5.5
+        if a < A_ASIDE_NONE:
+            c = a - A_ASIDE
+            g[F_LOC + c] = L_ASIDE + p
+            g[F_ASIDE + p] = c
+        g[F_TURN] += 1
+        g[F_SUB] = SUB_MOVE
+    elif a < A_CHAIN_OPEN:  # R7.6: produce at slot s
+        s = a - A_PRODUCE
+        g[F_PRODUCED + base + s] = 1
+        g[F_PROD_SLOT] = s
+        miss = np.zeros(N_RES + 1, np.int32)
+        total = _missing(g, C, p, s, miss)
+        for r in range(N_RES + 1):
+            g[F_MISS + r] = miss[r]
+        st = g[F_STAFF + base + s]
+        g[F_ALLOW] = 1 if st == STAFF_SLOPPY else 0
+        g[F_OWE_GOODS] = 2 if st == STAFF_EFFICIENT else 1  # R7.2
+        g[F_GOODS_MADE] = 0
+        g[F_SUB] = SUB_DRAW if total <= g[F_ALLOW] else SUB_SPEND
+    elif a < A_PRODUCTION_DONE:  # R8.2: open the chain of any building
+        g[F_CHAIN_SLOT] = a - A_CHAIN_OPEN
+        g[F_CHAIN_RUNS] = 0
+        g[F_CHAIN_SEL] = 1
+        g[F_SUB] = SUB_CHAIN
+    elif a == A_PRODUCTION_DONE:
+        for s in range(g[F_NB + p]):  # R7.9: the worker leaves, assistants stay
+            st = g[F_STAFF + base + s]
+            if st == STAFF_EFFICIENT or st == STAFF_SLOPPY:
+                g[F_STAFF + base + s] = STAFF_NONE
+        g[F_SUB] = SUB_BUILD
+    elif a < A_CHAIN_HAND:  # R7.1: a hand card supplies a missing resource
+        c = a - A_SPEND
+        g[F_LOC + c] = L_DISCARD
+        if g[F_MISS_ANY] > 0:
+            g[F_MISS_ANY] -= 1
+        else:
+            g[F_MISS + C[c, B_RES]] -= 1
+        total = g[F_MISS_ANY]
+        for r in range(N_RES):
+            total += g[F_MISS + r]
+        if total <= g[F_ALLOW]:
+            g[F_SUB] = SUB_DRAW
+    elif a <= A_CHAIN_GOODS:  # R7.7, R7.8
+        s = g[F_CHAIN_SLOT]
+        _run_chain(g, C, p, s, a - A_CHAIN_HAND if a < A_CHAIN_GOODS else -1)
+        hres = np.zeros(N_RES, np.int32)
+        hand_res_counts(g, C, p, hres)
+        if not _chain_possible(g, C, p, s, hres):
+            g[F_SUB] = SUB_PROD
+    elif a == A_CHAIN_STOP:
+        g[F_SUB] = SUB_PROD
+    elif a == A_BUILD:  # R7.10
+        _start_payment(g, C, p, C[g[F_ASIDE + p], B_COST], PAY_BUILD)
+    elif a == A_NO_BUILD:
+        c = g[F_ASIDE + p]
+        # R7.11 omg2: back to the hand; §9 royal: to the discard pile
+        g[F_LOC + c] = L_DISCARD if g[F_ROYAL] == 1 else L_HAND + p
+        g[F_ASIDE + p] = -1
+        g[F_SUB] = SUB_HIRE
+    elif a < A_HIRE:
+        _pay_from(g, C, p, a - A_PAY)
+    elif a < A_NO_HIRE:  # R7.12
+        k = a - A_HIRE
+        g[F_HIRE_K] = k
+        _start_payment(g, C, p, AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_COST], PAY_HIRE)
+    elif a == A_NO_HIRE:
+        g[F_SUB] = SUB_END
+    elif a < A_REFILL:
+        s = a - A_PLACE
+        g[F_STAFF + base + s] = STAFF_ASSISTANT
+        g[F_ASLOT + base + s] = g[F_HIRE_K]
+        g[F_SUB] = SUB_END
+    else:  # R3.1: discard for the new deck (face down)
+        c = a - A_REFILL
+        g[F_LOC + c] = L_LIMBO
+        g[F_REF_OWE + p] -= 1
+        if g[F_REF_OWE + p] == 0:
+            g[F_REF_TURN] += 1
+    advance(g, C, AS)
+
+
+@njit(cache=True)
+def apply_forced(g, C, AS):
+    """Apply decisions that have exactly one legal action (DESIGN: forced moves)."""
+    mask = np.zeros(N_ACTIONS, np.int8)
+    while g[F_DEC] != D_OVER:
+        n = legal_mask(g, C, AS, mask)
+        if n != 1:
+            return
+        for a in range(N_ACTIONS):
+            if mask[a] == 1:
+                apply_action(g, C, AS, a)
+                break
+
+
+@njit(cache=True)
+def step_checked(g, C, AS, a):
+    """Apply action ``a`` if legal; return 0, or an ``ERR_*`` code with ``g`` unchanged."""
+    if g[F_DEC] == D_OVER:
+        return ERR_OVER
+    if a < 0 or a >= N_ACTIONS:
+        return ERR_RANGE
+    mask = np.zeros(N_ACTIONS, np.int8)
+    legal_mask(g, C, AS, mask)
+    if mask[a] == 0:
+        return ERR_ILLEGAL
+    apply_action(g, C, AS, a)
+    if g[F_AUTO] == 1:
+        apply_forced(g, C, AS)
+    return 0
+
+
+# ===================================================================== scoring
+
+
+@njit(cache=True)
+def score_player(g, C, AS, p):
+    """R8.3: VP of buildings + assistants + 1 per 5 coins; returns (score, leftover coins)."""
+    vp = 0
+    for s in range(g[F_NB + p]):
+        vp += C[g[F_BLD + p * MAX_SLOTS + s], B_VP]
+    for k in range(N_ASSIST):
+        if g[F_A_OWNER + k] == p:
+            vp += AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_VP]
+    m = coins(g, C, p)
+    return vp + m // 5, m % 5
+
+
+@njit(cache=True)
+def scores(g, C, AS, out_score, out_left):
+    for p in range(g[F_NP]):
+        sc, left = score_player(g, C, AS, p)
+        out_score[p] = sc
+        out_left[p] = left
+
+
+@njit(cache=True)
+def winners(g, C, AS, out):
+    """out[p] = 1 for each winner by R8.3 (score, then leftover coins; ties shared)."""
+    np_ = g[F_NP]
+    best_s = -1
+    best_l = -1
+    sc = np.zeros(MAX_PLAYERS, np.int64)
+    lf = np.zeros(MAX_PLAYERS, np.int64)
+    for p in range(np_):
+        s, l = score_player(g, C, AS, p)
+        sc[p] = s
+        lf[p] = l
+        if s > best_s or (s == best_s and l > best_l):
+            best_s = s
+            best_l = l
+    n = 0
+    for p in range(np_):
+        out[p] = 1 if (sc[p] == best_s and lf[p] == best_l) else 0
+        n += out[p]
+    return n
+
+
+@njit(cache=True)
+def final_rewards(g, C, AS, mode, out):
+    """Rewards at the end: mode 0 ``win`` (+1 / -1, 0 if all tie), 1 ``score``, 2 ``margin``."""
+    np_ = g[F_NP]
+    for p in range(MAX_PLAYERS):
+        out[p] = 0.0
+    if mode == 0:
+        w = np.zeros(MAX_PLAYERS, np.int64)
+        n = winners(g, C, AS, w)
+        if n == np_:
+            return
+        for p in range(np_):
+            out[p] = 1.0 if w[p] == 1 else -1.0
+    elif mode == 1:
+        for p in range(np_):
+            s, _ = score_player(g, C, AS, p)
+            out[p] = s
+    else:
+        sc = np.zeros(MAX_PLAYERS, np.int64)
+        for p in range(np_):
+            v, _ = score_player(g, C, AS, p)
+            sc[p] = v
+        for p in range(np_):
+            best_other = -1
+            for q in range(np_):
+                if q != p and sc[q] > best_other:
+                    best_other = sc[q]
+            out[p] = sc[p] - best_other
+
+
+# ===================================================================== observation
+
+
+@njit(cache=True)
+def observe(g, C, AS, me, out):
+    """Write player ``me``'s observation (float32[OBS_DIM]) into ``out``.
+
+    Seats are rotated so that ``me`` is seat 0. Never shows an opponent's hand, set-aside
+    card, phase-I choice, undisclosed phase-II choices (opponents are shown as they were
+    at the start of phase II until the reveal), goods identities or the deck order.
+    """
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    np_ = g[F_NP]
+    dec = g[F_DEC]
+    out[O_DEC + dec] = 1.0
+    out[O_NP + np_ - 2] = 1.0
+    out[O_ROUND] = g[F_ROUND] / 20.0
+    out[O_FLAGS] = g[F_FINAL]
+    out[O_FLAGS + 1] = g[F_TRIGGER]
+    out[O_FLAGS + 2] = g[F_ROYAL]
+    out[O_FLAGS + 3] = 1.0 if g[F_FIRST] == me else 0.0
+    out[O_FIRST + (g[F_FIRST] - me) % np_] = 1.0
+    ndisc = 0
+    for c in range(N_CARDS):
+        lc = g[F_LOC + c]
+        if lc == L_HAND + me:
+            out[O_HAND + c] = 1.0
+            out[O_HANDRES + C[c, B_RES]] += 0.2
+        elif lc == L_ASIDE + me:
+            out[O_ASIDE + c] = 1.0
+        elif lc == L_DISCARD:
+            out[O_DISCARD + c] = 1.0
+            ndisc += 1
+    out[O_PILES] = g[F_DECK_N] / 94.0
+    out[O_PILES + 1] = ndisc / 94.0
+    for i in range(2 * N_RES):
+        out[O_MARKET + i] = g[F_MKT + i] / 5.0
+    out[O_MARKET + 2 * N_RES] = g[F_SUNS] / 2.0
+    out[O_MARKET + 2 * N_RES + 1] = g[F_SUNS + 1] / 2.0
+    for r in range(N_RES):
+        out[O_OFFICE + r] = office_bonus(g, C, me, r)
+    if g[F_CUR] == me:
+        o = O_PEND
+        sub = g[F_SUB]
+        if g[F_PH] == PH_P4 and (sub == SUB_SPEND or sub == SUB_DRAW):
+            out[o + g[F_PROD_SLOT]] = 1.0
+            for r in range(N_RES):
+                out[o + MAX_SLOTS + r] = g[F_MISS + r] / 5.0
+            out[o + MAX_SLOTS + N_RES] = g[F_MISS_ANY] / 12.0
+            out[o + MAX_SLOTS + N_RES + 1] = g[F_ALLOW]
+        o += MAX_SLOTS + N_RES + 2
+        if g[F_PH] == PH_P4 and sub == SUB_CHAIN:
+            out[o + g[F_CHAIN_SLOT]] = 1.0
+            out[o + MAX_SLOTS] = 1.0 if (g[F_CHAIN_SEL] == 1 and g[F_CHAIN_RUNS] == 0) else 0.0
+        o += MAX_SLOTS + 1
+        if sub == SUB_PAY:
+            out[o] = g[F_PAY_DUE] / 20.0
+            out[o + 1 + g[F_PAY_FOR]] = 1.0
+            if g[F_PAY_FOR] == PAY_HIRE:
+                out[o + 4 + g[F_HIRE_K]] = 1.0
+    hidden_phase2 = g[F_PH] == PH_P2
+    for rel in range(np_):
+        q = (me + rel) % np_
+        snap = hidden_phase2 and q != me
+        o = O_PLAYERS + rel * PLAYER_FEATURES
+        qb = q * MAX_SLOTS
+        money = 0
+        vp = 0
+        for s in range(g[F_NB + q]):
+            b = g[F_BLD + qb + s]
+            k = g[F_SNAP_GOODS + qb + s] if snap else g[F_GOODS + qb + s]
+            st = g[F_SNAP_STAFF + qb + s] if snap else g[F_STAFF + qb + s]
+            money += k * C[b, B_VALUE]
+            vp += C[b, B_VP]
+            so = O_SLOTS + (rel * MAX_SLOTS + s) * SLOT_FEATURES
+            out[so + SF_PRESENT] = 1.0
+            out[so + SF_COLOUR + C[b, B_COLOUR]] = 1.0
+            kind = C[b, B_KIND]
+            if kind == KIND_PRODUCTION:
+                out[so + SF_KIND + (1 if C[b, B_NEED_ANY] > 0 else 0)] = 1.0
+            elif kind == KIND_OFFICE:
+                out[so + SF_KIND + 2] = 1.0
+                out[so + SF_OFFICE + C[b, B_OFFICE]] = 1.0
+            else:
+                out[so + SF_KIND + 3] = 1.0
+            if C[b, B_GOOD] >= 0:
+                out[so + SF_GOOD + C[b, B_GOOD]] = 1.0
+            for r in range(N_RES):
+                out[so + SF_NEEDS + r] = C[b, B_NEED0 + r] / 5.0
+            out[so + SF_NEED_ANY] = C[b, B_NEED_ANY] / 12.0
+            out[so + SF_GOODS] = k / 10.0
+            out[so + SF_VALUE] = k * C[b, B_VALUE] / 30.0
+            if st != STAFF_NONE:
+                out[so + SF_STAFF + st - 1] = 1.0
+            out[so + SF_PRODUCED] = g[F_PRODUCED + qb + s]
+            out[so + SF_VP] = C[b, B_VP] / 5.0
+        nas = 0
+        for k in range(N_ASSIST):
+            if g[F_A_OWNER + k] == q:
+                nas += 1
+                vp += AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_VP]
+        hand = g[F_SNAP_HAND + q] if snap else hand_count(g, q)
+        aside = g[F_SNAP_ASIDE + q] if snap else (1 if g[F_ASIDE + q] >= 0 else 0)
+        out[o] = hand / 10.0
+        out[o + 1] = g[F_NB + q] / 9.0
+        out[o + 2] = money / 30.0
+        out[o + 3] = nas / 4.0
+        out[o + 4] = (vp + money // 5) / 30.0
+        out[o + 5] = aside
+        out[o + 6] = 1.0
+    for k in range(N_ASSIST):
+        ow = g[F_A_OWNER + k]
+        if ow == -2:
+            continue
+        o = O_ASSIST + k * ASSIST_FEATURES
+        card = g[F_A_CARD + k]
+        side = g[F_A_SIDE + k]
+        if ow == -1:
+            out[o + AF_DISPLAY] = 1.0
+        else:
+            out[o + AF_OWNER + (ow - me) % np_] = 1.0
+        out[o + AF_COST] = AS[card, side, A_COST] / 10.0
+        out[o + AF_VP] = AS[card, side, A_VP] / 5.0
+        for col in range(N_COLOURS):
+            out[o + AF_REQ + col] = AS[card, side, A_REQ0 + col] / 3.0
+
+
+# ===================================================================== invariants
+
+
+@njit(cache=True)
+def check_invariants(g, C):
+    """Return 0 if the state is consistent, else a positive code naming the first failure.
+
+    1 card count per place mismatch, 2 negative count, 3 deck order mismatch,
+    4 goods count mismatch, 5 market count mismatch, 6 building location mismatch,
+    7 set-aside mismatch, 8 staffing mismatch.
+    """
+    np_ = g[F_NP]
+    # every deck card is in exactly one place: loc codes are valid and agree with arrays
+    in_deck = np.zeros(N_CARDS, np.int32)
+    n = g[F_DECK_N]
+    if n < 0 or n > N_CARDS:
+        return 2
+    for i in range(n):
+        c = g[F_DECK + i]
+        if c < 0 or c >= N_CARDS or in_deck[c] == 1 or g[F_LOC + c] != L_DECK:
+            return 3
+        in_deck[c] = 1
+    goods = np.zeros(MAX_PLAYERS * MAX_SLOTS, np.int32)
+    mkt = np.zeros(2 * N_RES, np.int32)
+    built = np.zeros(N_CARDS, np.int32)
+    for c in range(N_CARDS):
+        lc = g[F_LOC + c]
+        if lc == L_DECK:
+            if in_deck[c] == 0:
+                return 3
+        elif lc == L_ROW1 or lc == L_ROW2:
+            mkt[(lc - L_ROW1) * N_RES + C[c, B_RES]] += 1
+        elif lc >= L_GOODS:
+            i = lc - L_GOODS
+            if i >= MAX_PLAYERS * MAX_SLOTS or i // MAX_SLOTS >= np_:
+                return 1
+            goods[i] += 1
+        elif lc >= L_BUILT:
+            built[c] = 1
+            if lc - L_BUILT >= np_:
+                return 1
+        elif lc >= L_ASIDE:
+            if g[F_ASIDE + lc - L_ASIDE] != c:
+                return 7
+        elif lc >= L_HAND:
+            if lc - L_HAND >= np_:
+                return 1
+        elif lc < 0:
+            return 1
+    for i in range(MAX_PLAYERS * MAX_SLOTS):
+        if g[F_GOODS + i] < 0:
+            return 2
+        if goods[i] != g[F_GOODS + i]:
+            return 4
+    for i in range(2 * N_RES):
+        if mkt[i] != g[F_MKT + i]:
+            return 5
+    for p in range(np_):
+        if g[F_NB + p] < 1 or g[F_NB + p] > MAX_SLOTS:
+            return 2
+        if g[F_ASIDE + p] >= 0 and g[F_LOC + g[F_ASIDE + p]] != L_ASIDE + p:
+            return 7
+        for s in range(MAX_SLOTS):
+            b = g[F_BLD + p * MAX_SLOTS + s]
+            if s < g[F_NB + p]:
+                if b < N_CARDS:
+                    if b < 0 or g[F_LOC + b] != L_BUILT + p:
+                        return 6
+                    built[b] -= 1
+                st = g[F_STAFF + p * MAX_SLOTS + s]
+                if st != STAFF_NONE and not is_production(C, b):
+                    return 8
+                if (st == STAFF_ASSISTANT) != (g[F_ASLOT + p * MAX_SLOTS + s] >= 0):
+                    return 8
+            elif b != -1 or g[F_GOODS + p * MAX_SLOTS + s] != 0:
+                return 6
+    for c in range(N_CARDS):
+        if built[c] != 0:
+            return 6
+    for p in range(np_):
+        if g[F_OWE + p] < 0 or g[F_REF_OWE + p] < 0:
+            return 2
+    return 0
+
+
+# ===================================================================== batch kernels
+
+
+@njit(cache=True, parallel=True)
+def batch_step(S, C, AS, actions, err):
+    """Checked step for every row of ``S``; ``err[i]`` gets 0 or an ``ERR_*`` code."""
+    for i in prange(S.shape[0]):
+        err[i] = step_checked(S[i], C, AS, actions[i])
+
+
+@njit(cache=True, parallel=True)
+def batch_masks(S, C, AS, out):
+    for i in prange(S.shape[0]):
+        legal_mask(S[i], C, AS, out[i])
+
+
+@njit(cache=True, parallel=True)
+def batch_observe(S, C, AS, players, out):
+    for i in prange(S.shape[0]):
+        p = players[i]
+        if p < 0:
+            p = 0
+        observe(S[i], C, AS, p, out[i])
+
+
+@njit(cache=True, parallel=True)
+def batch_init(S, C, AS, rng_words, num_players, royal, auto, max_rounds, rows):
+    for j in prange(rows.shape[0]):
+        i = rows[j]
+        init_game(S[i], C, AS, rng_words[j], num_players, royal, auto, max_rounds)

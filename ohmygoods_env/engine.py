@@ -1,0 +1,311 @@
+"""Python front of the engine: one game (:class:`Game`) as a forward model.
+
+A :class:`Game` owns one state row of the batch layout and calls the numba kernels of
+:mod:`ohmygoods_env.core` — there is no second copy of the rules here. It adds what a
+Python user needs: type and range checks with clear errors, a game record
+(rules + seed + actions) that replays exactly, cheap cloning for search, scores and
+rewards, and :meth:`Game.full_state_view` (a debugging view that shows hidden information;
+never give it to an agent).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import core
+from . import layout as L
+from .cards import CardSet, default_cards
+from .rules import RuleSet, make_rules
+
+REWARD_MODES: tuple[str, ...] = ("win", "score", "margin")
+
+
+class IllegalActionError(ValueError):
+    """An action that the legal mask does not allow; the game state is unchanged."""
+
+
+class GameOverError(RuntimeError):
+    """A step was attempted after the game ended; the game state is unchanged."""
+
+
+def seed_to_word(seed: int) -> int:
+    """Map any integer seed to a non-zero int32 xorshift word (splitmix64 mixing)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int, got {seed!r}")
+    z = (int(seed) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    z ^= z >> 31
+    w = (z ^ (z >> 32)) & 0xFFFFFFFF
+    if w == 0:
+        w = 0x6D2B79F5
+    return w - 0x100000000 if w >= 0x80000000 else w
+
+
+def check_action(action: object) -> int:
+    """Validate the type and range of an action id; return it as ``int``."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+            action = int(action)
+        else:
+            raise TypeError(
+                f"action must be an int in [0, {L.N_ACTIONS - 1}], got {type(action).__name__} {action!r}"
+            )
+    a = int(action)
+    if not 0 <= a < L.N_ACTIONS:
+        raise ValueError(f"action {a} is out of range: expected an int in [0, {L.N_ACTIONS - 1}]")
+    return a
+
+
+@dataclass
+class GameRecord:
+    """Everything needed to replay a game exactly: rules, seed and the actions taken."""
+
+    rules: RuleSet
+    seed: int
+    actions: list[int] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        r = self.rules
+        return {
+            "num_players": r.num_players,
+            "rules": r.edition,
+            "auto_forced": r.auto_forced,
+            "max_rounds": r.max_rounds,
+            "seed": self.seed,
+            "actions": list(self.actions),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> GameRecord:
+        rules = RuleSet(d["num_players"], d["rules"], d["auto_forced"], d["max_rounds"])
+        return cls(rules, int(d["seed"]), [int(a) for a in d["actions"]])
+
+
+class Game:
+    """One game of Oh my Goods!: the forward model used by envs, agents and tests.
+
+    >>> g = Game(num_players=2, seed=7)
+    >>> while not g.done:
+    ...     g.step(int(np.flatnonzero(g.legal_mask())[0]))
+    """
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        rules: str | RuleSet = "omg2",
+        seed: int = 0,
+        cards: CardSet | None = None,
+        **rule_options,
+    ) -> None:
+        self.rules = make_rules(num_players, rules, **rule_options)
+        self.cards = cards if cards is not None else default_cards()
+        self.seed = int(seed) if not isinstance(seed, bool) else seed_to_word(seed)
+        word = seed_to_word(seed)
+        self.state = np.zeros(L.STATE_LEN, np.int32)
+        self.actions: list[int] = []
+        r = self.rules
+        core.init_game(
+            self.state,
+            self.cards.buildings,
+            self.cards.assistants,
+            word,
+            r.num_players,
+            int(r.royal),
+            int(r.auto_forced),
+            r.max_rounds,
+        )
+        self._mask = np.zeros(L.N_ACTIONS, np.int8)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def num_players(self) -> int:
+        return self.rules.num_players
+
+    @property
+    def current_player(self) -> int:
+        """Seat that must act now; -1 when the game is over."""
+        return int(self.state[L.F_CUR])
+
+    @property
+    def decision(self) -> int:
+        """Pending decision (``layout.D_*``)."""
+        return int(self.state[L.F_DEC])
+
+    @property
+    def decision_name(self) -> str:
+        return L.DECISION_NAMES[self.decision]
+
+    @property
+    def done(self) -> bool:
+        return self.decision == L.D_OVER
+
+    @property
+    def round(self) -> int:
+        return int(self.state[L.F_ROUND])
+
+    @property
+    def phase(self) -> int:
+        return int(self.state[L.F_PH])
+
+    def legal_mask(self) -> np.ndarray:
+        """int8[N_ACTIONS]: 1 for each legal action of the current player (all 0 at the end)."""
+        mask = np.zeros(L.N_ACTIONS, np.int8)
+        core.legal_mask(self.state, self.cards.buildings, self.cards.assistants, mask)
+        return mask
+
+    def legal_actions(self) -> list[int]:
+        return [int(a) for a in np.flatnonzero(self.legal_mask())]
+
+    def observe(self, player: int) -> np.ndarray:
+        """float32[OBS_DIM] observation from ``player``'s seat (no hidden information)."""
+        p = self._check_player(player)
+        out = np.zeros(L.OBS_DIM, np.float32)
+        core.observe(self.state, self.cards.buildings, self.cards.assistants, p, out)
+        return out
+
+    def scores(self) -> list[tuple[int, int]]:
+        """(score, leftover coins) per player by R8.3 (valid at any time, final at the end)."""
+        return [
+            tuple(int(x) for x in core.score_player(self.state, self.cards.buildings, self.cards.assistants, p))
+            for p in range(self.num_players)
+        ]
+
+    def winners(self) -> list[int]:
+        out = np.zeros(L.MAX_PLAYERS, np.int64)
+        core.winners(self.state, self.cards.buildings, self.cards.assistants, out)
+        return [p for p in range(self.num_players) if out[p]]
+
+    def rewards(self, mode: str = "win") -> np.ndarray:
+        """Final rewards per player (zeros while the game runs): ``win``, ``score`` or ``margin``."""
+        if mode not in REWARD_MODES:
+            raise ValueError(f"reward mode must be one of {list(REWARD_MODES)}, got {mode!r}")
+        out = np.zeros(L.MAX_PLAYERS, np.float64)
+        if self.done:
+            core.final_rewards(
+                self.state, self.cards.buildings, self.cards.assistants, REWARD_MODES.index(mode), out
+            )
+        return out[: self.num_players].astype(np.float32)
+
+    def hand(self, player: int) -> list[int]:
+        """Card ids in ``player``'s hand (hidden information: for the owner, tests and debugging)."""
+        p = self._check_player(player)
+        return [int(c) for c in np.flatnonzero(self.state[L.F_LOC : L.F_LOC + L.N_CARDS] == L.L_HAND + p)]
+
+    def buildings(self, player: int) -> list[int]:
+        p = self._check_player(player)
+        nb = int(self.state[L.F_NB + p])
+        return [int(b) for b in self.state[L.F_BLD + p * L.MAX_SLOTS : L.F_BLD + p * L.MAX_SLOTS + nb]]
+
+    def goods(self, player: int) -> list[int]:
+        p = self._check_player(player)
+        nb = int(self.state[L.F_NB + p])
+        return [int(k) for k in self.state[L.F_GOODS + p * L.MAX_SLOTS : L.F_GOODS + p * L.MAX_SLOTS + nb]]
+
+    def coins(self, player: int) -> int:
+        return int(core.coins(self.state, self.cards.buildings, self._check_player(player)))
+
+    def market(self) -> np.ndarray:
+        """int[2, 5]: market cards per row and resource."""
+        return self.state[L.F_MKT : L.F_MKT + 10].reshape(2, 5).copy()
+
+    def check_invariants(self) -> int:
+        return int(core.check_invariants(self.state, self.cards.buildings))
+
+    # ------------------------------------------------------------------ acting
+    def step(self, action: int) -> None:
+        """Apply ``action`` for the current player.
+
+        Raises :class:`TypeError` / :class:`ValueError` for a wrong type or out-of-range id,
+        :class:`IllegalActionError` for an action the mask forbids and :class:`GameOverError`
+        after the end; in each case the state is unchanged.
+        """
+        a = check_action(action)
+        if self.done:
+            raise GameOverError(f"the game is over; no action (got {a}) can be applied")
+        code = core.step_checked(self.state, self.cards.buildings, self.cards.assistants, a)
+        if code != 0:
+            from .actions import describe
+
+            legal = self.legal_actions()
+            raise IllegalActionError(
+                f"action {a} ({describe(a, self)}) is illegal for player {self.current_player} "
+                f"in decision '{self.decision_name}'; legal actions: {legal[:20]}"
+                + ("..." if len(legal) > 20 else "")
+            )
+        self.actions.append(a)
+
+    # ------------------------------------------------------------------ forward model
+    def clone(self) -> Game:
+        """An independent copy (state and record); cheap: one array copy."""
+        g = object.__new__(Game)
+        g.rules, g.cards, g.seed = self.rules, self.cards, self.seed
+        g.state = self.state.copy()
+        g.actions = list(self.actions)
+        g._mask = np.zeros(L.N_ACTIONS, np.int8)
+        return g
+
+    def restore(self, other: Game) -> None:
+        """Undo by copy: make this game equal to ``other`` (a clone taken earlier)."""
+        self.state[:] = other.state
+        self.actions = list(other.actions)
+
+    def record(self) -> GameRecord:
+        return GameRecord(self.rules, self.seed, list(self.actions))
+
+    @classmethod
+    def replay(cls, record: GameRecord, cards: CardSet | None = None) -> Game:
+        """Rebuild a game from its record; raises if an action is illegal on the way."""
+        g = cls(record.rules.num_players, record.rules, seed=record.seed, cards=cards)
+        for a in record.actions:
+            g.step(a)
+        return g
+
+    def full_state_view(self) -> dict:
+        """Everything, hidden information included — for debugging, tests and oracle research."""
+        s = self.state
+        loc = s[L.F_LOC : L.F_LOC + L.N_CARDS]
+        return {
+            "phase": L.PHASE_NAMES[self.phase],
+            "decision": self.decision_name,
+            "current_player": self.current_player,
+            "first_player": int(s[L.F_FIRST]),
+            "round": self.round,
+            "final_round": bool(s[L.F_FINAL]),
+            "deck_order_top_last": [int(c) for c in s[L.F_DECK : L.F_DECK + s[L.F_DECK_N]]],
+            "discard": [int(c) for c in np.flatnonzero(loc == L.L_DISCARD)],
+            "market_rows": [
+                [int(c) for c in np.flatnonzero(loc == L.L_ROW1)],
+                [int(c) for c in np.flatnonzero(loc == L.L_ROW2)],
+            ],
+            "players": [
+                {
+                    "hand": self.hand(p),
+                    "set_aside": int(s[L.F_ASIDE + p]),
+                    "buildings": self.buildings(p),
+                    "goods": self.goods(p),
+                    "staff": [
+                        int(x) for x in s[L.F_STAFF + p * L.MAX_SLOTS : L.F_STAFF + p * L.MAX_SLOTS + s[L.F_NB + p]]
+                    ],
+                    "coins": self.coins(p),
+                    "score": self.scores()[p],
+                }
+                for p in range(self.num_players)
+            ],
+            "assistants": [
+                {"card": int(s[L.F_A_CARD + k]), "side": "AB"[s[L.F_A_SIDE + k]], "owner": int(s[L.F_A_OWNER + k])}
+                for k in range(L.N_ASSIST)
+                if s[L.F_A_OWNER + k] != -2
+            ],
+        }
+
+    # ------------------------------------------------------------------ helpers
+    def _check_player(self, player: object) -> int:
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
+            raise TypeError(f"player must be an int in [0, {self.num_players - 1}], got {player!r}")
+        p = int(player)
+        if not 0 <= p < self.num_players:
+            raise ValueError(f"player {p} is out of range: expected 0..{self.num_players - 1}")
+        return p

@@ -1,0 +1,277 @@
+"""Fixed shapes and index tables: the state row, action ids and observation vector.
+
+Everything here is a plain integer constant so that the numba kernels in
+:mod:`ohmygoods_env.core` compile them in. The human-readable tables are in
+``docs/layouts.md`` and in :mod:`ohmygoods_env.actions`.
+
+State row
+---------
+A game is one ``int32`` row of length ``STATE_LEN`` (a batch is ``int32[B, STATE_LEN]``).
+Fields are named ``F_*``; per-player blocks are ``[MAX_PLAYERS]`` or
+``[MAX_PLAYERS * MAX_SLOTS]`` (index ``p * MAX_SLOTS + s``). Every deck card's place is
+``F_LOC + card`` (``L_*`` codes below); the deck order is ``F_DECK[0:F_DECK_N]`` with the top
+card last. The per-game RNG word is ``F_RNG`` (xorshift32).
+"""
+
+from __future__ import annotations
+
+from .cards import N_ASSISTANT_CARDS, N_COLOURS, N_DECK, N_GOODS, N_RES
+
+MAX_PLAYERS = 4
+#: Buildings a player can own: 8 trigger the end (R8.1); with the rest of that round and
+#: one more round at one building per round, nobody can exceed 9.
+MAX_SLOTS = 9
+N_CARDS = N_DECK
+N_ASSIST = N_ASSISTANT_CARDS
+
+# ---------------------------------------------------------------- card locations (F_LOC)
+L_DECK = 0
+L_DISCARD = 1
+L_ROW1 = 2  # market row 1 (sunrise, R5.1)
+L_ROW2 = 3  # market row 2 (sunset, R6.1)
+L_ESCROW = 4  # goods paid in phase II, discarded at the reveal (hidden until then)
+L_LIMBO = 5  # cards discarded for the empty-deck rule (R3.1), become the new deck
+L_HAND = 6  # + player
+L_ASIDE = L_HAND + MAX_PLAYERS  # + player: set-aside building card (R5.5)
+L_BUILT = L_ASIDE + MAX_PLAYERS  # + player: a building in front of the player
+L_GOODS = L_BUILT + MAX_PLAYERS  # + player * MAX_SLOTS + slot: a good on a building (R1.3)
+N_LOC = L_GOODS + MAX_PLAYERS * MAX_SLOTS
+
+# ---------------------------------------------------------------- phases (F_PH)
+PH_ROUND_START = 0
+PH_P1_ASK = 1  # phase I decisions (R4.1)
+PH_P1_RESOLVE = 2
+PH_P1_DRAW = 3  # R4.2, R4.3
+PH_SUNRISE = 4  # R5.1
+PH_P2 = 5  # phase II decisions (R5.2-R5.5)
+PH_P2_REVEAL = 6
+PH_SUNSET = 7  # R6.1
+PH_P4 = 8  # production and building (R7)
+PH_ROUND_END = 9
+PH_REFILL = 10  # empty-deck rule (R3.1)
+PH_OVER = 11
+PHASE_NAMES = (
+    "round start",
+    "I new hand cards",
+    "I resolve",
+    "I draw",
+    "II sunrise",
+    "II decisions",
+    "II reveal",
+    "III sunset",
+    "IV production & building",
+    "round end",
+    "empty deck: discard half",
+    "game over",
+)
+
+# sub-steps of a player's turn in PH_P2 / PH_P4 (F_SUB)
+SUB_MOVE = 0
+SUB_WORKER = 1
+SUB_ASIDE = 2
+SUB_PROD = 3
+SUB_SPEND = 4
+SUB_DRAW = 5
+SUB_CHAIN = 6
+SUB_BUILD = 7
+SUB_PAY = 8
+SUB_HIRE = 9
+SUB_PLACE = 10
+SUB_END = 11
+
+# payment purposes (F_PAY_FOR)
+PAY_MOVE = 0  # R5.3: 2 coins per assistant move
+PAY_BUILD = 1  # R7.10
+PAY_HIRE = 2  # R7.12
+
+# staff codes (F_STAFF)
+STAFF_NONE = 0
+STAFF_EFFICIENT = 1
+STAFF_SLOPPY = 2
+STAFF_ASSISTANT = 3
+
+# ---------------------------------------------------------------- decisions (F_DEC)
+D_PHASE1 = 0  # keep or discard the whole hand (R4.1)
+D_MOVE = 1  # move an assistant, or done (R5.3)
+D_WORKER = 2  # place the worker: slot x mode (R5.4)
+D_ASIDE = 3  # set aside a building card, or none (R5.5)
+D_PRODUCE = 4  # which staffed building produces next / open a chain (R8.2) / done (R7.6)
+D_SPEND = 5  # which hand card supplies a missing resource (R7.1, R7.2, R7.4)
+D_CHAIN = 6  # run the chain once (naming the hand card) or stop (R7.7, R7.8)
+D_BUILD = 7  # build the set-aside card or not (R7.10, R7.11)
+D_PAY = 8  # spend one good from a slot (R7.10, R5.3, R7.12)
+D_HIRE = 9  # hire assistant k, or none (R7.12)
+D_PLACE = 10  # where the hired assistant goes (R7.12)
+D_REFILL = 11  # discard a hand card for the empty-deck rule (R3.1)
+D_OVER = 12
+N_DECISIONS = 13
+DECISION_NAMES = (
+    "keep or discard hand",
+    "move assistant",
+    "place worker",
+    "set aside building",
+    "produce",
+    "spend hand card for resource",
+    "run chain",
+    "build",
+    "pay",
+    "hire assistant",
+    "place assistant",
+    "discard half hand (empty deck)",
+    "game over",
+)
+
+# ---------------------------------------------------------------- actions
+A_KEEP = 0
+A_DISCARD_HAND = 1
+A_MOVE = 2  # + from_slot * MAX_SLOTS + to_slot
+A_MOVES_DONE = A_MOVE + MAX_SLOTS * MAX_SLOTS
+A_WORKER = A_MOVES_DONE + 1  # + slot * 2 + mode (0 efficient, 1 sloppy)
+A_ASIDE = A_WORKER + 2 * MAX_SLOTS  # + card
+A_ASIDE_NONE = A_ASIDE + N_CARDS
+A_PRODUCE = A_ASIDE_NONE + 1  # + slot
+A_CHAIN_OPEN = A_PRODUCE + MAX_SLOTS  # + slot (final round, R8.2)
+A_PRODUCTION_DONE = A_CHAIN_OPEN + MAX_SLOTS
+A_SPEND = A_PRODUCTION_DONE + 1  # + card
+A_CHAIN_HAND = A_SPEND + N_CARDS  # + card
+A_CHAIN_GOODS = A_CHAIN_HAND + N_CARDS
+A_CHAIN_STOP = A_CHAIN_GOODS + 1
+A_BUILD = A_CHAIN_STOP + 1
+A_NO_BUILD = A_BUILD + 1
+A_PAY = A_NO_BUILD + 1  # + slot
+A_HIRE = A_PAY + MAX_SLOTS  # + display position
+A_NO_HIRE = A_HIRE + N_ASSIST
+A_PLACE = A_NO_HIRE + 1  # + slot
+A_REFILL = A_PLACE + MAX_SLOTS  # + card
+N_ACTIONS = A_REFILL + N_CARDS
+
+# ---------------------------------------------------------------- state fields
+_fields: list[tuple[str, int, int]] = []
+
+
+def _f(name: str, n: int = 1) -> int:
+    off = _fields[-1][1] + _fields[-1][2] if _fields else 0
+    _fields.append((name, off, n))
+    return off
+
+
+F_NP = _f("num_players")
+F_ROYAL = _f("royal edition")
+F_AUTO = _f("auto-apply forced moves")
+F_MAXR = _f("max rounds")
+F_RNG = _f("rng word")
+F_PH = _f("phase")
+F_SUB = _f("sub-step")
+F_DEC = _f("pending decision")
+F_CUR = _f("current player")
+F_FIRST = _f("active (first) player")
+F_TURN = _f("turn index in phase")
+F_ROUND = _f("round")
+F_TRIGGER = _f("end triggered (R8.1)")
+F_FINAL = _f("final round")
+F_BLOCKED = _f("draw blocked after empty refill")
+F_REF_RET = _f("phase to resume after refill")
+F_REF_TURN = _f("refill turn index")
+F_PROD_SLOT = _f("producing slot")
+F_MISS = _f("missing resources", N_RES)
+F_MISS_ANY = _f("missing any (Glassmaker)")
+F_ALLOW = _f("sloppy allowance")
+F_OWE_GOODS = _f("goods still to draw")
+F_GOODS_MADE = _f("goods drawn this production")
+F_CHAIN_SLOT = _f("chain slot")
+F_CHAIN_RUNS = _f("chain runs in this opening")
+F_CHAIN_SEL = _f("chain opened by R8.2")
+F_PAY_DUE = _f("coins still to pay")
+F_PAY_FOR = _f("payment purpose")
+F_HIRE_K = _f("assistant being hired")
+F_STEPS = _f("decisions taken")
+F_SUNS = _f("half-suns per market row", 2)
+F_ROW_CUT = _f("market row cut short", 2)
+F_MKT = _f("market count per row x resource", 2 * N_RES)
+F_DECK_N = _f("deck size")
+F_LOC = _f("card locations", N_CARDS)
+F_DECK = _f("deck order", N_CARDS)
+F_NB = _f("buildings per player", MAX_PLAYERS)
+F_BLD = _f("building ids", MAX_PLAYERS * MAX_SLOTS)
+F_GOODS = _f("goods per slot", MAX_PLAYERS * MAX_SLOTS)
+F_STAFF = _f("staff per slot", MAX_PLAYERS * MAX_SLOTS)
+F_PRODUCED = _f("produced this turn", MAX_PLAYERS * MAX_SLOTS)
+F_ASLOT = _f("assistant display index per slot", MAX_PLAYERS * MAX_SLOTS)
+F_ASIDE = _f("set-aside card per player", MAX_PLAYERS)
+F_P1 = _f("phase I choice per player", MAX_PLAYERS)
+F_HAND0 = _f("hand size at start of phase I", MAX_PLAYERS)
+F_OWE = _f("cards owed in phase I", MAX_PLAYERS)
+F_REF_OWE = _f("cards owed to the refill", MAX_PLAYERS)
+F_SNAP_GOODS = _f("phase II snapshot: goods", MAX_PLAYERS * MAX_SLOTS)
+F_SNAP_STAFF = _f("phase II snapshot: staff", MAX_PLAYERS * MAX_SLOTS)
+F_SNAP_HAND = _f("phase II snapshot: hand size", MAX_PLAYERS)
+F_SNAP_ASIDE = _f("phase II snapshot: has set-aside card", MAX_PLAYERS)
+F_A_CARD = _f("assistant card per display position", N_ASSIST)
+F_A_SIDE = _f("assistant side per display position", N_ASSIST)
+F_A_OWNER = _f("assistant owner (-1 display, -2 out of game)", N_ASSIST)
+STATE_LEN = _f("end", 0)
+STATE_FIELDS: tuple[tuple[str, int, int], ...] = tuple(_fields[:-1])
+
+# ---------------------------------------------------------------- observation
+_obs: list[tuple[str, int, int]] = []
+
+
+def _o(name: str, n: int) -> int:
+    off = _obs[-1][1] + _obs[-1][2] if _obs else 0
+    _obs.append((name, off, n))
+    return off
+
+
+SLOT_FEATURES = 46
+PLAYER_FEATURES = 7
+ASSIST_FEATURES = 13
+O_DEC = _o("pending decision, one-hot", N_DECISIONS)
+O_NP = _o("number of players 2/3/4, one-hot", 3)
+O_ROUND = _o("round / 20", 1)
+O_FLAGS = _o("final round, end triggered, royal rules, I am the active player", 4)
+O_FIRST = _o("seat of the active player relative to me, one-hot", MAX_PLAYERS)
+O_PILES = _o("deck size / 94, discard size / 94", 2)
+O_HAND = _o("my hand, multi-hot by card id", N_CARDS)
+O_HANDRES = _o("my hand per resource / 5", N_RES)
+O_ASIDE = _o("my set-aside card, one-hot by card id", N_CARDS)
+O_DISCARD = _o("public discard pile, multi-hot by card id", N_CARDS)
+O_MARKET = _o("market row 1 and row 2 per resource / 5, half-suns per row / 2", 2 * N_RES + 2)
+O_OFFICE = _o("my Market-Office bonus per resource", N_RES)
+O_PEND = _o(
+    "pending: production slot (9), missing per resource (5), missing any, allowance, chain slot (9), "
+    "chain must run, coins due / 20, payment purpose (3), assistant being hired (8)",
+    MAX_SLOTS + N_RES + 2 + MAX_SLOTS + 1 + 1 + 3 + N_ASSIST,
+)
+O_PLAYERS = _o(
+    "per seat (me first): hand size / 10, buildings / 9, coins / 30, assistants / 4, VP / 30, "
+    "has set-aside card, seat in play",
+    MAX_PLAYERS * PLAYER_FEATURES,
+)
+O_SLOTS = _o("per seat x slot: building features (see docs)", MAX_PLAYERS * MAX_SLOTS * SLOT_FEATURES)
+O_ASSIST = _o("per assistant display position: features (see docs)", N_ASSIST * ASSIST_FEATURES)
+OBS_DIM = _o("end", 0)
+OBS_BLOCKS: tuple[tuple[str, int, int], ...] = tuple(_obs[:-1])
+
+# slot feature offsets (inside one SLOT_FEATURES block)
+SF_PRESENT = 0
+SF_COLOUR = 1  # N_COLOURS
+SF_KIND = SF_COLOUR + N_COLOURS  # production, glassmaker, office, extra
+SF_GOOD = SF_KIND + 4  # N_GOODS
+SF_OFFICE = SF_GOOD + N_GOODS  # N_RES
+SF_NEEDS = SF_OFFICE + N_RES  # N_RES, / 5
+SF_NEED_ANY = SF_NEEDS + N_RES  # / 12
+SF_GOODS = SF_NEED_ANY + 1  # count / 10
+SF_VALUE = SF_GOODS + 1  # coins / 30
+SF_STAFF = SF_VALUE + 1  # efficient worker, sloppy worker, assistant
+SF_PRODUCED = SF_STAFF + 3
+SF_VP = SF_PRODUCED + 1  # / 5
+assert SF_VP + 1 == SLOT_FEATURES
+
+# assistant feature offsets
+AF_DISPLAY = 0
+AF_OWNER = 1  # MAX_PLAYERS, relative seat
+AF_COST = AF_OWNER + MAX_PLAYERS  # / 10
+AF_VP = AF_COST + 1  # / 5
+AF_REQ = AF_VP + 1  # N_COLOURS, / 3
+assert AF_REQ + N_COLOURS == ASSIST_FEATURES
+assert N_GOODS == 17
