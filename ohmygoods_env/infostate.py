@@ -1,0 +1,229 @@
+"""Information states: what one player may know, and worlds sampled consistently with it.
+
+Search agents need more than the observation vector: they need a full state to simulate
+from. This module provides it without leaking anything:
+
+* :func:`redact` turns a true state row into player ``me``'s **information state**: a state
+  row of the same layout in which everything hidden from ``me`` is replaced by a canonical
+  placeholder. Hidden from ``me`` are: opponents' hand cards and set-aside cards
+  (identities; counts are public), the identities of all goods (face down, R1.3), the deck
+  order (R3.2), cards paid into the phase-II escrow or discarded for the empty-deck rule
+  (R3.1), opponents' undisclosed phase-I and phase-II choices (R5.2) and the RNG word (all
+  future chance). Two true states that differ only in hidden information give byte-identical
+  information states (tested).
+* :func:`determinize` samples a full state from an information state: hidden cards are dealt
+  at random into the hidden places, the RNG word is fresh, and opponents who already made
+  their hidden phase-II choices in this round get random legal choices. The sample passes
+  ``check_invariants`` and gives ``me`` exactly the same observation as the true state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .core import hand_count, is_production
+from .layout import (
+    F_A_OWNER,
+    F_ASIDE,
+    F_ASLOT,
+    F_BLD,
+    F_DECK,
+    F_DECK_N,
+    F_FIRST,
+    F_GOODS,
+    F_LOC,
+    F_NB,
+    F_NP,
+    F_P1,
+    F_PH,
+    F_RNG,
+    F_SNAP_ASIDE,
+    F_SNAP_GOODS,
+    F_SNAP_STAFF,
+    F_STAFF,
+    F_TURN,
+    L_ASIDE,
+    L_DECK,
+    L_ESCROW,
+    L_GOODS,
+    L_HAND,
+    L_LIMBO,
+    MAX_PLAYERS,
+    MAX_SLOTS,
+    N_ASSIST,
+    N_CARDS,
+    PH_P1_ASK,
+    PH_P2,
+    STAFF_ASSISTANT,
+    STAFF_EFFICIENT,
+    STAFF_NONE,
+    STAFF_SLOPPY,
+)
+
+
+@njit(cache=True)
+def _is_hidden(loc, me):
+    if loc == L_DECK or loc == L_ESCROW or loc == L_LIMBO or loc >= L_GOODS:
+        return True
+    if L_HAND <= loc < L_HAND + MAX_PLAYERS:
+        return loc - L_HAND != me
+    if L_ASIDE <= loc < L_ASIDE + MAX_PLAYERS:
+        return loc - L_ASIDE != me
+    return False
+
+
+@njit(cache=True)
+def _acted_in_phase2(g, q):
+    """Has seat q already made its (hidden) phase-II choices this round?"""
+    np_ = g[F_NP]
+    return g[F_PH] == PH_P2 and (q - g[F_FIRST]) % np_ < g[F_TURN]
+
+
+@njit(cache=True)
+def _revert_hidden_choices(g, me):
+    """Undo opponents' undisclosed choices, leaving only what ``me`` can see."""
+    np_ = g[F_NP]
+    if g[F_PH] == PH_P1_ASK:
+        for q in range(np_):
+            if q != me:
+                g[F_P1 + q] = 0
+    if g[F_PH] != PH_P2:
+        return
+    for q in range(np_):
+        if q == me:
+            continue
+        base = q * MAX_SLOTS
+        # goods paid into escrow for assistant moves go back on the buildings (as counts)
+        for s in range(g[F_NB + q]):
+            deficit = g[F_SNAP_GOODS + base + s] - g[F_GOODS + base + s]
+            for _ in range(deficit):
+                for c in range(N_CARDS):
+                    if g[F_LOC + c] == L_ESCROW:
+                        g[F_LOC + c] = L_GOODS + base + s
+                        break
+            g[F_GOODS + base + s] = g[F_SNAP_GOODS + base + s]
+        # worker and assistant positions as at the start of phase II
+        owned = np.zeros(N_ASSIST, np.int64)
+        n_owned = 0
+        for k in range(N_ASSIST):
+            if g[F_A_OWNER + k] == q:
+                owned[n_owned] = k
+                n_owned += 1
+        j = 0
+        for s in range(g[F_NB + q]):
+            st = g[F_SNAP_STAFF + base + s]
+            g[F_STAFF + base + s] = st
+            if st == STAFF_ASSISTANT and j < n_owned:
+                g[F_ASLOT + base + s] = owned[j]
+                j += 1
+            else:
+                g[F_ASLOT + base + s] = -1
+        # a set-aside card chosen this phase goes back to the hand
+        if g[F_SNAP_ASIDE + q] == 0 and g[F_ASIDE + q] >= 0:
+            g[F_LOC + g[F_ASIDE + q]] = L_HAND + q
+            g[F_ASIDE + q] = -1
+
+
+@njit(cache=True)
+def _deal_hidden(g, me, shuffle_word):
+    """Give the hidden cards to the hidden places: sorted (redact) or shuffled (determinize)."""
+    ids = np.empty(N_CARDS, np.int64)
+    places = np.empty(N_CARDS, np.int64)
+    n = 0
+    for c in range(N_CARDS):
+        lc = g[F_LOC + c]
+        if _is_hidden(lc, me):
+            ids[n] = c
+            # deck cards sort last, in deck-position order
+            places[n] = lc if lc != L_DECK else 1 << 20
+            n += 1
+    keys = places[:n].copy()
+    keys.sort()
+    deck_n = g[F_DECK_N]
+    if shuffle_word != 0:
+        tmp = np.zeros(1, np.int32)
+        tmp[0] = shuffle_word
+        for i in range(n - 1, 0, -1):
+            j = _rand_in(tmp, i + 1)
+            t = ids[i]
+            ids[i] = ids[j]
+            ids[j] = t
+    d = 0
+    for i in range(n):
+        c = ids[i]
+        k = keys[i]
+        if k == 1 << 20:
+            g[F_LOC + c] = L_DECK
+            g[F_DECK + d] = c
+            d += 1
+        else:
+            g[F_LOC + c] = k
+            if L_ASIDE <= k < L_ASIDE + MAX_PLAYERS:
+                g[F_ASIDE + k - L_ASIDE] = c
+    g[F_DECK_N] = deck_n
+
+
+@njit(cache=True)
+def _rand_in(word, n):
+    """rand_below on a one-element RNG array (same xorshift32 as the games)."""
+    x = np.int64(word[0]) & 0xFFFFFFFF
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    word[0] = x - 0x100000000 if x >= 0x80000000 else x
+    return (x * n) >> 32
+
+
+@njit(cache=True)
+def redact(g, me, out):
+    """Write ``me``'s information state (see module docstring) into ``out``."""
+    for i in range(g.shape[0]):
+        out[i] = g[i]
+    _revert_hidden_choices(out, me)
+    _deal_hidden(out, me, 0)
+    out[F_RNG] = 0
+
+
+@njit(cache=True)
+def determinize(info, C, me, rng_word, out):
+    """Sample a full state consistent with information state ``info`` (seat ``me``).
+
+    ``rng_word`` is a non-zero 32-bit seed; the sampled game gets its own fresh RNG word.
+    """
+    for i in range(info.shape[0]):
+        out[i] = info[i]
+    word = np.zeros(1, np.int32)
+    word[0] = rng_word if rng_word != 0 else 0x2545F491
+    _deal_hidden(out, me, word[0])
+    _rand_in(word, 2)
+    w = word[0]
+    out[F_RNG] = w if w != 0 else 1
+    # opponents who already chose in this phase II get random legal choices (R5.4, R5.5)
+    np_ = out[F_NP]
+    for q in range(np_):
+        if q == me or not _acted_in_phase2(out, q):
+            continue
+        base = q * MAX_SLOTS
+        free = 0
+        for s in range(out[F_NB + q]):
+            if is_production(C, out[F_BLD + base + s]) and out[F_STAFF + base + s] == STAFF_NONE:
+                free += 1
+        if free > 0:
+            pick = _rand_in(word, free)
+            for s in range(out[F_NB + q]):
+                if is_production(C, out[F_BLD + base + s]) and out[F_STAFF + base + s] == STAFF_NONE:
+                    if pick == 0:
+                        out[F_STAFF + base + s] = STAFF_SLOPPY if _rand_in(word, 2) == 1 else STAFF_EFFICIENT
+                        break
+                    pick -= 1
+        h = hand_count(out, q)
+        if h > 0 and _rand_in(word, 2) == 1:
+            pick = _rand_in(word, h)
+            for c in range(N_CARDS):
+                if out[F_LOC + c] == L_HAND + q:
+                    if pick == 0:
+                        out[F_LOC + c] = L_ASIDE + q
+                        out[F_ASIDE + q] = c
+                        break
+                    pick -= 1

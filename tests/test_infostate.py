@@ -1,0 +1,136 @@
+"""Information states (redact) carry no hidden information; determinized worlds are consistent."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ohmygoods_env import Game
+from ohmygoods_env import layout as L
+from ohmygoods_env.infostate import determinize, redact
+
+
+def _info(g: Game, me: int) -> np.ndarray:
+    out = np.zeros_like(g.state)
+    redact(g.state, me, out)
+    return out
+
+
+def _games_at_random_points(n_games: int, seed: int):
+    rng = np.random.default_rng(seed)
+    for np_ in (2, 3, 4):
+        for rules in ("omg2", "royal"):
+            for i in range(n_games):
+                g = Game(np_, rules, seed=1000 * np_ + i)
+                stop = int(rng.integers(0, 300))
+                for _ in range(stop):
+                    if g.done:
+                        break
+                    g.step(int(rng.choice(g.legal_actions())))
+                if not g.done:
+                    yield g, rng
+
+
+def _swap_cards(g: Game, a: int, b: int) -> None:
+    """Swap the places of deck cards a and b (hand, deck position, goods, ...)."""
+    s = g.state
+    la, lb = s[L.F_LOC + a], s[L.F_LOC + b]
+    s[L.F_LOC + a], s[L.F_LOC + b] = lb, la
+    deck = s[L.F_DECK : L.F_DECK + s[L.F_DECK_N]]
+    ia, ib = np.flatnonzero(deck == a), np.flatnonzero(deck == b)
+    deck[ia], deck[ib] = b, a
+    for p in range(L.MAX_PLAYERS):
+        if s[L.F_ASIDE + p] == a:
+            s[L.F_ASIDE + p] = b
+        elif s[L.F_ASIDE + p] == b:
+            s[L.F_ASIDE + p] = a
+
+
+def test_redaction_ignores_opponent_hands_goods_and_deck_order():
+    checked = 0
+    for g, rng in _games_at_random_points(6, 1):
+        me = g.current_player
+        loc = g.state[L.F_LOC : L.F_LOC + L.N_CARDS]
+        hidden = [
+            c
+            for c in range(L.N_CARDS)
+            if loc[c] in (L.L_DECK, L.L_LIMBO, L.L_ESCROW)
+            or loc[c] >= L.L_GOODS
+            or (L.L_HAND <= loc[c] < L.L_HAND + L.MAX_PLAYERS and loc[c] != L.L_HAND + me)
+            or (L.L_ASIDE <= loc[c] < L.L_ASIDE + L.MAX_PLAYERS and loc[c] != L.L_ASIDE + me)
+        ]
+        if len(hidden) < 2:
+            continue
+        h = g.clone()
+        for _ in range(5):
+            a, b = rng.choice(hidden, 2, replace=False)
+            _swap_cards(h, int(a), int(b))
+        h.state[L.F_RNG] ^= 0x5A5A5A5
+        assert h.check_invariants() == 0
+        assert not np.array_equal(g.state, h.state)
+        assert np.array_equal(_info(g, me), _info(h, me))
+        checked += 1
+    assert checked > 30
+
+
+def test_redaction_changes_when_public_or_own_information_changes():
+    g = Game(2, seed=5)
+    me = g.current_player
+    hand = g.hand(me)
+    deck_card = int(g.state[L.F_DECK])
+    h = g.clone()
+    _swap_cards(h, hand[0], deck_card)  # my own hand is not hidden from me
+    assert not np.array_equal(_info(g, me), _info(h, me))
+
+
+def _play_to_phase2_second_decider(seed: int):
+    g = Game(3, seed=seed)
+    while not (g.phase == L.PH_P2 and g.state[L.F_TURN] == 1):
+        g.step(g.legal_actions()[0])
+    return g
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_redaction_hides_earlier_phase2_choices(seed):
+    # the first decider of phase II chose differently in two games; the second decider's
+    # information state must not tell them apart (R5.2)
+    base = Game(3, seed=seed)
+    while not (base.phase == L.PH_P2 and base.state[L.F_TURN] == 0 and base.decision == L.D_WORKER):
+        base.step(base.legal_actions()[0])
+    first = base.current_player
+    variants = []
+    for pick in (0, -1):
+        g = base.clone()
+        g.step(g.legal_actions()[pick])  # worker slot 0 efficient vs last slot sloppy
+        while g.current_player == first:
+            acts = g.legal_actions()
+            g.step(acts[pick] if g.decision == L.D_ASIDE else acts[0])
+        variants.append(g)
+    me = variants[0].current_player
+    assert variants[1].current_player == me
+    assert not np.array_equal(variants[0].state, variants[1].state)
+    assert np.array_equal(_info(variants[0], me), _info(variants[1], me))
+    assert np.array_equal(variants[0].observe(me), variants[1].observe(me))
+
+
+def test_determinized_worlds_are_consistent_and_look_the_same_to_me():
+    n = 0
+    for g, rng in _games_at_random_points(3, 2):
+        me = g.current_player
+        info = _info(g, me)
+        worlds = set()
+        for _ in range(3):
+            d = np.zeros_like(g.state)
+            determinize(info, g.cards.buildings, me, int(rng.integers(1, 1 << 31)), d)
+            w = g.clone()
+            w.state[:] = d
+            assert w.check_invariants() == 0
+            assert np.array_equal(w.observe(me), g.observe(me))
+            assert np.array_equal(w.legal_mask(), g.legal_mask())
+            worlds.add(d.tobytes())
+            # the sampled world plays on to the end
+            while not w.done:
+                w.step(int(rng.choice(w.legal_actions())))
+        n += 1
+        assert len(worlds) >= 2 or g.state[L.F_DECK_N] <= 1
+    assert n > 10
