@@ -1,0 +1,27 @@
+"""docs/layouts.md and the layout constants agree."""
+
+from pathlib import Path
+
+from ohmygoods_env import layout as L
+from ohmygoods_env.actions import RANGES
+
+DOC = (Path(__file__).resolve().parents[1] / "docs" / "layouts.md").read_text()
+
+
+def test_action_ranges_documented():
+    assert f"Discrete({L.N_ACTIONS})" in DOC
+    for name, start, n in RANGES:
+        ids = f"{start}..{start + n - 1}" if n > 1 else f"{start}"
+        assert f"| {ids} | {name} |" in DOC, (ids, name)
+
+
+def test_observation_blocks_documented():
+    assert f"float32[{L.OBS_DIM}]" in DOC
+    for _, off, n in L.OBS_BLOCKS:
+        ids = f"{off}..{off + n - 1}" if n > 1 else f"{off}"
+        assert f"| {ids} | {n} |" in DOC, (ids, n)
+
+
+def test_state_size_documented():
+    assert f"int32[{L.STATE_LEN}]" in DOC
+    assert f"{L.STATE_LEN * 4:,} bytes" in DOC
