@@ -43,7 +43,6 @@ from .cards import (
     KIND_PRODUCTION,
     N_COLOURS,
     N_DECK,
-    N_GOODS,
     N_RES,
 )
 from .layout import (
@@ -114,6 +113,7 @@ from .layout import (
     F_MISS,
     F_MISS_ANY,
     F_MKT,
+    F_MOVED,
     F_NB,
     F_NP,
     F_OWE,
@@ -521,12 +521,12 @@ def _can_hire(g, C, AS, p, k, money):
 
 @njit(cache=True)
 def _can_move_any(g, C, p):
-    """R5.3: an assistant on a production building, another free one, and 2 coins."""
+    """R5.3: an assistant not yet moved this phase, another free building, and 2 coins."""
     if coins(g, C, p) < 2:
         return False
     base = p * MAX_SLOTS
     for s in range(g[F_NB + p]):
-        if g[F_STAFF + base + s] == STAFF_ASSISTANT:
+        if g[F_STAFF + base + s] == STAFF_ASSISTANT and (g[F_MOVED] >> s) & 1 == 0:
             if _free_production_slot(g, C, p, s):
                 return True
     return False
@@ -784,6 +784,7 @@ def advance(g, C, AS):
             if not _reveal_row(g, C, 0):
                 continue
             _snapshot_public(g)
+            g[F_MOVED] = 0
             g[F_TURN] = 0
             g[F_SUB] = SUB_MOVE
             g[F_PH] = PH_P2
@@ -813,6 +814,7 @@ def advance(g, C, AS):
                     return
                 g[F_TURN] += 1
                 g[F_SUB] = SUB_MOVE
+                g[F_MOVED] = 0
         elif ph == PH_P2_REVEAL:
             for c in range(N_CARDS):
                 if g[F_LOC + c] == L_ESCROW:
@@ -945,7 +947,8 @@ def legal_mask(g, C, AS, out):
         n = 1
         if coins(g, C, p) >= 2:
             for a in range(nb):
-                if g[F_STAFF + base + a] == STAFF_ASSISTANT:
+                # Decision R5.3a: each assistant moves at most once per phase II
+                if g[F_STAFF + base + a] == STAFF_ASSISTANT and (g[F_MOVED] >> a) & 1 == 0:
                     for b in range(nb):
                         if (
                             b != a
@@ -1080,6 +1083,7 @@ def apply_action(g, C, AS, a):
         g[F_ASLOT + base + to] = g[F_ASLOT + base + fr]
         g[F_STAFF + base + fr] = STAFF_NONE
         g[F_ASLOT + base + fr] = -1
+        g[F_MOVED] = (g[F_MOVED] & ~(1 << fr)) | (1 << to)
         _start_payment(g, C, p, 2, PAY_MOVE)
     elif a == A_MOVES_DONE:
         g[F_SUB] = SUB_WORKER
@@ -1094,6 +1098,7 @@ def apply_action(g, C, AS, a):
             g[F_ASIDE + p] = c
         g[F_TURN] += 1
         g[F_SUB] = SUB_MOVE
+        g[F_MOVED] = 0
     elif a < A_CHAIN_OPEN:  # R7.6: produce at slot s
         s = a - A_PRODUCE
         g[F_PRODUCED + base + s] = 1
@@ -1172,11 +1177,20 @@ def apply_action(g, C, AS, a):
 @njit(cache=True)
 def apply_forced(g, C, AS):
     """Apply decisions that have exactly one legal action (DESIGN: forced moves)."""
-    mask = np.zeros(N_ACTIONS, np.int8)
-    while g[F_DEC] != D_OVER:
+    apply_forced_mask(g, C, AS, np.zeros(N_ACTIONS, np.int8))
+
+
+@njit(cache=True)
+def apply_forced_mask(g, C, AS, mask):
+    """:func:`apply_forced`, leaving the legal mask of the decision it stops at in ``mask``.
+
+    Returns that mask's count (0 at the end), so a caller that needs the next mask anyway
+    (the batch step) computes it once per decision instead of twice.
+    """
+    while True:
         n = legal_mask(g, C, AS, mask)
         if n != 1:
-            return
+            return n
         for a in range(N_ACTIONS):
             if mask[a] == 1:
                 apply_action(g, C, AS, a)
@@ -1291,7 +1305,8 @@ def observe(g, C, AS, me, out):
         out[i] = 0.0
     np_ = g[F_NP]
     dec = g[F_DEC]
-    out[O_DEC + dec] = 1.0
+    if g[F_CUR] == me or dec == D_OVER:
+        out[O_DEC + dec] = 1.0  # others' pending decisions may reveal hidden choices (R5.2)
     out[O_NP + np_ - 2] = 1.0
     out[O_ROUND] = g[F_ROUND] / 20.0
     out[O_FLAGS] = g[F_FINAL]

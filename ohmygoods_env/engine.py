@@ -102,8 +102,8 @@ class Game:
     ) -> None:
         self.rules = make_rules(num_players, rules, **rule_options)
         self.cards = cards if cards is not None else default_cards()
-        self.seed = int(seed) if not isinstance(seed, bool) else seed_to_word(seed)
-        word = seed_to_word(seed)
+        word = seed_to_word(seed)  # validates the type
+        self.seed = int(seed)
         self.state = np.zeros(L.STATE_LEN, np.int32)
         self.actions: list[int] = []
         r = self.rules

@@ -28,11 +28,13 @@ from .layout import (
     F_ASIDE,
     F_ASLOT,
     F_BLD,
+    F_CUR,
     F_DECK,
     F_DECK_N,
     F_FIRST,
     F_GOODS,
     F_LOC,
+    F_MOVED,
     F_NB,
     F_NP,
     F_P1,
@@ -90,6 +92,8 @@ def _revert_hidden_choices(g, me):
                 g[F_P1 + q] = 0
     if g[F_PH] != PH_P2:
         return
+    if g[F_CUR] != me:
+        g[F_MOVED] = 0  # which assistants the acting opponent moved
     for q in range(np_):
         if q == me:
             continue

@@ -209,6 +209,7 @@ F_SNAP_ASIDE = _f("phase II snapshot: has set-aside card", MAX_PLAYERS)
 F_A_CARD = _f("assistant card per display position", N_ASSIST)
 F_A_SIDE = _f("assistant side per display position", N_ASSIST)
 F_A_OWNER = _f("assistant owner (-1 display, -2 out of game)", N_ASSIST)
+F_MOVED = _f("phase II: bit s = assistant on slot s already moved by the current player")
 STATE_LEN = _f("end", 0)
 STATE_FIELDS: tuple[tuple[str, int, int], ...] = tuple(_fields[:-1])
 

@@ -1,0 +1,25 @@
+"""Environment adapters over the engine (PettingZoo AEC, ...) and the environment id table.
+
+PettingZoo has no global registry, so the id ``ohmygoods/oh_my_goods-v0`` is resolved here:
+``make(ENV_ID, num_players=3)`` is ``env(num_players=3)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .pettingzoo_env import env, raw_env
+
+ENV_ID = "ohmygoods/oh_my_goods-v0"
+_ENV_IDS = {ENV_ID: env}
+
+
+def make(env_id: str, **kwargs: Any) -> Any:
+    """Build the environment registered under ``env_id`` with the given keyword arguments."""
+    if env_id not in _ENV_IDS:
+        raise ValueError(f"unknown environment id {env_id!r}; known ids: {sorted(_ENV_IDS)}")
+    return _ENV_IDS[env_id](**kwargs)
+
+
+__all__ = ["ENV_ID", "env", "make", "raw_env"]
+

@@ -1,0 +1,252 @@
+"""``ohmygoods demo``: one game between built-in bots, told round by round, with final scores.
+
+This module owns the demo narration only. The bots are the heuristic agent of
+``agents.heuristic`` when that module is installed and usable, otherwise a seeded
+random-legal policy; the rules are the engine's. Each round is told as: the market (both
+rows), what every player did in phase I, II and IV (consecutive actions of one player
+grouped on one line, repeated actions counted, filler such as "production done" left
+out), and a one-line standing. The game ends with the scores by R8.3.
+
+The demo game is played with ``auto_forced=False``: forced moves (a single legal action,
+such as production the market alone covers, R7.6, or paying with the only goods left) are
+taken by the bots like any other, so they appear in the account too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import textwrap
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from . import layout as L
+from .actions import describe
+from .cards import B_COST, RESOURCES
+from .engine import Game
+from .render import final_scores_text
+from .rules import EDITIONS
+
+Bot = Callable[[Game], int]
+
+_WIDTH = 118
+
+#: Actions that only close a step of a turn; left out of the account for readability.
+_FILLER = frozenset({L.A_MOVES_DONE, L.A_ASIDE_NONE, L.A_PRODUCTION_DONE, L.A_CHAIN_STOP, L.A_NO_HIRE})
+_PHASE_OF_DECISION = {
+    L.D_PHASE1: "I",
+    L.D_MOVE: "II",
+    L.D_WORKER: "II",
+    L.D_ASIDE: "II",
+    L.D_REFILL: "deck",
+}
+
+
+def random_bot(seed: int) -> Bot:
+    """A policy that plays a uniformly random legal action, from its own seeded RNG."""
+    rng = np.random.default_rng(seed)
+
+    def act(game: Game) -> int:
+        return int(rng.choice(np.flatnonzero(game.legal_mask())))
+
+    return act
+
+
+def _heuristic_bot(seed: int) -> Bot | None:
+    """The ``agents.heuristic`` agent as a ``Game -> action`` callable, or None if unavailable.
+
+    Agents follow the ``agents.base.Agent`` protocol: ``act(observation, mask, info_state)``
+    with the acting player's observation, legal mask and redacted information state.
+    """
+    try:
+        module = importlib.import_module("agents.heuristic")
+        base = importlib.import_module("agents.base")
+    except Exception:  # absent or broken: the demo falls back to random bots and says so
+        return None
+    cls = getattr(module, "HeuristicAgent", None)
+    if cls is None:
+        found = [
+            v
+            for v in vars(module).values()
+            if isinstance(v, type)
+            and issubclass(v, base.Agent)
+            and v is not base.Agent
+            and v.__module__ == module.__name__
+        ]
+        cls = found[0] if found else None
+    if cls is None:
+        return None
+    try:
+        agent = cls(seed=seed)
+    except TypeError:
+        try:
+            agent = cls()
+        except Exception:
+            return None
+    except Exception:
+        return None
+
+    def act(game: Game) -> int:
+        p = game.current_player
+        return int(agent.act(game.observe(p), game.legal_mask(), base.info_state_of(game.state, p)))
+
+    return act
+
+
+def _works_on(bot: Bot, game: Game) -> bool:
+    """True if ``bot`` returns a legal action for (a copy of) ``game``."""
+    try:
+        return int(bot(game.clone())) in game.legal_actions()
+    except Exception:
+        return False
+
+
+def make_bots(game: Game, seed: int) -> tuple[list[Bot], str]:
+    """One bot per seat of ``game`` and the name of the policy used."""
+    bots: list[Bot] = []
+    for p in range(game.num_players):
+        bot = _heuristic_bot(seed + 1000 * (p + 1))
+        if bot is None or not _works_on(bot, game):
+            return [random_bot(seed + 1000 * (q + 1)) for q in range(game.num_players)], "random legal"
+        bots.append(_heuristic_bot(seed + 1000 * (p + 1)) or bot)  # a fresh agent: the probe may have used its RNG
+    return bots, "heuristic (agents.heuristic)"
+
+
+def _market_text(market: np.ndarray, suns: Sequence[int]) -> str:
+    rows = []
+    for row in range(2):
+        cards = ", ".join(f"{int(k)} {RESOURCES[r]}" for r, k in enumerate(market[row]) if k > 0) or "empty"
+        rows.append(f"row {row + 1}: {cards} ({int(suns[row])} half-suns)")
+    return "; ".join(rows)
+
+
+def _action_text(action: int, game: Game) -> str:
+    """``describe`` plus the name of the building being built or declined."""
+    p = game.current_player
+    aside = int(game.state[L.F_ASIDE + p])
+    if action in (L.A_BUILD, L.A_NO_BUILD) and aside >= 0:
+        name = game.cards.name(aside)
+        if action == L.A_BUILD:
+            return f"build {name} (cost {int(game.cards.buildings[aside, B_COST])})"
+        return f"do not build {name}"
+    return describe(action, game)
+
+
+def _collapse(texts: list[str]) -> str:
+    """Join one player's actions: repeats counted ("(x3)"), same-verb runs merged ("verb: a, b")."""
+    counted: list[str] = []
+    i = 0
+    while i < len(texts):
+        j = i
+        while j < len(texts) and texts[j] == texts[i]:
+            j += 1
+        counted.append(texts[i] + (f" (x{j - i})" if j - i > 1 else ""))
+        i = j
+    merged: list[str] = []
+    last_verb = None
+    for text in counted:
+        verb, sep, rest = text.partition(": ")
+        if sep and verb == last_verb:
+            merged[-1] += f", {rest}"
+        else:
+            merged.append(text)
+            last_verb = verb if sep else None
+    return "; ".join(merged)
+
+
+class _RoundLog:
+    """What happened in one round: market and actions grouped by phase and player."""
+
+    def __init__(self, number: int, first: int) -> None:
+        self.number, self.first = number, first
+        self.market: np.ndarray | None = None
+        self.suns: tuple[int, int] = (0, 0)
+        self.groups: list[tuple[str, int, list[str]]] = []
+
+    def add(self, phase: str, player: int, text: str | None) -> None:
+        if self.groups and self.groups[-1][0] == phase and self.groups[-1][1] == player:
+            if text is not None:
+                self.groups[-1][2].append(text)
+            return
+        self.groups.append((phase, player, [] if text is None else [text]))
+
+    def lines(self) -> list[str]:
+        out = [f"Round {self.number} (active player {self.first})"]
+        if self.market is not None:
+            out += _wrap(f"  market   {_market_text(self.market, self.suns)}", 11)
+        last_phase = None
+        for phase, player, texts in self.groups:
+            if not texts:
+                continue
+            label = f"{phase:<5}" if phase != last_phase else " " * 5
+            last_phase = phase
+            out += _wrap(f"  {label}   player {player}: {_collapse(texts)}", 20)
+        return out
+
+
+def _wrap(line: str, indent: int) -> list[str]:
+    return textwrap.wrap(line, width=_WIDTH, subsequent_indent=" " * indent, break_on_hyphens=False)
+
+
+def _standing(game: Game) -> list[str]:
+    parts = []
+    for p, (vp, _) in enumerate(game.scores()):
+        parts.append(f"player {p}: {vp} VP, {len(game.buildings(p))} buildings, goods worth {game.coins(p)}")
+    return _wrap("  standing " + " | ".join(parts), 11)
+
+
+def play(game: Game, bots: Sequence[Bot], quiet: bool = False, out: Callable[[str], None] = print) -> Game:
+    """Play ``game`` to the end with ``bots`` (one per seat), telling it round by round unless ``quiet``."""
+    log = _RoundLog(game.round + 1, int(game.state[L.F_FIRST]))
+    while not game.done:
+        if game.round + 1 != log.number:
+            if not quiet:
+                out("\n".join(log.lines() + _standing(game)))
+            log = _RoundLog(game.round + 1, int(game.state[L.F_FIRST]))
+        if game.phase == L.PH_P4:
+            log.market = game.market()
+            log.suns = (int(game.state[L.F_SUNS]), int(game.state[L.F_SUNS + 1]))
+        p = game.current_player
+        action = bots[p](game)
+        phase = _PHASE_OF_DECISION.get(game.decision, "II" if game.phase == L.PH_P2 else "IV")
+        text = None if action in _FILLER else _action_text(action, game)
+        game.step(action)
+        log.add(phase, p, text)
+    if not quiet:
+        out("\n".join(log.lines() + _standing(game)))
+    return game
+
+
+def _final_lines(game: Game) -> list[str]:
+    lines = ["", f"Game over after {game.round} rounds.", "Buildings:"]
+    for p in range(game.num_players):
+        names = ", ".join(game.cards.name(b) for b in game.buildings(p))
+        lines += _wrap(f"  player {p}: {names}", 12)
+    return lines
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="ohmygoods demo", description="Play one game between bots and tell it.")
+    ap.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="number of players (default 2)")
+    ap.add_argument("--rules", choices=EDITIONS, default="omg2", help="rule set (default omg2)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the deal and of the bots (default 0)")
+    ap.add_argument("--quiet", action="store_true", help="print only the final scores")
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``ohmygoods demo``; returns the exit status."""
+    args = _parser().parse_args(None if argv is None else list(argv))
+    game = Game(args.players, args.rules, seed=args.seed, auto_forced=False)
+    bots, policy = make_bots(game, args.seed)
+    print(f"Oh my Goods! demo: {args.players} players, rules {args.rules}, seed {args.seed}, bots: {policy}")
+    play(game, bots, quiet=args.quiet)
+    if not args.quiet:
+        print("\n".join(_final_lines(game)))
+    print(final_scores_text(game))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

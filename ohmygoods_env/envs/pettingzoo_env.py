@@ -1,0 +1,275 @@
+"""PettingZoo AEC environment over :class:`~ohmygoods_env.engine.Game`: a thin adapter, no rules.
+
+This module owns the turn-based multi-agent interface: agent names, spaces, the
+PettingZoo bookkeeping (rewards, cumulative rewards, terminations, dead steps), seeding
+and rendering hooks. Every rule, every legal mask and every observation comes from the
+engine.
+
+* Agents ``player_0 .. player_{n-1}``; ``agent_selection`` is the seat that must decide
+  now (phases I and II are simultaneous in the rules and asked one seat at a time, R5.2).
+* Action space ``Discrete(N_ACTIONS)`` (table in :mod:`ohmygoods_env.actions`).
+* Observation space ``Dict(observation=Box(0, high, (OBS_DIM,), float32),
+  action_mask=Box(0, 1, (N_ACTIONS,), int8))``; the mask of an agent that is not to act
+  is all zeros. ``high`` is a per-entry bound derived from the card tables
+  (:func:`observation_high`).
+* Rewards: 0 during the game; at the end **every** agent receives its final reward
+  (``reward="win"``: +1 winners, -1 others, 0 if all tie; or ``"score"`` / ``"margin"``),
+  and all agents are terminated. Each then steps ``None`` (``_was_dead_step``).
+* An illegal action raises :class:`ValueError` (``IllegalActionError``) naming the action
+  and the decision; the game and the env are unchanged. A wrong type raises ``TypeError``.
+* ``infos[agent]`` carries ``{"decision": name}`` for the agent to act; at the end every
+  agent's info holds its final ``score``, ``leftover_coins`` and ``winner`` flag.
+
+:func:`env` wraps :class:`raw_env` in ``OrderEnforcingWrapper`` only: PettingZoo's
+``TerminateIllegalWrapper`` would silently turn an illegal move into a loss, and
+``AssertOutOfBoundsWrapper`` would turn the engine's ``TypeError``/``ValueError`` for a
+bad action into a bare ``AssertionError``; the raw env already checks both.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from .. import layout as L
+from ..cards import (
+    A_COST,
+    A_REQ0,
+    A_VP,
+    B_COST,
+    B_NEED0,
+    B_NEED_ANY,
+    B_OFFICE,
+    B_RES,
+    B_VALUE,
+    B_VP,
+    N_RES,
+    CardSet,
+    default_cards,
+)
+from ..engine import REWARD_MODES, Game, check_action
+from ..render import render_text
+from ..rules import RuleSet
+
+__all__ = ["env", "observation_high", "raw_env"]
+
+_SEED_BOUND = 2**63 - 1
+
+
+def observation_high(cards: CardSet | None = None, rules: RuleSet | None = None) -> np.ndarray:
+    """Per-entry upper bound (float32[OBS_DIM]) of the engine's observation vector; the lower bound is 0.
+
+    Count features are bounded by the card tables (94 deck cards, largest good value, VP,
+    build and hire cost, resource counts); one-hot and flag entries by 1. Bounds are never
+    below 1, so a feature's scale reads the same as in ``layout.OBS_BLOCKS``.
+    """
+    cards = cards if cards is not None else default_cards()
+    rules = rules if rules is not None else RuleSet()
+    B, A = cards.buildings, cards.assistants
+    n = L.N_CARDS
+    deck = B[:n]
+    max_res = int(np.bincount(deck[:, B_RES], minlength=N_RES).max())
+    max_value = int(B[:, B_VALUE].max())
+    max_vp = int(B[:, B_VP].max())
+    max_need = int(B[:, B_NEED0 : B_NEED0 + N_RES].max())
+    max_any = int(B[:, B_NEED_ANY].max())
+    max_offices = max(int(np.count_nonzero(deck[:, B_OFFICE] == r)) for r in range(N_RES))
+    max_due = max(int(B[:, B_COST].max()), int(A[:, :, A_COST].max()), 2)
+    max_avp = int(A[:, :, A_VP].max())
+    max_money = n * max_value
+    max_score = L.MAX_SLOTS * max_vp + L.N_ASSIST * max_avp + max_money // 5
+
+    h = np.ones(L.OBS_DIM, np.float64)
+    h[L.O_ROUND] = rules.max_rounds / 20.0
+    h[L.O_HANDRES : L.O_HANDRES + N_RES] = max_res / 5.0 + 1e-3  # summed in steps of 0.2: allow rounding
+    h[L.O_MARKET : L.O_MARKET + 2 * N_RES] = max_res / 5.0
+    h[L.O_OFFICE : L.O_OFFICE + N_RES] = max_offices
+    o = L.O_PEND + L.MAX_SLOTS
+    h[o : o + N_RES] = max_need / 5.0
+    h[o + N_RES] = max_any / 12.0
+    h[L.O_PEND + 2 * L.MAX_SLOTS + N_RES + 2 + 1] = max_due / 20.0  # coins still to pay
+    for seat in range(L.MAX_PLAYERS):
+        o = L.O_PLAYERS + seat * L.PLAYER_FEATURES
+        h[o] = n / 10.0  # hand size
+        h[o + 2] = max_money / 30.0
+        h[o + 3] = L.N_ASSIST / 4.0
+        h[o + 4] = max_score / 30.0
+        for slot in range(L.MAX_SLOTS):
+            so = L.O_SLOTS + (seat * L.MAX_SLOTS + slot) * L.SLOT_FEATURES
+            h[so + L.SF_NEEDS : so + L.SF_NEEDS + N_RES] = max_need / 5.0
+            h[so + L.SF_NEED_ANY] = max_any / 12.0
+            h[so + L.SF_GOODS] = n / 10.0
+            h[so + L.SF_VALUE] = max_money / 30.0
+            h[so + L.SF_VP] = max_vp / 5.0
+    for k in range(L.N_ASSIST):
+        o = L.O_ASSIST + k * L.ASSIST_FEATURES
+        h[o + L.AF_COST] = int(A[:, :, A_COST].max()) / 10.0
+        h[o + L.AF_VP] = max_avp / 5.0
+        h[o + L.AF_REQ : o + L.AF_REQ + A.shape[2] - A_REQ0] = int(A[:, :, A_REQ0:].max()) / 3.0
+    return np.maximum(h, 1.0).astype(np.float32)
+
+
+class raw_env(AECEnv):
+    """Oh my Goods! as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "oh_my_goods_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        rules: str = "omg2",
+        render_mode: str | None = None,
+        reward: str = "win",
+        auto_forced: bool = True,
+        **rule_options: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        self._game_args = (num_players, rules)
+        self._rule_options = {"auto_forced": auto_forced, **rule_options}
+        # Built once here so that bad arguments fail at construction, not at reset.
+        self._game = Game(num_players, rules, seed=0, **self._rule_options)
+        self._rng = np.random.default_rng()
+        n = self._game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        high = observation_high(self._game.cards, self._game.rules)
+        self.observation_spaces = {
+            a: spaces.Dict(
+                OrderedDict(  # a plain dict would be sorted by key; the documented order is kept
+                    observation=spaces.Box(0.0, high, (L.OBS_DIM,), np.float32),
+                    action_mask=spaces.Box(0, 1, (L.N_ACTIONS,), np.int8),
+                )
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(L.N_ACTIONS) for a in self.possible_agents}
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ access
+    @property
+    def game(self) -> Game:
+        """The underlying engine game (a forward model holding hidden information)."""
+        return self._game
+
+    @property
+    def seed_used(self) -> int | None:
+        """The seed the current game was dealt from (``None`` before the first reset)."""
+        return getattr(self, "_seed_used", None)
+
+    # ------------------------------------------------------------------ PettingZoo API
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a new game; ``seed`` fixes it (same seed, same game), ``None`` draws one from the env's RNG."""
+        if seed is not None:
+            game_seed = int(seed)
+            self._rng = np.random.default_rng(game_seed % 2**64)
+        else:
+            game_seed = int(self._rng.integers(0, _SEED_BOUND))
+        num_players, rules = self._game_args
+        self._game = Game(num_players, rules, seed=game_seed, cards=self._game.cards, **self._rule_options)
+        self._seed_used = game_seed
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.agent_selection = self.possible_agents[self._game.current_player]
+        self._set_infos()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        p = self.agent_name_mapping[agent]
+        mask = np.zeros(L.N_ACTIONS, np.int8)
+        if not self._game.done and agent == self.agent_selection:
+            mask = self._game.legal_mask()
+        return {"observation": self._game.observe(p), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._apply(agent, action)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if self._game.done:
+            final = self._game.rewards(self.reward_mode)
+            for a in self.agents:
+                self.rewards[a] = float(final[self.agent_name_mapping[a]])
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[self._game.current_player]
+        self._set_infos()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The spectator text view (:func:`~ohmygoods_env.render.render_text`).
+
+        Returned for ``render_mode="ansi"``, printed for ``"human"``.
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = render_text(self._game)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ helpers
+    def _apply(self, agent: str, action: object) -> None:
+        """Step the game; on any error the game is unchanged and the message names the decision."""
+        try:
+            a = check_action(action)
+        except TypeError as exc:
+            raise TypeError(f"{exc} ({agent}, decision '{self._game.decision_name}')") from None
+        except ValueError as exc:
+            raise ValueError(f"{exc} ({agent}, decision '{self._game.decision_name}')") from None
+        self._game.step(a)
+
+    def _set_infos(self) -> None:
+        g = self._game
+        if g.done:
+            scores, winners = g.scores(), g.winners()
+            self.infos = {}
+            for a in self.agents:
+                score, left = scores[self.agent_name_mapping[a]]
+                self.infos[a] = {
+                    "decision": g.decision_name,
+                    "score": score,
+                    "leftover_coins": left,
+                    "winner": self.agent_name_mapping[a] in winners,
+                }
+        else:
+            self.infos = {a: {} for a in self.agents}
+            self.infos[self.agent_selection] = {"decision": g.decision_name}
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """:class:`raw_env` with ``OrderEnforcingWrapper`` (see the module docstring for why no others)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))

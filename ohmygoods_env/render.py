@@ -1,0 +1,289 @@
+"""Text view of a game: market, players' buildings, goods, staff, hands and assistants.
+
+:func:`render_text` turns a :class:`~ohmygoods_env.engine.Game` into a readable table. It
+reads the state row through the ``layout`` field constants and the engine's own query
+functions (coins, scores); it holds no rules of its own and never changes the state.
+
+Two kinds of view:
+
+* ``viewer=None`` — the **spectator view** (labelled as such): every hand and set-aside card
+  is shown. For debugging, replays and demos; never show it to a seated player.
+* ``viewer=p`` — what seat ``p`` may see: its own hand and set-aside card, opponents' hand
+  sizes only, and during the phase-II decisions (R5.2) opponents as they were at the start
+  of phase II, until the reveal — the same hiding rule as the observation vector.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import core
+from . import layout as L
+from .cards import (
+    A_COST,
+    A_REQ0,
+    A_VP,
+    B_GOOD,
+    B_KIND,
+    B_NEED0,
+    B_NEED_ANY,
+    B_OFFICE,
+    B_RES,
+    B_SUN,
+    B_VALUE,
+    B_VP,
+    COLOURS,
+    GOODS,
+    KIND_EXTRA,
+    KIND_OFFICE,
+    N_RES,
+    RESOURCES,
+)
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+_STAFF_TEXT = {
+    L.STAFF_NONE: "-",
+    L.STAFF_EFFICIENT: "worker (efficient)",
+    L.STAFF_SLOPPY: "worker (sloppy)",
+    L.STAFF_ASSISTANT: "assistant",
+}
+
+
+def _shown_state(game: Game, viewer: int | None) -> np.ndarray:
+    """A copy of the state row with what ``viewer`` may not see yet replaced (R5.2).
+
+    During the phase-II decisions, opponents' goods and staff are shown as they were at the
+    start of phase II (``F_SNAP_*``), without naming their assistants; hand sizes and
+    set-aside flags are read from the snapshot by the callers.
+    """
+    s = game.state.copy()
+    if viewer is None or int(s[L.F_PH]) != L.PH_P2:
+        return s
+    for q in range(game.num_players):
+        if q == viewer:
+            continue
+        lo, hi = q * L.MAX_SLOTS, (q + 1) * L.MAX_SLOTS
+        s[L.F_GOODS + lo : L.F_GOODS + hi] = s[L.F_SNAP_GOODS + lo : L.F_SNAP_GOODS + hi]
+        s[L.F_STAFF + lo : L.F_STAFF + hi] = s[L.F_SNAP_STAFF + lo : L.F_SNAP_STAFF + hi]
+        s[L.F_ASLOT + lo : L.F_ASLOT + hi] = -1  # which assistant sits where may have changed (R5.3)
+    return s
+
+
+def _assistant_label(game: Game, s: np.ndarray, k: int) -> str:
+    card, side = int(s[L.F_A_CARD + k]), int(s[L.F_A_SIDE + k])
+    return f"{card + 1}{'AB'[side]}"
+
+
+def _assistant_text(game: Game, s: np.ndarray, k: int) -> str:
+    card, side = int(s[L.F_A_CARD + k]), int(s[L.F_A_SIDE + k])
+    a = game.cards.assistants[card, side]
+    req = ", ".join(f"{int(a[A_REQ0 + c])} {COLOURS[c]}" for c in range(len(COLOURS)) if a[A_REQ0 + c] > 0)
+    return (
+        f"position {k}: assistant {_assistant_label(game, s, k)} — cost {int(a[A_COST])}, {int(a[A_VP])} VP, "
+        f"needs buildings: {req or 'none'}"
+    )
+
+
+def _card_text(game: Game, c: int) -> str:
+    b = game.cards.buildings[c]
+    sun = ", half-sun" if b[B_SUN] else ""
+    return f"{game.cards.name(c)} [{RESOURCES[b[B_RES]]}{sun}] (card {c})"
+
+
+def _needs_text(b: np.ndarray) -> str:
+    if b[B_NEED_ANY] > 0:
+        return f"any {int(b[B_NEED_ANY])}"
+    parts = [f"{int(b[B_NEED0 + r])} {RESOURCES[r]}" for r in range(N_RES) if b[B_NEED0 + r] > 0]
+    return ", ".join(parts) or "-"
+
+
+def _market_lines(s: np.ndarray) -> list[str]:
+    head = "  market  " + "".join(f"{r:>7}" for r in RESOURCES) + "  half-suns"
+    lines = [head]
+    for row in range(2):
+        counts = s[L.F_MKT + row * N_RES : L.F_MKT + (row + 1) * N_RES]
+        name = ("row 1", "row 2")[row]
+        cut = " (cut short: no cards left)" if s[L.F_ROW_CUT + row] else ""
+        lines.append(f"  {name:<8}" + "".join(f"{int(x):>7}" for x in counts) + f"  {int(s[L.F_SUNS + row]):>9}{cut}")
+    return lines
+
+
+def _building_lines(game: Game, s: np.ndarray, p: int) -> list[str]:
+    C = game.cards.buildings
+    lines = [
+        f"    {'slot':<4} {'building':<26} {'needs':<18} {'good':<9} {'goods':>5} {'value':>5} {'coins':>5} "
+        f"{'VP':>3}  staff"
+    ]
+    base = p * L.MAX_SLOTS
+    for slot in range(int(s[L.F_NB + p])):
+        bid = int(s[L.F_BLD + base + slot])
+        b = C[bid]
+        k = int(s[L.F_GOODS + base + slot])
+        staff = int(s[L.F_STAFF + base + slot])
+        staff_text = _STAFF_TEXT[staff]
+        aslot = int(s[L.F_ASLOT + base + slot])
+        if staff == L.STAFF_ASSISTANT and aslot >= 0:
+            staff_text += f" {_assistant_label(game, s, aslot)}"
+        if b[B_KIND] == KIND_OFFICE:
+            good, needs = "-", f"office: +1 {RESOURCES[b[B_OFFICE]]}"
+        elif b[B_KIND] == KIND_EXTRA:
+            good, needs = "-", "extra card"
+        else:
+            good, needs = GOODS[b[B_GOOD]], _needs_text(b)
+        value = int(b[B_VALUE]) if b[B_GOOD] >= 0 else 0
+        lines.append(
+            f"    {slot:<4} {game.cards.name(bid):<26} {needs:<18} {good:<9} {k:>5} {value:>5} {k * value:>5} "
+            f"{int(b[B_VP]):>3}  {staff_text}"
+        )
+    return lines
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _hand_size(game: Game, s: np.ndarray, p: int, viewer: int | None) -> int:
+    if viewer is not None and p != viewer and int(s[L.F_PH]) == L.PH_P2:
+        return int(s[L.F_SNAP_HAND + p])
+    return int(core.hand_count(s, p))
+
+
+def _has_aside(s: np.ndarray, p: int, viewer: int | None) -> bool:
+    if viewer is not None and p != viewer and int(s[L.F_PH]) == L.PH_P2:
+        return bool(s[L.F_SNAP_ASIDE + p])
+    return int(s[L.F_ASIDE + p]) >= 0
+
+
+def _player_lines(game: Game, s: np.ndarray, p: int, viewer: int | None) -> list[str]:
+    C, AS = game.cards.buildings, game.cards.assistants
+    score, left = (int(x) for x in core.score_player(s, C, AS, p))
+    coins = int(core.coins(s, C, p))
+    tags = []
+    if p == int(s[L.F_FIRST]):
+        tags.append("active player")
+    if p == int(s[L.F_CUR]):
+        tags.append("to act")
+    if viewer is not None and p == viewer:
+        tags.append("you")
+    tag = f" ({', '.join(tags)})" if tags else ""
+    owned = [_assistant_label(game, s, k) for k in range(L.N_ASSIST) if int(s[L.F_A_OWNER + k]) == p]
+    lines = [
+        f"Player {p}{tag}: score {score} VP (+{left} coins left over), goods worth {coins} coins, "
+        f"{_plural(int(s[L.F_NB + p]), 'building')}, hand {_hand_size(game, s, p, viewer)} cards, "
+        f"assistants: {', '.join(owned) or 'none'}"
+    ]
+    lines += _building_lines(game, s, p)
+    aside = int(s[L.F_ASIDE + p])
+    if viewer is None or p == viewer:
+        if aside >= 0:
+            lines.append(f"    set aside to build: {_card_text(game, aside)}")
+    elif _has_aside(s, p, viewer):
+        lines.append("    set aside to build: a hidden card")
+    return lines
+
+
+def _pending_lines(game: Game, s: np.ndarray, viewer: int | None) -> list[str]:
+    """Details of the pending decision, for its player or a spectator."""
+    cur = int(s[L.F_CUR])
+    if cur < 0 or (viewer is not None and viewer != cur):
+        return []
+    dec = int(s[L.F_DEC])
+    if dec == L.D_PAY:
+        purpose = ("an assistant move", "a building", "an assistant")[int(s[L.F_PAY_FOR])]
+        return [f"  to pay: {int(s[L.F_PAY_DUE])} coins for {purpose}"]
+    if dec == L.D_SPEND:
+        miss = [f"{int(s[L.F_MISS + r])} {RESOURCES[r]}" for r in range(N_RES) if s[L.F_MISS + r] > 0]
+        if s[L.F_MISS_ANY] > 0:
+            miss.append(f"{int(s[L.F_MISS_ANY])} of any resource")
+        return [f"  producing at slot {int(s[L.F_PROD_SLOT])}, missing: {', '.join(miss) or 'nothing'}"]
+    if dec == L.D_CHAIN:
+        return [f"  chain open at slot {int(s[L.F_CHAIN_SLOT])}"]
+    return []
+
+
+def _decision_text(s: np.ndarray, viewer: int | None) -> str:
+    """The pending decision; hidden from other seats during the simultaneous phase-II choices (R5.2).
+
+    Which phase-II step an opponent is at (e.g. paying for an assistant move) would reveal
+    a choice before the reveal, so a seated viewer who is not to act sees only the phase.
+    """
+    if viewer is not None and viewer != int(s[L.F_CUR]) and int(s[L.F_PH]) == L.PH_P2:
+        return "phase II choices (hidden until the reveal)"
+    return L.DECISION_NAMES[int(s[L.F_DEC])]
+
+
+def render_text(game: Game, viewer: int | None = None) -> str:
+    """A readable table view of ``game``: spectator view if ``viewer`` is None, else seat ``viewer``'s view."""
+    if viewer is not None:
+        if isinstance(viewer, (bool, np.bool_)) or not isinstance(viewer, (int, np.integer)):
+            raise TypeError(f"viewer must be None or a seat in 0..{game.num_players - 1}, got {viewer!r}")
+        if not 0 <= int(viewer) < game.num_players:
+            raise ValueError(f"viewer {viewer} is out of range: expected None or 0..{game.num_players - 1}")
+        viewer = int(viewer)
+    s = _shown_state(game, viewer)
+    n = game.num_players
+    edition = "royal" if s[L.F_ROYAL] else "omg2"
+    cur = int(s[L.F_CUR])
+    loc = s[L.F_LOC : L.F_LOC + L.N_CARDS]
+    if viewer is None:
+        title = "spectator view — all hands shown"
+    else:
+        title = f"view of player {viewer} — opponents' hands hidden"
+    flags = []
+    if s[L.F_FINAL]:
+        flags.append("final round (R8.1)")
+    elif s[L.F_TRIGGER]:
+        flags.append("end triggered: one more round after this one (R8.1)")
+    lines = [
+        f"=== Oh my Goods! ({edition}, {n} players) — {title} ===",
+        (
+            f"Game over after {int(s[L.F_ROUND])} rounds"
+            if game.done
+            else f"Round {int(s[L.F_ROUND]) + 1}, phase {L.PHASE_NAMES[int(s[L.F_PH])]}"
+        )
+        + (f"; {'; '.join(flags)}" if flags else ""),
+        f"Decision: {_decision_text(s, viewer)}"
+        + (f", player {cur} to act" if cur >= 0 else "")
+        + f"; active player {int(s[L.F_FIRST])}",
+        f"Deck {int(s[L.F_DECK_N])} cards, discard pile {int(np.count_nonzero(loc == L.L_DISCARD))} cards",
+    ]
+    lines += _pending_lines(game, s, viewer)
+    lines += _market_lines(s)
+    for p in range(n):
+        lines.append("")
+        lines += _player_lines(game, s, p, viewer)
+    lines.append("")
+    shown = [k for k in range(L.N_ASSIST) if int(s[L.F_A_OWNER + k]) == -1]
+    lines.append("Assistants on display:" + ("" if shown else " none"))
+    lines += [f"  {_assistant_text(game, s, k)}" for k in shown]
+    hands = range(n) if viewer is None else (viewer,)
+    for p in hands:
+        cards = [int(c) for c in np.flatnonzero(loc == L.L_HAND + p)]
+        who = "Your hand" if viewer is not None else f"Hand of player {p}"
+        lines.append(f"{who} ({len(cards)} cards):" + ("" if cards else " empty"))
+        lines += [f"  {_card_text(game, c)}" for c in cards]
+    if game.done:
+        lines.append("")
+        lines.append(final_scores_text(game))
+    return "\n".join(lines)
+
+
+def final_scores_text(game: Game) -> str:
+    """Final scores by R8.3: VP, leftover coins and the winner(s)."""
+    scores = game.scores()
+    winners = game.winners()
+    lines = ["Final scores (R8.3):"]
+    for p, (vp, left) in enumerate(scores):
+        mark = "  <- winner" if p in winners else ""
+        lines.append(f"  player {p}: {vp} VP, {left} coins left over{mark}")
+    if len(winners) == game.num_players:
+        lines.append("  all players tie")
+    elif len(winners) > 1:
+        lines.append(f"  shared win: players {', '.join(str(w) for w in winners)}")
+    else:
+        lines.append(f"  winner: player {winners[0]}")
+    return "\n".join(lines)
