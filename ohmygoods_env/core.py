@@ -666,7 +666,7 @@ def _start_refill(g):
     if any_owed:
         g[F_PH] = PH_REFILL
     else:
-        g[F_BLOCKED] = 1  # nothing can be drawn: the draw is given up (Decision R3.2a)
+        g[F_BLOCKED] = 1  # nothing can be drawn: the draw is given up (Decision R3.1a)
 
 
 @njit(cache=True)
@@ -974,9 +974,9 @@ def legal_mask(g, C, AS, out):
                 out[A_ASIDE + c] = 1
                 n += 1
         return n
-    hres = np.zeros(N_RES, np.int32)
-    miss = np.zeros(N_RES + 1, np.int32)
     if dec == D_PRODUCE:
+        hres = np.zeros(N_RES, np.int32)  # allocated only where used: the batch step calls this per decision
+        miss = np.zeros(N_RES + 1, np.int32)
         hand_res_counts(g, C, p, hres)
         mandatory = False
         for s in range(nb):
@@ -1009,6 +1009,7 @@ def legal_mask(g, C, AS, out):
     if dec == D_CHAIN:
         s = g[F_CHAIN_SLOT]
         b = g[F_BLD + base + s]
+        hres = np.zeros(N_RES, np.int32)
         hand_res_counts(g, C, p, hres)
         if _chain_possible(g, C, p, s, hres):
             hr = C[b, B_CH_HAND]
@@ -1428,7 +1429,9 @@ def check_invariants(g, C):
 
     1 card count per place mismatch, 2 negative count, 3 deck order mismatch,
     4 goods count mismatch, 5 market count mismatch, 6 building location mismatch,
-    7 set-aside mismatch, 8 staffing mismatch.
+    7 set-aside mismatch, 8 staffing mismatch, 9 escrow card outside phase II or refill
+    card outside the refill, 10 persons: more than one worker, or an owned assistant not
+    on exactly one of its owner's buildings (R7.14), 11 half-suns of a market row mismatch.
     """
     np_ = g[F_NP]
     # every deck card is in exactly one place: loc codes are valid and agree with arrays
@@ -1443,6 +1446,7 @@ def check_invariants(g, C):
         in_deck[c] = 1
     goods = np.zeros(MAX_PLAYERS * MAX_SLOTS, np.int32)
     mkt = np.zeros(2 * N_RES, np.int32)
+    suns = np.zeros(2, np.int32)
     built = np.zeros(N_CARDS, np.int32)
     for c in range(N_CARDS):
         lc = g[F_LOC + c]
@@ -1451,6 +1455,7 @@ def check_invariants(g, C):
                 return 3
         elif lc == L_ROW1 or lc == L_ROW2:
             mkt[(lc - L_ROW1) * N_RES + C[c, B_RES]] += 1
+            suns[lc - L_ROW1] += C[c, B_SUN]
         elif lc >= L_GOODS:
             i = lc - L_GOODS
             if i >= MAX_PLAYERS * MAX_SLOTS or i // MAX_SLOTS >= np_:
@@ -1466,8 +1471,16 @@ def check_invariants(g, C):
         elif lc >= L_HAND:
             if lc - L_HAND >= np_:
                 return 1
+        elif lc == L_ESCROW:
+            if g[F_PH] != PH_P2:
+                return 9
+        elif lc == L_LIMBO:
+            if g[F_PH] != PH_REFILL:
+                return 9
         elif lc < 0:
             return 1
+    if suns[0] != g[F_SUNS] or suns[1] != g[F_SUNS + 1]:
+        return 11
     for i in range(MAX_PLAYERS * MAX_SLOTS):
         if g[F_GOODS + i] < 0:
             return 2
@@ -1501,6 +1514,24 @@ def check_invariants(g, C):
     for p in range(np_):
         if g[F_OWE + p] < 0 or g[F_REF_OWE + p] < 0:
             return 2
+    placed = np.zeros(N_ASSIST, np.int32)
+    for p in range(np_):
+        workers = 0
+        for s in range(g[F_NB + p]):
+            st = g[F_STAFF + p * MAX_SLOTS + s]
+            if st == STAFF_EFFICIENT or st == STAFF_SLOPPY:
+                workers += 1
+            elif st == STAFF_ASSISTANT:
+                k = g[F_ASLOT + p * MAX_SLOTS + s]
+                if k >= N_ASSIST or g[F_A_OWNER + k] != p or placed[k] == 1:
+                    return 10
+                placed[k] = 1
+        if workers > 1:
+            return 10
+    for k in range(N_ASSIST):
+        if g[F_A_OWNER + k] >= 0 and placed[k] == 0:
+            if not (g[F_PH] == PH_P4 and g[F_SUB] == SUB_PLACE and g[F_HIRE_K] == k):
+                return 10  # only a just-hired assistant waits for its place (R7.12)
     return 0
 
 

@@ -1,0 +1,409 @@
+"""``ohmygoods fuzz``: random legal play over many games with invariant checks.
+
+A numba kernel (:func:`fuzz_slot`, compiled ``nogil``) plays one slot of a batch; the slots
+run side by side on a thread pool. Each slot plays game after game until it has used its
+share of the step budget; the rules are those
+of :mod:`ohmygoods_env.core` (``init_game``, ``legal_mask``, ``apply_action``,
+``apply_forced``, ``check_invariants``, ``step_checked``) — nothing is reimplemented here.
+Actions are drawn uniformly from the legal mask by a separate per-slot RNG, never by the
+game's own RNG word, so the games themselves are ordinary seeded games.
+
+Checked after every step:
+
+* ``check_invariants == 0``: each of the 94 deck cards in exactly one place, arrays that
+  agree with the card locations, no negative counts (failure codes: see ``core``);
+* a non-empty legal mask until the end, an empty one after it;
+* every game ends: a game longer than ``max_rounds`` rounds or ``MAX_GAME_STEPS`` decisions
+  fails (code :data:`FAIL_TOO_LONG`);
+* about one step in eight also offers a random *illegal* action to ``step_checked`` and
+  checks that it is refused and leaves the state untouched (:data:`FAIL_ILLEGAL_ACCEPTED`).
+
+Games are seeded ``seed * 2**32 + slot + games_of_slot * batch`` and every chosen action is
+logged, so a failure is reported as a :class:`~ohmygoods_env.engine.GameRecord` that
+:meth:`Game.replay` reproduces.
+
+Usage::
+
+    ohmygoods fuzz --steps 1000000 --players 2,3,4 --rules omg2,royal --seed 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from . import core
+from . import layout as L
+from .cards import default_cards
+from .engine import GameRecord
+from .rules import EDITIONS, RuleSet
+
+#: failure codes beyond ``core.check_invariants``' 1..99
+FAIL_EMPTY_MASK = 101
+FAIL_MASK_AFTER_END = 102
+FAIL_TOO_LONG = 103
+FAIL_ILLEGAL_ACCEPTED = 104
+FAIL_ILLEGAL_CHANGED_STATE = 105
+FAIL_NAMES = {
+    FAIL_EMPTY_MASK: "empty legal mask before the end",
+    FAIL_MASK_AFTER_END: "non-empty legal mask after the end",
+    FAIL_TOO_LONG: "game did not end in time",
+    FAIL_ILLEGAL_ACCEPTED: "step_checked accepted an illegal action",
+    FAIL_ILLEGAL_CHANGED_STATE: "step_checked changed the state on a refused action",
+}
+MAX_GAME_STEPS = 200_000
+LOG_CAP = 16_384
+
+# per-slot statistics columns
+(
+    S_GAMES,
+    S_STEPS,
+    S_ROUNDS,
+    S_END_R81,
+    S_END_CAP,
+    S_REFILLS,
+    S_SHORT_ROWS,
+    S_ILLEGAL_TRIED,
+    S_FAIL,
+    S_FAIL_SEED,
+    S_FAIL_CFG,
+    S_FAIL_LEN,
+    S_FORCED,
+) = range(13)
+N_STATS = 13
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True)
+def _splitmix(z):
+    z = z + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def seed_word(seed):
+    """The engine's RNG word for an integer seed (same as :func:`engine.seed_to_word`)."""
+    z = _splitmix(np.uint64(seed))
+    w = np.int64((z ^ (z >> np.uint64(32))) & np.uint64(0xFFFFFFFF))
+    if w == 0:
+        w = 0x6D2B79F5
+    if w >= 0x80000000:
+        w -= 0x100000000
+    return w
+
+
+@njit(cache=True)
+def _rand(rng, i, n):
+    """Uniform in [0, n) from slot i's own RNG (splitmix64 sequence), n >= 1."""
+    rng[i] = rng[i] + _GOLDEN
+    z = _splitmix(rng[i])
+    return np.int64((z >> np.uint64(11)) % np.uint64(n))
+
+
+@njit(cache=True)
+def _nth_set(mask, k):
+    for a in range(mask.shape[0]):
+        if mask[a] == 1:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def _new_game(g, C, AS, rng, i, cfgs, seed):
+    k = _rand(rng, i, cfgs.shape[0])
+    core.init_game(g, C, AS, seed_word(seed), cfgs[k, 0], cfgs[k, 1], cfgs[k, 2], cfgs[k, 3])
+    return k
+
+
+@njit(cache=True, nogil=True)
+def fuzz_slot(S, C, AS, i, cfgs, rng, base_seed, budget, stats, log, illegal_every):
+    """Fuzz slot ``i`` of ``S`` for ``budget`` decisions (see the module docstring).
+
+    ``cfgs[k] = (num_players, royal, auto_forced, max_rounds)``: each new game picks a row
+    at random. ``stats[i]`` gets slot i's counters (``S_*``); on a failure the slot stops and
+    ``log[i]`` holds the actions of the failing game. Slots touch only their own rows, so
+    several threads may run different slots at once.
+    """
+    g = S[i]
+    B = S.shape[0]
+    mask = np.zeros(L.N_ACTIONS, np.int8)
+    mask2 = np.zeros(L.N_ACTIONS, np.int8)
+    tmp = np.zeros(g.shape[0], np.int32)
+    games = 0
+    seed = base_seed + i
+    cfg = _new_game(g, C, AS, rng, i, cfgs, seed)
+    nlog = 0
+    gsteps = 0
+    last_short = -1
+    prev_ph = g[L.F_PH]
+    steps = 0
+    while steps < budget:
+        code = core.check_invariants(g, C)
+        n = core.legal_mask(g, C, AS, mask)
+        if code == 0:
+            if g[L.F_DEC] == L.D_OVER:
+                if n != 0:
+                    code = FAIL_MASK_AFTER_END
+                elif core.step_checked(g, C, AS, 0) != core.ERR_OVER:
+                    code = FAIL_ILLEGAL_ACCEPTED
+            elif n == 0:
+                code = FAIL_EMPTY_MASK
+            elif g[L.F_ROUND] > g[L.F_MAXR] or gsteps > MAX_GAME_STEPS:
+                code = FAIL_TOO_LONG
+        if code != 0:
+            stats[i, S_FAIL] = code
+            stats[i, S_FAIL_SEED] = seed
+            stats[i, S_FAIL_CFG] = cfg
+            stats[i, S_FAIL_LEN] = nlog
+            stats[i, S_STEPS] = steps
+            return
+        if g[L.F_DEC] == L.D_OVER:
+            games += 1
+            stats[i, S_GAMES] += 1
+            stats[i, S_ROUNDS] += g[L.F_ROUND]
+            if g[L.F_FINAL] == 1:
+                stats[i, S_END_R81] += 1
+            else:
+                stats[i, S_END_CAP] += 1
+            seed = base_seed + i + games * B
+            cfg = _new_game(g, C, AS, rng, i, cfgs, seed)
+            nlog = 0
+            gsteps = 0
+            last_short = -1
+            prev_ph = g[L.F_PH]
+            continue
+        # now and then: an illegal action must be refused without touching the state
+        if illegal_every > 0 and _rand(rng, i, illegal_every) == 0 and n < L.N_ACTIONS:
+            stats[i, S_ILLEGAL_TRIED] += 1
+            bad = _rand(rng, i, L.N_ACTIONS)
+            while mask[bad] == 1:
+                bad = (bad + 1) % L.N_ACTIONS
+            tmp[:] = g
+            if core.step_checked(g, C, AS, bad) == 0:
+                stats[i, S_FAIL] = FAIL_ILLEGAL_ACCEPTED
+            else:
+                for j in range(g.shape[0]):
+                    if g[j] != tmp[j]:
+                        stats[i, S_FAIL] = FAIL_ILLEGAL_CHANGED_STATE
+                        break
+            if stats[i, S_FAIL] != 0:
+                stats[i, S_FAIL_SEED] = seed
+                stats[i, S_FAIL_CFG] = cfg
+                stats[i, S_FAIL_LEN] = nlog
+                stats[i, S_STEPS] = steps
+                return
+        a = _nth_set(mask, _rand(rng, i, n))
+        if nlog < log.shape[1]:
+            log[i, nlog] = a
+        nlog += 1
+        before = g[L.F_STEPS]
+        core.apply_action(g, C, AS, a)
+        if g[L.F_AUTO] == 1:
+            core.apply_forced_mask(g, C, AS, mask2)
+        stats[i, S_FORCED] += g[L.F_STEPS] - before - 1
+        steps += 1
+        gsteps += 1
+        ph = g[L.F_PH]
+        if ph == L.PH_REFILL and prev_ph != L.PH_REFILL:
+            stats[i, S_REFILLS] += 1
+        prev_ph = ph
+        if (g[L.F_ROW_CUT] == 1 or g[L.F_ROW_CUT + 1] == 1) and last_short != g[L.F_ROUND]:
+            last_short = g[L.F_ROUND]
+            stats[i, S_SHORT_ROWS] += 1
+    stats[i, S_STEPS] = steps
+
+
+@dataclass
+class FuzzReport:
+    """What a fuzz run saw; ``failures`` holds a replayable record per failing slot."""
+
+    games: int
+    steps: int
+    seconds: float
+    rounds: int
+    ended_by_r8_1: int
+    ended_by_cap: int
+    refills: int
+    short_rows: int
+    illegal_checks: int
+    forced_steps: int
+    failures: list[tuple[str, GameRecord]] = field(default_factory=list)
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def mean_rounds(self) -> float:
+        return self.rounds / self.games if self.games else 0.0
+
+    def summary(self) -> str:
+        lines = [
+            f"games            {self.games}",
+            f"steps            {self.steps}  (+{self.forced_steps} forced, applied automatically)",
+            f"steps/s          {self.steps_per_second:,.0f}",
+            f"mean rounds      {self.mean_rounds:.2f}",
+            f"ended by R8.1    {self.ended_by_r8_1}",
+            f"ended by cap     {self.ended_by_cap}  (decision R8.4, max_rounds)",
+            f"refills (R3.1)   {self.refills}",
+            f"short rows       {self.short_rows}  (rounds with a market row cut short, R3.1)",
+            f"illegal checks   {self.illegal_checks}",
+            f"failures         {len(self.failures)}",
+        ]
+        for why, rec in self.failures:
+            lines.append(f"  FAIL {why}: {json.dumps(rec.to_dict())[:300]}...")
+        return "\n".join(lines)
+
+
+def _configs(players: list[int], rules: list[str], auto: list[bool], max_rounds: int) -> np.ndarray:
+    rows = [(n, EDITIONS.index(r), int(a), max_rounds) for n in players for r in rules for a in auto]
+    return np.array(rows, np.int64)
+
+
+def run_fuzz(
+    steps: int = 1_000_000,
+    players: tuple[int, ...] = (2, 3, 4),
+    rules: tuple[str, ...] = ("omg2", "royal"),
+    seed: int = 0,
+    auto_forced: tuple[bool, ...] = (True, False),
+    batch: int = 64,
+    max_rounds: int = 60,
+    illegal_every: int = 8,
+    threads: int | None = None,
+) -> FuzzReport:
+    """Play about ``steps`` random legal decisions over many games and report (no raise).
+
+    ``threads`` (default: the number of CPUs) run the ``batch`` slots side by side; the
+    result does not depend on it.
+    """
+    for n in players:
+        RuleSet(num_players=n)  # validates the player count
+    for r in rules:
+        RuleSet(edition=r)
+    if batch < 1 or steps < 0:
+        raise ValueError(f"batch must be >= 1 and steps >= 0, got batch={batch}, steps={steps}")
+    cards = default_cards()
+    cfgs = _configs(list(players), list(rules), list(auto_forced), max_rounds)
+    S = np.zeros((batch, L.STATE_LEN), np.int32)
+    rng = np.array([((seed * 1_000_003 + i) * 0x9E3779B9 + 1) & 0xFFFFFFFFFFFFFFFF for i in range(batch)], np.uint64)
+    stats = np.zeros((batch, N_STATS), np.int64)
+    log = np.zeros((batch, LOG_CAP), np.int32)
+    budget = -(-steps // batch)
+    base_seed = int(seed) << 32
+    C, AS = cards.buildings, cards.assistants
+
+    def slot(i: int) -> None:
+        fuzz_slot(S, C, AS, i, cfgs, rng, base_seed, budget, stats, log, illegal_every)
+
+    t0 = time.perf_counter()
+    workers = max(1, min(batch, threads or os.cpu_count() or 1))
+    if workers == 1:
+        for i in range(batch):
+            slot(i)
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(slot, range(batch)))
+    dt = time.perf_counter() - t0
+    failures = []
+    for i in np.flatnonzero(stats[:, S_FAIL]):
+        code = int(stats[i, S_FAIL])
+        n, royal, auto, mr = (int(x) for x in cfgs[stats[i, S_FAIL_CFG]])
+        nlog = int(stats[i, S_FAIL_LEN])
+        why = FAIL_NAMES.get(code, f"check_invariants code {code}")
+        if nlog > LOG_CAP:
+            why += f" (action log truncated at {LOG_CAP})"
+        rec = GameRecord(
+            RuleSet(n, EDITIONS[royal], bool(auto), mr),
+            int(stats[i, S_FAIL_SEED]),
+            [int(a) for a in log[i, : min(nlog, LOG_CAP)]],
+        )
+        failures.append((why, rec))
+    col = stats.sum(axis=0)
+    return FuzzReport(
+        games=int(col[S_GAMES]),
+        steps=int(col[S_STEPS]),
+        seconds=dt,
+        rounds=int(col[S_ROUNDS]),
+        ended_by_r8_1=int(col[S_END_R81]),
+        ended_by_cap=int(col[S_END_CAP]),
+        refills=int(col[S_REFILLS]),
+        short_rows=int(col[S_SHORT_ROWS]),
+        illegal_checks=int(col[S_ILLEGAL_TRIED]),
+        forced_steps=int(col[S_FORCED]),
+        failures=failures,
+    )
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+
+
+def _str_list(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point: ``ohmygoods fuzz [options]``; returns 1 on any failure."""
+    ap = argparse.ArgumentParser(prog="ohmygoods fuzz", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--steps", type=int, default=1_000_000, help="decisions to play in total")
+    ap.add_argument("--players", type=_int_list, default=[2, 3, 4], help="player counts, e.g. 2,3,4")
+    ap.add_argument("--rules", type=_str_list, default=list(EDITIONS), help="rule sets, e.g. omg2,royal")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--auto-forced",
+        choices=("both", "on", "off"),
+        default="both",
+        help="apply forced moves automatically (on), ask every decision (off), or mix games (both)",
+    )
+    ap.add_argument("--batch", type=int, default=64, help="games played side by side")
+    ap.add_argument("--threads", type=int, default=None, help="worker threads (default: all CPUs)")
+    ap.add_argument("--max-rounds", type=int, default=60, help="round cap (decision R8.4)")
+    ap.add_argument("--dump", default=None, help="write failing game records (JSON) to this file")
+    args = ap.parse_args(argv)
+    for r in args.rules:
+        if r not in EDITIONS:
+            ap.error(f"unknown rule set {r!r}; expected some of {list(EDITIONS)}")
+    for n in args.players:
+        if n not in (2, 3, 4):
+            ap.error(f"player count must be 2, 3 or 4, got {n}")
+    auto = {"both": (True, False), "on": (True,), "off": (False,)}[args.auto_forced]
+    print("compiling the fuzz kernel (cached after the first run)...", file=sys.stderr)
+    run_fuzz(steps=0, players=tuple(args.players), rules=tuple(args.rules), batch=1)
+    rep = run_fuzz(
+        steps=args.steps,
+        players=tuple(args.players),
+        rules=tuple(args.rules),
+        seed=args.seed,
+        auto_forced=auto,
+        batch=args.batch,
+        max_rounds=args.max_rounds,
+        threads=args.threads,
+    )
+    print(rep.summary())
+    if rep.failures and args.dump:
+        with open(args.dump, "w", encoding="utf-8") as fh:
+            json.dump([{"why": why, **rec.to_dict()} for why, rec in rep.failures], fh)
+        print(f"failing games written to {args.dump}; replay with Game.replay(GameRecord.from_dict(d))")
+    return 1 if rep.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
