@@ -23,3 +23,19 @@ def make(env_id: str, **kwargs: Any) -> Any:
 
 __all__ = ["ENV_ID", "env", "make", "raw_env"]
 
+# ---------------------------------------------------------------- Gymnasium: single-agent and vector env
+# ``gymnasium.make("ohmygoods/OhMyGoods-v0")`` and ``gymnasium.make_vec(..., num_envs=N)``; the SB3
+# VecEnv lives in ``ohmygoods_env.envs.sb3`` (imported on demand: SB3 is an optional extra).
+import gymnasium as _gym  # noqa: E402
+
+from .gym_env import ENV_ID_GYM, LearnerGames, OhMyGoodsEnv, RandomOpponent  # noqa: E402
+from .vector import OhMyGoodsVectorEnv  # noqa: E402
+
+if ENV_ID_GYM not in _gym.registry:  # importing twice (or reloading) must not register twice
+    _gym.register(
+        id=ENV_ID_GYM,
+        entry_point="ohmygoods_env.envs.gym_env:OhMyGoodsEnv",
+        vector_entry_point="ohmygoods_env.envs.vector:OhMyGoodsVectorEnv",
+    )
+
+__all__ += ["ENV_ID_GYM", "LearnerGames", "OhMyGoodsEnv", "OhMyGoodsVectorEnv", "RandomOpponent"]

@@ -1,0 +1,729 @@
+"""Many games in one array, stepped by one call (Pgx style): :class:`BatchGames`.
+
+A batch is the engine's state layout with a leading game axis; every step, mask and
+observation is one numba call over all games (``prange`` over the games for large
+batches, a plain loop for small ones). The rules are those of :mod:`ohmygoods_env.core`;
+this module only loops over games, keeps bookkeeping arrays and derives seeds.
+
+Arrays owned by a :class:`BatchGames` of ``N`` games and ``P`` players:
+
+==================  ==========================  ==============================================
+attribute           shape, dtype                meaning
+==================  ==========================  ==============================================
+``state``           ``int32[N, STATE_LEN]``     the games (:mod:`ohmygoods_env.layout`)
+``masks()``         ``int8[N, N_ACTIONS]``      legal actions of each game's pending decision,
+                                                kept current by every step (all 0 when done)
+``current_player``  ``int32[N]``                seat to act; -1 when the game is done
+``rewards``         ``float32[N, P]``           final rewards of the games that ended in the
+                                                last step call, 0 elsewhere
+``terminated``      ``bool[N]``                 the game ended (rules, or an illegal-action
+                                                penalty)
+``truncated``       ``bool[N]``                 the game was cut at ``max_steps`` decisions
+``episode``         ``int64[N]``                how many games this slot has started before
+                                                the current one
+``seeds``           ``int64[N]``                seed of each slot's current game
+``penalised``       ``bool[N]``                 ended by the illegal-action penalty
+``decisions``       ``int64[N]``                actions applied per slot, forced ones
+                                                included, summed over all its games
+==================  ==========================  ==============================================
+
+Per-game memory: ``STATE_LEN * 4`` bytes of state, ``N_ACTIONS`` bytes of mask and about 30
+bytes of bookkeeping (observations, when asked for, are ``OBS_DIM * 4`` bytes per game).
+
+Seeds: slot ``i`` plays its ``e``-th game (``e = 0, 1, ...``) from the integer seed
+:func:`episode_seed` ``(seed, i, e)``, so a game depends only on the base seed, its slot
+and its episode number — never on the batch size or on other games. ``Game(num_players,
+rules, seed=episode_seed(seed, i, e))`` plays the same game.
+
+Illegal actions (``illegal=``):
+
+* ``"raise"`` (default) — the whole batch is checked first; the first illegal action
+  raises :class:`~ohmygoods_env.engine.IllegalActionError` (a ``ValueError``) naming the
+  game index, the action and the decision, and no game is changed.
+* ``"penalty"`` — Pgx style: the offending game terminates at once. The offender gets
+  ``penalty`` (default ``-1.0``) and every other seat ``-penalty / (P - 1)`` (zero sum),
+  whatever the reward mode. The engine state of that game is left as it was.
+
+Actions given for games that are already done are ignored (no error) until :meth:`reset`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+from numba import njit, prange
+from numba.core.registry import CPUDispatcher
+
+from . import cards as _cards
+from . import core
+from . import layout as L
+from .cards import CardSet, default_cards
+from .engine import REWARD_MODES, IllegalActionError
+from .rules import RuleSet, make_rules
+
+# numba's OpenMP threading layer busy-waits between parallel kernels by default; on a machine
+# with more runnable threads than cores (a 2-core box, or torch threads next to numba's) a
+# waiting thread then steals the core from the one doing the work, and a 0.5 ms batch step
+# takes 20 ms. Passive waiting avoids that; set OMP_WAIT_POLICY yourself to override.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+ILLEGAL_MODES: tuple[str, ...] = ("raise", "penalty")
+#: Batches at least this large use the multi-threaded (``prange``) kernels: below it, waking the
+#: thread pool costs more than it saves (measured on 2 cores; see docs/performance.md).
+PARALLEL_MIN = 128
+
+_M64 = (1 << 64) - 1
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_BYTE_LOW = np.uint64(0x0101010101010101)
+_SEAT_SALT = np.uint64(0x5EA7)
+_OPP_SALT = np.uint64(0x0990)
+
+# ===================================================================== seeds and RNG
+
+
+@njit(cache=True)
+def _mix64(z):
+    """splitmix64: the golden-ratio increment and finaliser on a ``uint64``."""
+    z = z + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _seed_word(seed):
+    """The engine's RNG word of an integer seed: same as :func:`engine.seed_to_word`."""
+    z = _mix64(np.uint64(seed))
+    w = np.int64((z ^ (z >> np.uint64(32))) & _LOW32)
+    if w == 0:
+        w = 0x6D2B79F5
+    if w >= 0x80000000:
+        w -= 0x100000000
+    return np.int32(w)
+
+
+@njit(cache=True)
+def _episode_seed(base, slot, episode):
+    z = _mix64(_mix64(_mix64(np.uint64(base)) + np.uint64(slot)) + np.uint64(episode))
+    return np.int64(z >> np.uint64(1))
+
+
+@njit(cache=True)
+def seat_of_seed(seed: int, num_players: int) -> int:
+    """A seat in ``0..num_players-1`` derived from a game seed (the learner's seat per game)."""
+    z = _mix64(np.uint64(seed) ^ _SEAT_SALT)
+    return np.int64((z >> np.uint64(33)) % np.uint64(num_players))
+
+
+@njit(cache=True)
+def opponent_rng_of_seed(seed: int) -> np.uint64:
+    """Start word of a game's opponent RNG (kept apart from the game's own RNG word)."""
+    z = _mix64(np.uint64(seed) ^ _OPP_SALT)
+    if z == 0:
+        z = _GOLDEN
+    return z
+
+
+def episode_seed(seed: int, slot: int, episode: int) -> int:
+    """Integer seed (``0 <= s < 2**63``) of game number ``episode`` played in ``slot``."""
+    return int(_episode_seed(np.uint64(int(seed) & _M64), np.uint64(slot), np.uint64(episode)))
+
+
+@njit(cache=True)
+def rng_below(rng: np.ndarray, i: int, n: int) -> int:
+    """Uniform int in ``[0, n)`` from the xorshift64 word ``rng[i]`` (advanced in place)."""
+    x = rng[i]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    rng[i] = x
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def _nonzero_bytes(x):
+    """How many of the 8 bytes of the ``uint64`` word ``x`` are non-zero."""
+    x = x | (x >> np.uint64(4))
+    x = x | (x >> np.uint64(2))
+    x = x | (x >> np.uint64(1))
+    return np.int64(((x & _BYTE_LOW) * _BYTE_LOW) >> np.uint64(56))
+
+
+@njit(cache=True)
+def nth_legal(mask: np.ndarray, k: int) -> int:
+    """The ``k``-th (0-based) non-zero entry of the int8 ``mask``; -1 if there are fewer.
+
+    Masks are mostly zeros: the scan skips 8 bytes at a time (aligned ``uint64`` words of
+    the same memory) and looks at single bytes only in the word that holds the answer.
+    """
+    m = mask.shape[0]
+    head = min((-np.int64(mask.ctypes.data)) & 7, m)  # bytes before the first 8-byte boundary
+    for a in range(head):
+        if mask[a] != 0:
+            if k == 0:
+                return a
+            k -= 1
+    nw = (m - head) // 8
+    words = mask[head : head + 8 * nw].view(np.uint64)
+    for j in range(nw):
+        x = words[j]
+        if x == 0:
+            continue
+        c = _nonzero_bytes(x)
+        if k >= c:
+            k -= c
+            continue
+        for a in range(head + 8 * j, head + 8 * j + 8):
+            if mask[a] != 0:
+                if k == 0:
+                    return a
+                k -= 1
+    for a in range(head + 8 * nw, m):
+        if mask[a] != 0:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def _pick(mask, rng, i):
+    """A uniformly random non-zero entry of ``mask`` drawn with ``rng[i]``; -1 if there is none."""
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a]  # engine masks hold 0/1: a plain sum vectorises, a count of non-zeros does not
+    a = nth_legal(mask, rng_below(rng, i, n)) if n > 0 else -1
+    if a < 0:  # an empty mask, or one with entries other than 0/1: count the non-zeros
+        c = 0
+        for b in range(mask.shape[0]):
+            if mask[b] != 0:
+                c += 1
+        if c > 0:
+            a = nth_legal(mask, rng_below(rng, i, c))
+    return a
+
+
+@njit(cache=True)
+def _random_actions_serial(masks, rng, out):
+    for i in range(masks.shape[0]):
+        out[i] = _pick(masks[i], rng, i)
+
+
+@njit(cache=True, parallel=True)
+def _random_actions_parallel(masks, rng, out):
+    for i in prange(masks.shape[0]):
+        out[i] = _pick(masks[i], rng, i)
+
+
+def random_actions(masks: np.ndarray, rng: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """One uniformly random legal action per row of ``masks`` (-1 for an all-zero row).
+
+    ``rng`` is a ``uint64`` array of non-zero xorshift64 words, one per row, advanced in
+    place (see :func:`make_rng`).
+    """
+    if out is None:
+        out = np.empty(masks.shape[0], np.int64)
+    if rng.shape[0] < masks.shape[0]:
+        raise ValueError(f"rng has {rng.shape[0]} words for {masks.shape[0]} rows")
+    if masks.shape[0] >= PARALLEL_MIN:
+        _random_actions_parallel(masks, rng, out)
+    else:
+        _random_actions_serial(masks, rng, out)
+    return out
+
+
+@njit(cache=True)
+def _fill_rng(base, out):
+    b = _mix64(base)
+    for i in range(out.shape[0]):
+        out[i] = _mix64(b + np.uint64(i)) | np.uint64(1)
+
+
+def make_rng(n: int, seed: int = 0) -> np.ndarray:
+    """``n`` independent non-zero xorshift64 words derived from ``seed``."""
+    out = np.empty(int(n), np.uint64)
+    _fill_rng(np.uint64(int(seed) & _M64), out)
+    return out
+
+
+# ===================================================================== step kernels
+#
+# Bookkeeping travels as few arrays as possible (each array argument costs a little at every
+# call): ``flags`` is ``bool[3, N]`` (terminated, truncated, penalised) and ``params`` is
+# ``float64[3]`` (reward mode, illegal-action penalty, max steps or 0).
+
+_TERM, _TRUNC, _PEN = 0, 1, 2
+
+
+@njit(cache=True)
+def _settle(g, C, AS, mask):
+    """Forced moves (when the game auto-applies them), then the pending decision's mask."""
+    if g[L.F_AUTO] == 1:
+        return core.apply_forced_mask(g, C, AS, mask)
+    return core.legal_mask(g, C, AS, mask)
+
+
+@njit(cache=True)
+def _apply(S, C, AS, i, a, masks, flags, rewards, decisions, params):
+    """Apply legal action ``a`` to game ``i``, its forced successors, and note an end."""
+    g = S[i]
+    before = g[L.F_STEPS]
+    core.apply_action(g, C, AS, a)
+    _settle(g, C, AS, masks[i])
+    decisions[i] += g[L.F_STEPS] - before
+    if g[L.F_DEC] == L.D_OVER:
+        flags[_TERM, i] = True
+        tmp = np.zeros(L.MAX_PLAYERS, np.float64)
+        core.final_rewards(g, C, AS, np.int64(params[0]), tmp)
+        for p in range(rewards.shape[1]):
+            rewards[i, p] = tmp[p]
+    elif params[2] > 0 and g[L.F_STEPS] >= params[2]:
+        flags[_TRUNC, i] = True
+
+
+@njit(cache=True)
+def _penalise(S, i, masks, flags, rewards, penalty):
+    """Pgx-style end of game ``i`` after an illegal action of its current player."""
+    np_ = rewards.shape[1]
+    p = S[i, L.F_CUR]
+    for q in range(np_):
+        rewards[i, q] = penalty if q == p else -penalty / (np_ - 1)
+    flags[_TERM, i] = True
+    flags[_PEN, i] = True
+    masks[i, :] = 0
+
+
+@njit(cache=True)
+def _illegal(i, a, masks, flags):
+    if flags[_TERM, i] or flags[_TRUNC, i]:
+        return False
+    return a < 0 or a >= L.N_ACTIONS or masks[i, a] == 0
+
+
+@njit(cache=True)
+def _step_row(S, C, AS, i, a, masks, flags, rewards, decisions, params):
+    if flags[_TERM, i] or flags[_TRUNC, i]:
+        return
+    if _illegal(i, a, masks, flags):
+        _penalise(S, i, masks, flags, rewards, params[1])
+    else:
+        _apply(S, C, AS, i, a, masks, flags, rewards, decisions, params)
+
+
+@njit(cache=True)
+def _check(rows, actions, masks, flags, rewards, check):
+    """With ``check``, the index into ``rows`` of the first illegal action; else zero the rewards, -1."""
+    if check:
+        for j in range(rows.shape[0]):
+            if _illegal(rows[j], actions[j], masks, flags):
+                return j
+    rewards[:, :] = 0.0
+    return -1
+
+
+@njit(cache=True)
+def _step_serial(S, C, AS, rows, actions, masks, flags, rewards, decisions, params, check):
+    bad = _check(rows, actions, masks, flags, rewards, check)
+    if bad >= 0:
+        return bad
+    for j in range(rows.shape[0]):
+        _step_row(S, C, AS, rows[j], actions[j], masks, flags, rewards, decisions, params)
+    return -1
+
+
+@njit(cache=True, parallel=True)
+def _step_parallel(S, C, AS, rows, actions, masks, flags, rewards, decisions, params, check):
+    bad = _check(rows, actions, masks, flags, rewards, check)
+    if bad >= 0:
+        return bad
+    for j in prange(rows.shape[0]):
+        _step_row(S, C, AS, rows[j], actions[j], masks, flags, rewards, decisions, params)
+    return -1
+
+
+@njit(cache=True)
+def _random_row(S, C, AS, i, until, masks, rng, flags, rewards, decisions, params):
+    """Random legal actions in game ``i`` until seat ``until[i]`` is to move or it ends.
+
+    With ``until[i] < 0`` exactly one action is played.
+    """
+    g = S[i]
+    while not (flags[_TERM, i] or flags[_TRUNC, i]):
+        if until[i] >= 0 and g[L.F_CUR] == until[i]:
+            break
+        a = _pick(masks[i], rng, i)
+        if a < 0:
+            break
+        _apply(S, C, AS, i, a, masks, flags, rewards, decisions, params)
+        if until[i] < 0:
+            break
+
+
+@njit(cache=True)
+def _random_serial(S, C, AS, rows, until, masks, rng, flags, rewards, decisions, params):
+    rewards[:, :] = 0.0
+    for j in range(rows.shape[0]):
+        _random_row(S, C, AS, rows[j], until, masks, rng, flags, rewards, decisions, params)
+
+
+@njit(cache=True, parallel=True)
+def _random_parallel(S, C, AS, rows, until, masks, rng, flags, rewards, decisions, params):
+    rewards[:, :] = 0.0
+    for j in prange(rows.shape[0]):
+        _random_row(S, C, AS, rows[j], until, masks, rng, flags, rewards, decisions, params)
+
+
+@njit(cache=True)
+def _init_row(S, C, AS, i, seed, masks, flags, decisions, rules):
+    g = S[i]
+    core.init_game(g, C, AS, _seed_word(seed), rules[0], rules[1], rules[2], rules[3])
+    _settle(g, C, AS, masks[i])  # init_game applied the forced moves; this fills the mask
+    decisions[i] += g[L.F_STEPS]  # forced moves at the start count as decisions too
+    flags[_TERM, i] = g[L.F_DEC] == L.D_OVER
+    flags[_TRUNC, i] = False
+    flags[_PEN, i] = False
+
+
+@njit(cache=True)
+def _init_serial(S, C, AS, rows, seeds, masks, flags, decisions, rules):
+    for j in range(rows.shape[0]):
+        _init_row(S, C, AS, rows[j], seeds[j], masks, flags, decisions, rules)
+
+
+@njit(cache=True, parallel=True)
+def _init_parallel(S, C, AS, rows, seeds, masks, flags, decisions, rules):
+    for j in prange(rows.shape[0]):
+        _init_row(S, C, AS, rows[j], seeds[j], masks, flags, decisions, rules)
+
+
+@njit(cache=True)
+def _episode_seeds(base, rows, episode, out):
+    for j in range(rows.shape[0]):
+        out[j] = _episode_seed(base, np.uint64(rows[j]), np.uint64(episode[rows[j]]))
+
+
+@njit(cache=True)
+def _observe_row(S, C, AS, i, p, out_row):
+    if p < 0:
+        p = S[i, L.F_CUR]
+        if p < 0:
+            p = 0
+    core.observe(S[i], C, AS, p, out_row)
+
+
+@njit(cache=True)
+def _observe_serial(S, C, AS, rows, players, out):
+    for j in range(rows.shape[0]):
+        _observe_row(S, C, AS, rows[j], players[j], out[j])
+
+
+@njit(cache=True, parallel=True)
+def _observe_parallel(S, C, AS, rows, players, out):
+    for j in prange(rows.shape[0]):
+        _observe_row(S, C, AS, rows[j], players[j], out[j])
+
+
+# ===================================================================== numba cache freshness
+
+
+def refresh_stale_kernels(namespace: dict, *modules: ModuleType) -> bool:
+    """Drop the cached machine code of the numba kernels in ``namespace`` if ``modules`` changed.
+
+    Numba checks a cached kernel against its own source file only, but a kernel compiles in
+    the engine functions and constants it calls (``core``, ``layout``, ``cards``). Call this
+    at the end of a module that defines cached kernels, naming the modules they depend on;
+    it compares a hash of their sources with the one stored next to the cache and, when
+    they differ, empties the cache index of each kernel (they recompile on first use).
+    Returns True when kernels were dropped.
+    """
+    name = namespace["__name__"]
+    kernels = [
+        d
+        for d in namespace.values()
+        if isinstance(d, CPUDispatcher) and d.py_func.__module__ == name and getattr(d, "_cache", None)
+    ]
+    if not kernels:
+        return False
+    try:
+        digest = hashlib.sha256()
+        for m in modules:
+            digest.update(Path(m.__file__).read_bytes())
+        stamp = digest.hexdigest()
+        path = Path(kernels[0]._cache._cache_path) / f"{name}.engine-stamp"
+        if path.exists() and path.read_text() == stamp:
+            return False
+        for d in kernels:
+            d._cache.flush()
+        path.write_text(stamp)
+        return True
+    except (OSError, AttributeError, TypeError):  # read-only or unusual cache: leave numba's own checks
+        return False
+
+
+# ===================================================================== the batch
+
+
+def _as_rows(rows: object, n: int) -> np.ndarray:
+    if rows is None:
+        return np.arange(n, dtype=np.int64)
+    r = np.asarray(rows)
+    if r.dtype == np.bool_:
+        if r.shape != (n,):
+            raise ValueError(f"a boolean row mask must have shape ({n},), got {r.shape}")
+        return np.flatnonzero(r).astype(np.int64)
+    if r.ndim != 1 or not np.issubdtype(r.dtype, np.integer):
+        raise TypeError(f"rows must be a 1-D int array or a bool mask of shape ({n},), got {r.dtype} {r.shape}")
+    r = r.astype(np.int64, copy=False)
+    if r.size and (r.min() < 0 or r.max() >= n):
+        raise ValueError(f"row index out of range 0..{n - 1}")
+    return r
+
+
+class BatchGames:
+    """``num_games`` games of the same rules, stepped together (see the module docstring).
+
+    >>> b = BatchGames(4, seed=1)
+    >>> rng = make_rng(4, seed=2)
+    >>> while not b.done.all():
+    ...     rewards, terminated, truncated = b.step(random_actions(b.masks(), rng))
+    """
+
+    def __init__(
+        self,
+        num_games: int,
+        num_players: int = 2,
+        rules: str | RuleSet = "omg2",
+        seed: int = 0,
+        *,
+        illegal: str = "raise",
+        penalty: float = -1.0,
+        reward_mode: str = "win",
+        max_steps: int | None = None,
+        cards: CardSet | None = None,
+        **rule_options,
+    ) -> None:
+        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
+            raise ValueError(f"num_games must be a positive int, got {num_games!r}")
+        if illegal not in ILLEGAL_MODES:
+            raise ValueError(f"illegal must be one of {list(ILLEGAL_MODES)}, got {illegal!r}")
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {list(REWARD_MODES)}, got {reward_mode!r}")
+        if max_steps is not None and (isinstance(max_steps, bool) or int(max_steps) < 1):
+            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+        self.rules = make_rules(num_players, rules, **rule_options)
+        self.cards = cards if cards is not None else default_cards()
+        self.illegal = illegal
+        self.penalty = float(penalty)
+        self.reward_mode = reward_mode
+        self.max_steps = int(max_steps) if max_steps is not None else 0
+        n = int(num_games)
+        self.num_games = n
+        self.state = np.zeros((n, L.STATE_LEN), np.int32)
+        self._masks = np.zeros((n, L.N_ACTIONS), np.int8)
+        self.rewards = np.zeros((n, self.rules.num_players), np.float32)
+        self._flags = np.zeros((3, n), np.bool_)
+        #: bool[N] views of the flags: the game ended / was cut at max_steps / ended by the penalty
+        self.terminated, self.truncated, self.penalised = self._flags[_TERM], self._flags[_TRUNC], self._flags[_PEN]
+        self.episode = np.zeros(n, np.int64)
+        self.seeds = np.zeros(n, np.int64)
+        #: applied actions (forced ones included) per slot, summed over all its games
+        self.decisions = np.zeros(n, np.int64)
+        self._params = np.array([REWARD_MODES.index(reward_mode), self.penalty, self.max_steps], np.float64)
+        r = self.rules
+        self._rules = np.array([r.num_players, int(r.royal), int(r.auto_forced), r.max_rounds], np.int64)
+        self._all = np.arange(n, dtype=np.int64)
+        self._no_seat = np.full(n, -1, np.int64)
+        self.base_seed = int(seed)
+        self._start(self._all, self._slot_seeds(self._all))
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def num_players(self) -> int:
+        return self.rules.num_players
+
+    @property
+    def done(self) -> np.ndarray:
+        """bool[N]: terminated or truncated."""
+        return self.terminated | self.truncated
+
+    @property
+    def current_player(self) -> np.ndarray:
+        """int32[N]: seat to act in each game, -1 where the game is done."""
+        cur = self.state[:, L.F_CUR].copy()
+        cur[self.terminated | self.truncated] = -1
+        return cur
+
+    @property
+    def decision(self) -> np.ndarray:
+        """int32[N]: pending decision (``layout.D_*``) of each game."""
+        return self.state[:, L.F_DEC].copy()
+
+    @property
+    def memory_per_game(self) -> int:
+        """Bytes held per game: state row, mask and bookkeeping."""
+        arrays = (self.state, self._masks, self.rewards, self._flags, self.episode, self.seeds, self.decisions)
+        return int(sum(a.nbytes for a in arrays + (self._all, self._no_seat)) // self.num_games)
+
+    def masks(self, copy: bool = True) -> np.ndarray:
+        """int8[N, N_ACTIONS]: legal actions per game (all 0 for done games).
+
+        With ``copy=False`` the internal buffer is returned read-only; it changes at the next step.
+        """
+        if copy:
+            return self._masks.copy()
+        view = self._masks.view()
+        view.flags.writeable = False
+        return view
+
+    def observe(
+        self, players: np.ndarray | None = None, rows: np.ndarray | None = None, out: np.ndarray | None = None
+    ) -> np.ndarray:
+        """float32[len(rows), OBS_DIM]: observations of the given games (default: all).
+
+        From each game's current player's seat, or from ``players[j]`` (one seat per row; -1
+        means the current player). A finished game is seen from seat 0 unless a seat is given.
+        """
+        r = self._all if rows is None else _as_rows(rows, self.num_games)
+        if players is None:
+            pl = self._no_seat[: r.shape[0]]
+        else:
+            pl = np.asarray(players, np.int64)
+            if pl.shape != r.shape:
+                raise ValueError(f"players must have shape {r.shape}, got {pl.shape}")
+            if pl.size and pl.max() >= self.num_players:
+                raise ValueError(f"player out of range 0..{self.num_players - 1}")
+        if out is None:
+            out = np.empty((r.shape[0], L.OBS_DIM), np.float32)
+        C, AS = self.cards.buildings, self.cards.assistants
+        if r.shape[0] >= PARALLEL_MIN:
+            _observe_parallel(self.state, C, AS, r, pl, out)
+        else:
+            _observe_serial(self.state, C, AS, r, pl, out)
+        return out
+
+    # ------------------------------------------------------------------ acting
+    def step(self, actions: np.ndarray, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Apply one action per game (or per game in ``rows``); forced moves follow automatically.
+
+        Returns ``(rewards float32[N, P], terminated bool[N], truncated bool[N])``: the
+        rewards are the final rewards of the games that ended in this call (0 elsewhere).
+        Actions of games that are already done are ignored.
+        """
+        r = self._all if rows is None else _as_rows(rows, self.num_games)
+        a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if a.shape != r.shape:
+            raise ValueError(f"expected {r.shape[0]} actions (one per game), got shape {a.shape}")
+        if a.dtype != np.int64:
+            if a.dtype.kind not in "iu" and (a.dtype == np.bool_ or not np.all(np.mod(a, 1) == 0)):
+                raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+            a = a.astype(np.int64)
+        kernel = _step_parallel if r.shape[0] >= PARALLEL_MIN else _step_serial
+        C, AS = self.cards.buildings, self.cards.assistants
+        j = kernel(
+            self.state, C, AS, r, a, self._masks, self._flags, self.rewards, self.decisions, self._params,
+            self.illegal == "raise",
+        )  # fmt: skip
+        if j >= 0:
+            self._raise_illegal(int(r[j]), int(a[j]))
+        return self.rewards.copy(), self.terminated.copy(), self.truncated.copy()
+
+    def play_random(
+        self, rng: np.ndarray, until: np.ndarray | None = None, rows: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Play uniformly random legal actions inside one numba call.
+
+        ``rng`` holds one ``uint64`` xorshift64 word per game (indexed by game, advanced in
+        place; never the games' own RNG words). With ``until`` (``int[N]``, a seat per game),
+        each game plays until that seat is to move or it ends; ``until[i] < 0`` (or no
+        ``until``) plays exactly one action. Returns like :meth:`step`.
+        """
+        r = self._all if rows is None else _as_rows(rows, self.num_games)
+        u = self._no_seat if until is None else np.asarray(until, np.int64)
+        if u.shape != (self.num_games,):
+            raise ValueError(f"until must have shape ({self.num_games},), got {u.shape}")
+        if rng.dtype != np.uint64 or rng.shape[0] < self.num_games:
+            raise ValueError(f"rng must be a uint64 array with at least {self.num_games} words")
+        kernel = _random_parallel if r.shape[0] >= PARALLEL_MIN else _random_serial
+        C, AS = self.cards.buildings, self.cards.assistants
+        kernel(self.state, C, AS, r, u, self._masks, rng, self._flags, self.rewards, self.decisions, self._params)
+        return self.rewards.copy(), self.terminated.copy(), self.truncated.copy()
+
+    # ------------------------------------------------------------------ resets
+    def reset(self, mask: np.ndarray | None = None, seed: int | None = None) -> np.ndarray:
+        """Start new games; returns the rows that were reset.
+
+        ``mask`` (``bool[N]``) names the slots to restart (default: every done game); each
+        gets the next episode of its slot, seeded by :func:`episode_seed`. With ``seed``
+        the base seed changes, every episode counter goes back to 0 and all games restart.
+        """
+        if seed is not None:
+            if mask is not None:
+                raise ValueError("reset(seed=...) restarts every game; do not pass a mask with it")
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+                raise TypeError(f"seed must be an int, got {seed!r}")
+            self.base_seed = int(seed)
+            self.episode[:] = 0
+            self._start(self._all, self._slot_seeds(self._all))
+            return self._all.copy()
+        if mask is None:
+            rows = np.flatnonzero(self.terminated | self.truncated)
+        else:
+            rows = _as_rows(np.asarray(mask, np.bool_), self.num_games)
+        if rows.size:
+            self.episode[rows] += 1
+            self._start(rows, self._slot_seeds(rows))
+        return rows
+
+    def start(self, rows: np.ndarray, seeds: np.ndarray) -> None:
+        """Start new games in ``rows`` from explicit integer seeds (one per row).
+
+        The slots' episode counters are not advanced (later resets continue from them).
+        """
+        r = _as_rows(rows, self.num_games)
+        s = np.asarray(seeds)
+        if s.shape != r.shape or s.dtype.kind not in "iu":
+            raise ValueError(f"seeds must be {r.shape[0]} integers, got {s.dtype} {s.shape}")
+        self._start(r, s.astype(np.int64))
+
+    def episode_seed(self, slot: int, episode: int | None = None) -> int:
+        """Seed of game ``episode`` (default: the current one) of ``slot`` under the base seed."""
+        e = int(self.episode[slot]) if episode is None else int(episode)
+        return episode_seed(self.base_seed, int(slot), e)
+
+    def _slot_seeds(self, rows: np.ndarray) -> np.ndarray:
+        out = np.empty(rows.shape[0], np.int64)
+        _episode_seeds(np.uint64(self.base_seed & _M64), rows.astype(np.int64, copy=False), self.episode, out)
+        return out
+
+    def _start(self, rows: np.ndarray, seeds: np.ndarray) -> None:
+        rows = rows.astype(np.int64, copy=False)
+        self.seeds[rows] = seeds
+        self.rewards[rows] = 0.0
+        kernel = _init_parallel if rows.shape[0] >= PARALLEL_MIN else _init_serial
+        C, AS = self.cards.buildings, self.cards.assistants
+        kernel(self.state, C, AS, rows, seeds, self._masks, self._flags, self.decisions, self._rules)
+
+    # ------------------------------------------------------------------ errors
+    def _raise_illegal(self, i: int, a: int) -> None:
+        from .actions import describe
+
+        if not 0 <= a < L.N_ACTIONS:
+            raise ValueError(f"game {i}: action {a} is out of range: expected an int in [0, {L.N_ACTIONS - 1}]")
+        dec = L.DECISION_NAMES[int(self.state[i, L.F_DEC])]
+        legal = np.flatnonzero(self._masks[i]).tolist()
+        raise IllegalActionError(
+            f"game {i}: action {a} ({describe(a)}) is illegal for player {int(self.state[i, L.F_CUR])} "
+            f"in decision '{dec}'; legal actions: {legal[:20]}" + ("..." if len(legal) > 20 else "")
+        )
+
+
+# core's kernels are checked by numba against core.py only; they compile in layout's and cards' constants
+refresh_stale_kernels(vars(core), L, _cards)
+refresh_stale_kernels(globals(), core, L, _cards)

@@ -1,0 +1,202 @@
+"""Gymnasium ``VectorEnv`` over :class:`~ohmygoods_env.envs.gym_env.LearnerGames`.
+
+``num_envs`` games live in one :class:`~ohmygoods_env.batch.BatchGames`; a step is one
+batched learner step plus the batched opponent phase (no Python loop over games). Spaces
+are the batched versions of :class:`~ohmygoods_env.envs.gym_env.OhMyGoodsEnv`'s:
+
+==========================  ===================================================================
+returned                    content
+==========================  ===================================================================
+observations                ``float32[N, OBS_DIM]`` from each game's learner seat
+rewards                     ``float64[N]``: the learner's final reward in games that ended
+terminations, truncations   ``bool[N]``
+``infos["action_mask"]``    ``int8[N, N_ACTIONS]`` legal actions for the next step
+``infos["seat"]``           ``int64[N]`` learner seat; ``infos["game_seed"]`` ``int64[N]``
+``action_masks()``          ``bool[N, N_ACTIONS]``, the same mask for masked learners
+==========================  ===================================================================
+
+Autoreset (``metadata["autoreset_mode"]``, chosen with ``autoreset_mode=``):
+
+* ``SAME_STEP`` (default) — a game that ends is restarted in the same step; the returned
+  observation and mask belong to the new game, the last observation is in
+  ``infos["final_obs"]`` (object array, ``None`` elsewhere; mask ``infos["_final_obs"]``)
+  and ``infos["final_info"]`` holds ``rewards`` (every seat, ``float32[N, P]``) and
+  ``illegal_action``. The mask is always a live game's mask, as masked learners need.
+* ``NEXT_STEP`` — the ending step returns the final observation; the next step ignores that
+  env's action, restarts it and returns reward 0. Its mask is all ones meanwhile (any action
+  is accepted and ignored).
+* ``DISABLED`` — finished games stay finished until ``reset(options={"reset_mask": m})``.
+
+Seeding: ``reset(seed=s)`` makes ``s`` the base seed (env ``i`` plays its ``e``-th game from
+``episode_seed(s, i, e)``); ``reset(seed=[s0, s1, ...])`` starts each env from the given game
+seeds. Illegal actions follow ``illegal=`` (default ``"penalty"``, see :mod:`.gym_env`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..batch import BatchGames
+from ..cards import CardSet
+from ..rules import RuleSet
+from .gym_env import LearnerGames, action_space, observation_space
+
+
+class OhMyGoodsVectorEnv(VectorEnv):
+    """``num_envs`` games of Oh my Goods! for one learner seat each (see the module docstring)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int = 8,
+        num_players: int = 2,
+        rules: str | RuleSet = "omg2",
+        opponents: Any = None,
+        learner_seat: int | str = 0,
+        reward_mode: str = "win",
+        illegal: str = "penalty",
+        penalty: float = -1.0,
+        max_steps: int | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.SAME_STEP,
+        cards: CardSet | None = None,
+        **rule_options: Any,
+    ) -> None:
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.render_mode = None
+        self._lg = LearnerGames(
+            num_envs,
+            num_players,
+            rules,
+            0,
+            opponents=opponents,
+            learner_seat=learner_seat,
+            reward_mode=reward_mode,
+            illegal=illegal,
+            penalty=penalty,
+            max_steps=max_steps,
+            cards=cards,
+            **rule_options,
+        )
+        self.num_envs = self._lg.num_games
+        self.single_observation_space = observation_space(self._lg.games.rules.max_rounds, cards)
+        self.single_action_space = action_space()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._autoreset = np.zeros(self.num_envs, np.bool_)
+        self._seeded = False
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def games(self) -> BatchGames:
+        """The underlying batch (state rows, masks, seeds, episode counters)."""
+        return self._lg.games
+
+    @property
+    def seats(self) -> np.ndarray:
+        """int64[N]: the learner's seat in each game."""
+        return self._lg.seat.copy()
+
+    def action_masks(self) -> np.ndarray:
+        """bool[N, N_ACTIONS]: legal actions of each env's next step (see autoreset modes)."""
+        m = self._lg.action_masks()
+        if self._autoreset.any():
+            m[self._autoreset] = True
+        return m
+
+    # ------------------------------------------------------------------ API
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        reset_mask = (options or {}).get("reset_mask")
+        if reset_mask is not None and self._seeded:
+            m = np.asarray(reset_mask)
+            if m.shape != (self.num_envs,) or m.dtype != np.bool_:
+                raise ValueError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},)")
+            rows = np.flatnonzero(m).astype(np.int64)
+            seeds = None if seed is None else np.broadcast_to(np.asarray(seed, np.int64), (self.num_envs,))[rows]
+            self._lg.reset(rows, seeds=seeds)
+            self._autoreset[rows] = False
+            return self._lg.observe(), self._infos()
+        if seed is None and self._seeded:
+            self._lg.reset(np.arange(self.num_envs))  # every env: its slot's next episode
+        elif seed is None:
+            self._lg.reseed(int(np.random.SeedSequence().entropy) & ((1 << 63) - 1))
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            self._lg.reseed(int(seed))
+        else:
+            seeds = np.asarray(seed, np.int64)
+            if seeds.shape != (self.num_envs,):
+                raise ValueError(f"seed must be an int or {self.num_envs} ints, got shape {seeds.shape}")
+            self._lg.reset(np.arange(self.num_envs), seeds=seeds)
+        self._autoreset[:] = False
+        self._seeded = True
+        return self._lg.observe(), self._infos()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._seeded:
+            raise RuntimeError("call reset() before step()")
+        a = np.asarray(actions).reshape(self.num_envs)
+        lg = self._lg
+        pending = np.flatnonzero(self._autoreset) if self.autoreset_mode == AutoresetMode.NEXT_STEP else None
+        r, te, tr = lg.step(a)  # done games ignore their actions
+        rewards = r.astype(np.float64)
+        infos: dict[str, Any] = {}
+        if pending is not None and pending.size:
+            lg.reset(pending)
+            rewards[pending] = 0.0
+            te[pending] = False
+            tr[pending] = False
+        ended = te | tr
+        if pending is not None and pending.size:
+            ended[pending] = False
+        obs = lg.observe()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and ended.any():
+            rows = np.flatnonzero(ended).astype(np.int64)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i in rows:
+                final_obs[i] = obs[i].copy()
+            final_rewards = np.zeros((self.num_envs, lg.num_players), np.float32)
+            final_rewards[rows] = lg.final_rewards(rows)
+            illegal = np.zeros(self.num_envs, np.bool_)
+            illegal[rows] = lg.games.penalised[rows]
+            infos["final_obs"] = final_obs
+            infos["_final_obs"] = ended.copy()
+            infos["final_info"] = {
+                "rewards": final_rewards,
+                "_rewards": ended.copy(),
+                "illegal_action": illegal,
+                "_illegal_action": ended.copy(),
+            }
+            infos["_final_info"] = ended.copy()
+            lg.reset(rows)
+            obs[rows] = lg.observe(rows)
+        elif self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._autoreset = ended
+        infos.update(self._infos())
+        return obs, rewards, te, tr, infos
+
+    def _infos(self) -> dict[str, Any]:
+        ones = np.ones(self.num_envs, np.bool_)
+        mask = self._lg.games.masks()
+        if self._autoreset.any():
+            mask[self._autoreset] = 1
+        return {
+            "action_mask": mask,
+            "_action_mask": ones,
+            "seat": self._lg.seat.copy(),
+            "_seat": ones,
+            "game_seed": self._lg.games.seeds.copy(),
+            "_game_seed": ones,
+        }
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release: the games are plain arrays."""
+
+
+__all__ = ["OhMyGoodsVectorEnv"]
