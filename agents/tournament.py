@@ -1,0 +1,603 @@
+"""Round-robin tournaments between agents, with confidence intervals and ratings.
+
+``ohmygoods tournament --agents random,heuristic,mcts --players 2 --games 1000``
+
+Schedule (fixed by the arguments, so the same command gives the same results):
+
+* **Lineups.** 2 players: every pair of different agents. 3-4 players: every multiset of
+  agents over the seats (repetition allowed) with at least two different agents.
+* **Deals and seats.** ``--games`` games per lineup. Games are grouped in deals: every deal
+  (one game seed) is played once per seat rotation of the lineup, so each agent meets the
+  same cards from every seat. Game seeds and agent seeds are derived from ``--seed``, the
+  lineup and the game number (``numpy.random.SeedSequence``) — independent of the worker
+  that plays the game and of the order games finish in.
+* Games run in parallel over ``--workers`` processes (``multiprocessing`` spawn context).
+  An MCTS with a ``--mcts-seconds`` budget depends on machine speed and load; with
+  ``--mcts-sims`` (the default) everything is reproducible.
+
+Harness: at every decision the acting agent gets ``Game.observe(p)``, the legal mask and
+the redacted information state (:func:`agents.base.info_state_of`) — copies, never the true
+state.
+
+Statistics:
+
+* Win-rate matrix: for agents A and B, the share of (seat of A, seat of B) comparisons in
+  games where both played that A's seat finished ahead (R8.3: score, then leftover coins;
+  equal counts half). In 2-player games this is the plain win rate. 95% Wilson intervals.
+* Per agent: win rate (a seat wins when it is among the winners; a k-way shared win counts
+  1/k) with 95% Wilson interval, mean and standard deviation of the score, mean rank.
+* Rating: Bradley-Terry strengths fitted (MM algorithm) on the same pairwise comparisons,
+  with one virtual game split half-half per pair of agents as a prior (keeps ratings finite
+  when an agent never loses), on the Elo scale (400 log10; ``random`` = 0 when it plays,
+  else mean 0). 95% intervals from a bootstrap over games (``--bootstrap`` resamples).
+
+Output (``--out``, default ``results/<agents>_<players>p_<rules>_seed<seed>``):
+``games.jsonl`` (one line per game), ``summary.json``, ``winrates.csv``, ``agents.csv``
+and, when matplotlib is installed, ``winrate_heatmap.png`` and ``score_distributions.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import json
+import math
+import multiprocessing as mp
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ohmygoods_env import Game
+from ohmygoods_env.rules import EDITIONS
+
+from . import make_agent
+from .base import Agent, info_state_of
+
+Z95 = 1.959963984540054
+
+
+# ===================================================================== schedule
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One scheduled game: which agent (index into the agent list) sits in each seat."""
+
+    index: int
+    lineup: int
+    number: int  # game number inside the lineup
+    seed: int  # game (deal) seed
+    seats: tuple[int, ...]
+    agent_seeds: tuple[int, ...]
+
+
+def _derive(*words: int) -> int:
+    return int(np.random.SeedSequence([int(w) for w in words]).generate_state(1, np.uint32)[0])
+
+
+def lineups(n_agents: int, players: int) -> list[tuple[int, ...]]:
+    """Agent multisets over the seats: every pair for 2 players, with repetition for 3-4."""
+    if n_agents < 2:
+        raise ValueError("a tournament needs at least 2 different agents")
+    if players == 2:
+        return list(itertools.combinations(range(n_agents), 2))
+    return [c for c in itertools.combinations_with_replacement(range(n_agents), players) if len(set(c)) > 1]
+
+
+def schedule(n_agents: int, players: int, games: int, seed: int) -> list[GameSpec]:
+    """All games of a tournament, in a fixed order (see module docstring)."""
+    if games < 1:
+        raise ValueError(f"--games must be >= 1, got {games}")
+    specs = []
+    for li, lineup in enumerate(lineups(n_agents, players)):
+        for k in range(games):
+            rot = k % players
+            deal = k // players
+            seats = lineup[rot:] + lineup[:rot]
+            agent_seeds = tuple(_derive(seed, li, k, s, 7) for s in range(players))
+            specs.append(GameSpec(len(specs), li, k, _derive(seed, li, deal, 1), seats, agent_seeds))
+    return specs
+
+
+# ===================================================================== playing
+
+
+def play_game(agents: list[Agent], num_players: int, rules: str, seed: int) -> tuple[Game, list[float], list[int]]:
+    """Play one game; agents see only observation, mask and their information state.
+
+    Returns the finished game, each seat's thinking time (s) and number of decisions.
+    """
+    g = Game(num_players, rules, seed=seed)
+    thinking = [0.0] * num_players
+    moves = [0] * num_players
+    while not g.done:
+        p = g.current_player
+        obs = g.observe(p)
+        mask = g.legal_mask()
+        info = info_state_of(g.state, p)
+        t0 = time.perf_counter()
+        a = agents[p].act(obs, mask, info)
+        thinking[p] += time.perf_counter() - t0
+        moves[p] += 1
+        g.step(int(a))
+    return g, thinking, moves
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(names: list[str], agent_kwargs: dict, players: int, rules: str) -> None:
+    _WORKER.update(names=names, agent_kwargs=agent_kwargs, players=players, rules=rules)
+
+
+def _run_spec(spec: GameSpec) -> dict:
+    names, kw = _WORKER["names"], _WORKER["agent_kwargs"]
+    agents = [make_agent(names[a], seed=spec.agent_seeds[s], **kw.get(names[a], {})) for s, a in enumerate(spec.seats)]
+    t0 = time.perf_counter()
+    g, thinking, moves = play_game(agents, _WORKER["players"], _WORKER["rules"], spec.seed)
+    scores = g.scores()
+    return {
+        "index": spec.index,
+        "lineup": spec.lineup,
+        "number": spec.number,
+        "seed": spec.seed,
+        "seats": [names[a] for a in spec.seats],
+        "agent_index": list(spec.seats),
+        "scores": [s for s, _ in scores],
+        "leftover": [left for _, left in scores],
+        "winners": g.winners(),
+        "rounds": g.round,
+        "decisions": len(g.actions),
+        "thinking_s": [round(t, 4) for t in thinking],
+        "seat_decisions": moves,
+        "wall_s": round(time.perf_counter() - t0, 4),
+    }
+
+
+def _load_partial(path: Path, specs: list[GameSpec], names: list[str]) -> dict[int, dict]:
+    """Finished games of an interrupted (or shorter) run of the same schedule.
+
+    A stored game is kept when its lineup, game number, seed and seats match a scheduled game;
+    it is re-indexed to that game (so a run can also be extended with a larger ``--games``).
+    """
+    done: dict[int, dict] = {}
+    if not path.exists():
+        return done
+    by_key = {(s.lineup, s.number): s for s in specs}
+    for line in path.read_text().splitlines():
+        try:
+            g = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by the interruption
+        spec = by_key.get((g.get("lineup"), g.get("number")))
+        if spec is not None and g.get("seed") == spec.seed and g.get("seats") == [names[a] for a in spec.seats]:
+            done[spec.index] = {**g, "index": spec.index}
+    return done
+
+
+def run_games(
+    names: list[str],
+    specs: list[GameSpec],
+    players: int,
+    rules: str,
+    workers: int = 1,
+    agent_kwargs: dict | None = None,
+    progress: bool = True,
+    partial: Path | None = None,
+) -> list[dict]:
+    """Play every scheduled game (in parallel when ``workers > 1``); results in schedule order.
+
+    With ``partial``, every finished game is appended to that file at once, and games already
+    there (from an interrupted run of the same schedule) are not played again.
+    """
+    agent_kwargs = agent_kwargs or {}
+    init = (names, agent_kwargs, players, rules)
+    finished = _load_partial(partial, specs, names) if partial is not None else {}
+    todo = [s for s in specs if s.index not in finished]
+    results: list[dict] = list(finished.values())
+    bar = None
+    if progress:
+        try:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(specs), initial=len(finished), unit="game", file=sys.stderr, dynamic_ncols=True)
+        except ImportError:  # pragma: no cover - tqdm is a core dependency
+            bar = None
+    sink = open(partial, "a") if partial is not None else None  # closed in the finally below
+
+    def collect(res: dict) -> None:
+        results.append(res)
+        if sink is not None:
+            sink.write(json.dumps(res) + "\n")
+            sink.flush()
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        if workers <= 1 or len(todo) <= 1:
+            _init_worker(*init)
+            for spec in todo:
+                collect(_run_spec(spec))
+        else:
+            ctx = mp.get_context("spawn")
+            with ctx.Pool(workers, initializer=_init_worker, initargs=init) as pool:
+                for res in pool.imap_unordered(_run_spec, todo, chunksize=1):
+                    collect(res)
+    finally:
+        if sink is not None:
+            sink.close()
+        if bar is not None:
+            bar.close()
+    return sorted(results, key=lambda r: r["index"])
+
+
+# ===================================================================== statistics
+
+
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (ties may make ``successes`` fractional)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _ahead(game: dict, s: int, t: int) -> float:
+    a = (game["scores"][s], game["leftover"][s])
+    b = (game["scores"][t], game["leftover"][t])
+    return 1.0 if a > b else (0.5 if a == b else 0.0)
+
+
+def pairwise(games: list[dict], k: int) -> tuple[np.ndarray, np.ndarray]:
+    """wins[i, j]: comparisons agent i's seat finished ahead of agent j's; count[i, j]: comparisons."""
+    wins = np.zeros((k, k))
+    count = np.zeros((k, k))
+    for g in games:
+        idx = g["agent_index"]
+        for s, t in itertools.permutations(range(len(idx)), 2):
+            i, j = idx[s], idx[t]
+            if i == j:
+                continue
+            wins[i, j] += _ahead(g, s, t)
+            count[i, j] += 1
+    return wins, count
+
+
+def bradley_terry(wins: np.ndarray, count: np.ndarray, prior: float = 1.0, iters: int = 2000) -> np.ndarray:
+    """Elo-scale Bradley-Terry ratings (MM algorithm) with ``prior`` virtual games per pair."""
+    k = wins.shape[0]
+    off = 1 - np.eye(k)
+    w = wins + prior / 2 * off
+    n_ij = count + prior * off  # comparisons between i and j (count is symmetric)
+    total_w = w.sum(1)
+    gamma = np.ones(k)
+    for _ in range(iters):
+        den = (n_ij / (gamma[:, None] + gamma[None, :])).sum(1)
+        new = total_w / np.maximum(den, 1e-300)
+        new /= np.exp(np.mean(np.log(new)))
+        if np.max(np.abs(new - gamma)) < 1e-10:
+            gamma = new
+            break
+        gamma = new
+    return 400.0 * np.log10(gamma)
+
+
+def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: int = 0) -> dict:
+    """Win-rate matrix, per-agent statistics and ratings (see module docstring)."""
+    k = len(names)
+    wins, count = pairwise(games, k)
+    matrix = []
+    for i in range(k):
+        row = []
+        for j in range(k):
+            if i == j or count[i, j] == 0:
+                row.append(None)
+                continue
+            lo, hi = wilson(wins[i, j], count[i, j])
+            row.append({"rate": wins[i, j] / count[i, j], "lo": lo, "hi": hi, "n": int(count[i, j])})
+        matrix.append(row)
+    anchor = names.index("random") if "random" in names else None
+
+    def rate(w: np.ndarray, c: np.ndarray) -> np.ndarray:
+        r = bradley_terry(w, c)
+        return r - (r[anchor] if anchor is not None else r.mean())
+
+    ratings = rate(wins, count)
+    rng = np.random.default_rng(seed)
+    boot = []
+    for _ in range(bootstrap):
+        sample = [games[i] for i in rng.integers(0, len(games), len(games))]
+        bw, bc = pairwise(sample, k)
+        boot.append(rate(bw, bc))
+    boot_arr = np.array(boot) if boot else np.zeros((0, k))
+    agents = []
+    for i, name in enumerate(names):
+        seats = [(g, s) for g in games for s, a in enumerate(g["agent_index"]) if a == i]
+        scores = np.array([g["scores"][s] for g, s in seats], float)
+        won = sum(1.0 / len(g["winners"]) for g, s in seats if s in g["winners"])
+        ranks = [1 + sum(_ahead(g, t, s) for t in range(len(g["scores"])) if t != s) for g, s in seats]
+        lo, hi = wilson(won, len(seats))
+        n_dec = sum(g["seat_decisions"][s] for g, s in seats)
+        entry = {
+            "agent": name,
+            "seats": len(seats),
+            "win_rate": won / len(seats) if seats else 0.0,
+            "win_lo": lo,
+            "win_hi": hi,
+            "score_mean": float(scores.mean()) if seats else 0.0,
+            "score_std": float(scores.std(ddof=1)) if len(seats) > 1 else 0.0,
+            "mean_rank": float(np.mean(ranks)) if seats else 0.0,
+            "rating": float(ratings[i]),
+            "rating_lo": float(np.percentile(boot_arr[:, i], 2.5)) if bootstrap else float("nan"),
+            "rating_hi": float(np.percentile(boot_arr[:, i], 97.5)) if bootstrap else float("nan"),
+            "thinking_s_per_game": float(np.mean([g["thinking_s"][s] for g, s in seats])) if seats else 0.0,
+            "thinking_s_per_decision": float(sum(g["thinking_s"][s] for g, s in seats) / max(1, n_dec)),
+        }
+        agents.append(entry)
+    return {"agents": agents, "winrate_matrix": matrix, "lineups": lineup_table(names, games), "names": names}
+
+
+def lineup_table(names: list[str], games: list[dict]) -> list[dict]:
+    """Per lineup (multiset of agents): the share of games each agent won (shared wins split)."""
+    groups: dict[tuple[int, ...], list[dict]] = {}
+    for g in games:
+        groups.setdefault(tuple(sorted(g["agent_index"])), []).append(g)
+    rows = []
+    for key in sorted(groups):
+        gs = groups[key]
+        for i in sorted(set(key)):
+            won = sum(sum(1.0 / len(g["winners"]) for s in g["winners"] if g["agent_index"][s] == i) for g in gs)
+            lo, hi = wilson(won, len(gs))
+            rows.append(
+                {
+                    "lineup": "+".join(names[a] for a in key),
+                    "agent": names[i],
+                    "seats": key.count(i),
+                    "games": len(gs),
+                    "game_win_rate": won / len(gs),
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
+    return rows
+
+
+# ===================================================================== output
+
+
+def format_tables(summary: dict) -> str:
+    names = summary["names"]
+    w = max(10, *(len(n) for n in names))
+    lines = ["win rate of row vs column (95% Wilson interval, comparisons)"]
+    lines.append(" " * w + "".join(f"  {n:>24}" for n in names))
+    for i, name in enumerate(names):
+        cells = []
+        for j in range(len(names)):
+            c = summary["winrate_matrix"][i][j]
+            cells.append(
+                f"  {'-':>24}" if c is None else f"  {c['rate']:.3f} [{c['lo']:.3f},{c['hi']:.3f}] n={c['n']:<4}"
+            )
+        lines.append(f"{name:<{w}}" + "".join(cells))
+    lines.append("")
+    head = f"{'agent':<{w}}  {'seats':>6}  {'win rate [95% CI]':>22}  {'score mean':>10}  {'std':>5}  {'rank':>5}"
+    head += f"  {'rating [95% bootstrap]':>24}  {'s/game':>7}"
+    lines.append(head)
+    for a in summary["agents"]:
+        lines.append(
+            f"{a['agent']:<{w}}  {a['seats']:>6}  {a['win_rate']:>6.3f} [{a['win_lo']:.3f},{a['win_hi']:.3f}]"
+            f"  {a['score_mean']:>10.2f}  {a['score_std']:>5.2f}  {a['mean_rank']:>5.2f}"
+            f"  {a['rating']:>7.0f} [{a['rating_lo']:>6.0f},{a['rating_hi']:>6.0f}]  {a['thinking_s_per_game']:>7.2f}"
+        )
+    if any(r["seats"] > 1 for r in summary.get("lineups", [])) or len(summary.get("lineups", [])) > 2:
+        lines.append("")
+        lines.append("share of games won, per lineup (95% Wilson interval)")
+        for r in summary["lineups"]:
+            lines.append(
+                f"  {r['lineup']:<40} {r['agent']:<{w}} x{r['seats']}  {r['game_win_rate']:.3f} "
+                f"[{r['lo']:.3f},{r['hi']:.3f}]  ({r['games']} games)"
+            )
+    return "\n".join(lines)
+
+
+def write_outputs(out: Path, config: dict, summary: dict, games: list[dict], plots: bool = True) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with open(out / "games.jsonl", "w") as fh:
+        for g in games:
+            fh.write(json.dumps(g) + "\n")
+    written.append(out / "games.jsonl")
+    with open(out / "summary.json", "w") as fh:
+        json.dump({"config": config, **summary}, fh, indent=2)
+    written.append(out / "summary.json")
+    names = summary["names"]
+    with open(out / "winrates.csv", "w", newline="") as fh:
+        wr = csv.writer(fh)
+        wr.writerow(["agent", "opponent", "comparisons", "win_rate", "ci_low", "ci_high"])
+        for i, a in enumerate(names):
+            for j, b in enumerate(names):
+                c = summary["winrate_matrix"][i][j]
+                if c is not None:
+                    wr.writerow([a, b, c["n"], f"{c['rate']:.4f}", f"{c['lo']:.4f}", f"{c['hi']:.4f}"])
+    written.append(out / "winrates.csv")
+    if summary.get("lineups"):
+        with open(out / "lineups.csv", "w", newline="") as fh:
+            wr = csv.DictWriter(fh, fieldnames=list(summary["lineups"][0].keys()))
+            wr.writeheader()
+            for r in summary["lineups"]:
+                wr.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.items()})
+        written.append(out / "lineups.csv")
+    cols = list(summary["agents"][0].keys())
+    with open(out / "agents.csv", "w", newline="") as fh:
+        wr = csv.DictWriter(fh, fieldnames=cols)
+        wr.writeheader()
+        for a in summary["agents"]:
+            wr.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in a.items()})
+    written.append(out / "agents.csv")
+    if plots:
+        written += _plots(out, summary, games)
+    return written
+
+
+def _plots(out: Path, summary: dict, games: list[dict]) -> list[Path]:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: plots skipped", file=sys.stderr)
+        return []
+    names = summary["names"]
+    k = len(names)
+    mat = np.full((k, k), np.nan)
+    for i in range(k):
+        for j in range(k):
+            c = summary["winrate_matrix"][i][j]
+            if c is not None:
+                mat[i, j] = c["rate"]
+    fig, ax = plt.subplots(figsize=(1.6 * k + 2, 1.3 * k + 1.5))
+    im = ax.imshow(mat, vmin=0, vmax=1, cmap="RdYlGn")
+    ax.set_xticks(range(k), names, rotation=30, ha="right")
+    ax.set_yticks(range(k), names)
+    for i in range(k):
+        for j in range(k):
+            c = summary["winrate_matrix"][i][j]
+            if c is not None:
+                ax.text(j, i, f"{c['rate']:.2f}\n[{c['lo']:.2f},{c['hi']:.2f}]", ha="center", va="center", fontsize=8)
+    ax.set_title("win rate of row vs column (95% Wilson)")
+    fig.colorbar(im, ax=ax)
+    fig.tight_layout()
+    p1 = out / "winrate_heatmap.png"
+    fig.savefig(p1, dpi=110)
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    data = [[g["scores"][s] for g in games for s, a in enumerate(g["agent_index"]) if a == i] for i in range(k)]
+    ax.boxplot(data)
+    ax.set_xticks(range(1, k + 1), names)
+    ax.set_ylabel("final score (R8.3)")
+    ax.set_title(f"score distributions ({len(games)} games)")
+    fig.tight_layout()
+    p2 = out / "score_distributions.png"
+    fig.savefig(p2, dpi=110)
+    plt.close(fig)
+    return [p1, p2]
+
+
+# ===================================================================== command line
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="ohmygoods tournament",
+        description="Round-robin tournament between agents: win rates with 95% intervals, scores, ratings.",
+    )
+    ap.add_argument(
+        "--agents", default="random,heuristic", help="comma list: random, greedy, heuristic, mcts, ppo:PATH"
+    )
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    ap.add_argument("--games", type=int, default=100, help="games per lineup (default 100)")
+    ap.add_argument("--rules", default="omg2", choices=EDITIONS)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--out", default=None, help="output folder (default results/<agents>_<players>p_<rules>_seed<S>)")
+    ap.add_argument("--mcts-sims", type=int, default=1000, help="MCTS simulations per decision (default 1000)")
+    ap.add_argument("--mcts-seconds", type=float, default=None, help="MCTS seconds per decision (optional cap)")
+    ap.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples for rating intervals")
+    ap.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the games an interrupted run of the same command left in OUT/games.partial.jsonl "
+        "(to extend a finished run with more --games, copy its games.jsonl there first)",
+    )
+    ap.add_argument(
+        "--summarize",
+        metavar="DIR",
+        default=None,
+        help="play nothing: recompute the tables, files and plots of DIR from DIR/games.jsonl",
+    )
+    ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--no-progress", action="store_true")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if args.summarize:
+        return _resummarize(Path(args.summarize), args)
+    names = [n.strip() for n in args.agents.split(",") if n.strip()]
+    if len(set(names)) != len(names):
+        ap.error(f"--agents lists an agent twice: {names}")
+    if len(names) < 2:
+        ap.error("--agents needs at least 2 agents")
+    if args.workers < 1:
+        ap.error("--workers must be >= 1")
+    if args.mcts_sims is not None and args.mcts_sims < 1:
+        ap.error("--mcts-sims must be >= 1")
+    agent_kwargs = {"mcts": {"sims": args.mcts_sims, "seconds": args.mcts_seconds}}
+    try:
+        for n in names:  # fail early on unknown names or unreadable checkpoints
+            make_agent(n, seed=0, **agent_kwargs.get(n, {}))
+    except (ValueError, OSError, ImportError) as exc:
+        print(f"ohmygoods tournament: {exc}", file=sys.stderr)
+        return 2
+    specs = schedule(len(names), args.players, args.games, args.seed)
+    label = "-".join(n.replace(":", "_").replace("/", "_") for n in names)
+    out = Path(args.out or f"results/{label}_{args.players}p_{args.rules}_seed{args.seed}")
+    print(
+        f"{len(specs)} games: {len(lineups(len(names), args.players))} lineups x {args.games} games, "
+        f"{args.players} players, rules {args.rules}, seed {args.seed}, {args.workers} workers",
+        file=sys.stderr,
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    partial = out / "games.partial.jsonl"
+    if partial.exists() and not args.resume:
+        partial.unlink()
+    t0 = time.perf_counter()
+    games = run_games(names, specs, args.players, args.rules, args.workers, agent_kwargs, not args.no_progress, partial)
+    wall = time.perf_counter() - t0
+    summary = summarize(names, games, bootstrap=args.bootstrap, seed=args.seed)
+    config = {
+        "agents": names,
+        "players": args.players,
+        "games_per_lineup": args.games,
+        "games": len(games),
+        "rules": args.rules,
+        "seed": args.seed,
+        "workers": args.workers,
+        "mcts_sims": args.mcts_sims,
+        "mcts_seconds": args.mcts_seconds,
+        "wall_s": round(wall, 1),
+        "command": "ohmygoods tournament " + " ".join(argv if argv is not None else sys.argv[1:]),
+    }
+    print(format_tables(summary))
+    written = write_outputs(out, config, summary, games, plots=not args.no_plots)
+    partial.unlink(missing_ok=True)
+    print(f"\n{len(games)} games in {wall:.0f} s; wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def _resummarize(out: Path, args: argparse.Namespace) -> int:
+    try:
+        config = json.loads((out / "summary.json").read_text())["config"]
+        games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines() if line.strip()]
+    except (OSError, KeyError, json.JSONDecodeError) as exc:
+        print(f"ohmygoods tournament: cannot read a finished tournament in {out}: {exc}", file=sys.stderr)
+        return 2
+    summary = summarize(config["agents"], games, bootstrap=args.bootstrap, seed=config["seed"])
+    print(format_tables(summary))
+    written = write_outputs(out, config, summary, games, plots=not args.no_plots)
+    print(f"\n{len(games)} games; wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

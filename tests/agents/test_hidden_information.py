@@ -1,0 +1,189 @@
+"""Agents never see hidden information.
+
+* The choices of the information-state agents are functions of the information state: for
+  two true states that differ only in hidden information (opponents' hands, goods and deck
+  order swapped, another RNG word — the approach of ``tests/test_infostate.py``) the heuristic,
+  the greedy policy and MCTS (fixed seed) choose the same action.
+* The harnesses (tournament, terminal game) pass an agent only the observation, the legal
+  mask and the redacted information state, as copies.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from agents import Agent, info_state_of, make_agent
+from agents.tournament import play_game
+from ohmygoods_env import Game
+from ohmygoods_env import layout as L
+from ohmygoods_env.infostate import redact
+
+
+def _hidden_cards(g: Game, me: int) -> list[int]:
+    loc = g.state[L.F_LOC : L.F_LOC + L.N_CARDS]
+    return [
+        c
+        for c in range(L.N_CARDS)
+        if loc[c] in (L.L_DECK, L.L_LIMBO, L.L_ESCROW)
+        or loc[c] >= L.L_GOODS
+        or (L.L_HAND <= loc[c] < L.L_HAND + L.MAX_PLAYERS and loc[c] != L.L_HAND + me)
+        or (L.L_ASIDE <= loc[c] < L.L_ASIDE + L.MAX_PLAYERS and loc[c] != L.L_ASIDE + me)
+    ]
+
+
+def _swap_cards(g: Game, a: int, b: int) -> None:
+    """Swap the places of deck cards a and b (hand, deck position, goods, set-aside)."""
+    s = g.state
+    la, lb = s[L.F_LOC + a], s[L.F_LOC + b]
+    s[L.F_LOC + a], s[L.F_LOC + b] = lb, la
+    deck = s[L.F_DECK : L.F_DECK + s[L.F_DECK_N]]
+    ia, ib = np.flatnonzero(deck == a), np.flatnonzero(deck == b)
+    deck[ia], deck[ib] = b, a
+    for p in range(L.MAX_PLAYERS):
+        if s[L.F_ASIDE + p] == a:
+            s[L.F_ASIDE + p] = b
+        elif s[L.F_ASIDE + p] == b:
+            s[L.F_ASIDE + p] = a
+
+
+@functools.lru_cache(maxsize=4)
+def _twin_states(n: int, seed: int) -> tuple[tuple[Game, Game, int], ...]:
+    """Pairs (g, h): h differs from g only in hidden information of the player to move."""
+    return tuple(_make_twins(n, seed))
+
+
+def _make_twins(n: int, seed: int):
+    rng = np.random.default_rng(seed)
+    heur = make_agent("heuristic", seed=0)
+    made = 0
+    for i in range(200):
+        players = 2 + i % 3
+        g = Game(players, "omg2" if i % 2 == 0 else "royal", seed=500 + i)
+        for _ in range(int(rng.integers(5, 200))):
+            if g.done:
+                break
+            p = g.current_player
+            g.step(heur.act(g.observe(p), g.legal_mask(), info_state_of(g.state, p)))
+        if g.done or len(g.legal_actions()) < 2:
+            continue
+        me = g.current_player
+        hidden = _hidden_cards(g, me)
+        # swap hidden cards of different resources, so the swap changes what is where
+        res = g.cards.buildings[:, 2]
+        pairs = [(a, b) for a in hidden for b in hidden if a < b and res[a] != res[b]]
+        if len(pairs) < 3:
+            continue
+        h = g.clone()
+        for k in rng.choice(len(pairs), 6, replace=False):
+            _swap_cards(h, *pairs[int(k)])
+        h.state[L.F_RNG] ^= 0x3C3C3C3
+        assert h.check_invariants() == 0
+        assert not np.array_equal(g.state, h.state)
+        yield g, h, me
+        made += 1
+        if made >= n:
+            return
+
+
+def _choice(agent: Agent, g: Game, me: int) -> int:
+    return agent.act(g.observe(me), g.legal_mask(), info_state_of(g.state, me))
+
+
+@pytest.mark.parametrize("name", ["heuristic", "greedy"])
+def test_rule_based_choices_ignore_hidden_information(name: str) -> None:
+    n = 0
+    for g, h, me in _twin_states(40, 1):
+        assert np.array_equal(info_state_of(g.state, me), info_state_of(h.state, me))
+        assert _choice(make_agent(name, seed=7), g, me) == _choice(make_agent(name, seed=7), h, me)
+        n += 1
+    assert n >= 30
+
+
+def test_mcts_choice_ignores_hidden_information() -> None:
+    n = 0
+    for g, h, me in _twin_states(12, 2):
+        a = _choice(make_agent("mcts", seed=11, sims=60), g, me)
+        b = _choice(make_agent("mcts", seed=11, sims=60), h, me)
+        assert a == b
+        n += 1
+    assert n >= 10
+
+
+def test_hidden_information_would_change_what_a_cheater_sees() -> None:
+    """Control: the twin states really differ in what an omniscient agent could read."""
+    differ = 0
+    for g, h, me in _twin_states(10, 3):
+        hands_g = [g.hand(q) for q in range(g.num_players) if q != me]
+        hands_h = [h.hand(q) for q in range(h.num_players) if q != me]
+        deck_g = g.state[L.F_DECK : L.F_DECK + g.state[L.F_DECK_N]]
+        deck_h = h.state[L.F_DECK : L.F_DECK + h.state[L.F_DECK_N]]
+        differ += hands_g != hands_h or not np.array_equal(deck_g, deck_h)
+    assert differ >= 8
+
+
+class _Spy(Agent):
+    """Records what the harness passes and checks it against the true game."""
+
+    name = "spy"
+    needs_info_state = True
+
+    def __init__(self, game_ref: list[Game]) -> None:
+        self.game_ref = game_ref
+        self.calls = 0
+        self.rng = np.random.default_rng(0)
+
+    def act(self, observation, mask, info_state=None, *extra):
+        assert not extra
+        g = self.game_ref[0]
+        p = g.current_player
+        assert np.array_equal(observation, g.observe(p))
+        assert np.array_equal(mask, g.legal_mask())
+        expected = np.zeros(L.STATE_LEN, np.int32)
+        redact(g.state, p, expected)
+        assert np.array_equal(info_state, expected)
+        assert info_state[L.F_RNG] == 0  # no chance: the future is not passed
+        assert not np.shares_memory(info_state, g.state)
+        # scribbling on what was passed must not change the game
+        before = g.state.copy()
+        observation[:] = 0
+        info_state[:] = 0
+        mask_copy = mask.copy()
+        mask[:] = 0
+        assert np.array_equal(g.state, before)
+        self.calls += 1
+        legal = np.flatnonzero(mask_copy)
+        return int(legal[self.rng.integers(legal.size)])
+
+
+def test_tournament_harness_passes_only_observation_mask_and_information_state(monkeypatch) -> None:
+    ref: list[Game] = []  # a handle on the game being played
+    real_init = Game.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        ref[:] = [self]
+
+    monkeypatch.setattr(Game, "__init__", init)
+    spies = [_Spy(ref), _Spy(ref), _Spy(ref)]
+    g, thinking, moves = play_game(spies, 3, "omg2", seed=9)
+    assert g.done and sum(s.calls for s in spies) == sum(moves) > 50
+
+
+def test_play_harness_passes_only_observation_mask_and_information_state(monkeypatch) -> None:
+    from agents import play as play_mod
+
+    ref: list[Game] = []
+    real_init = Game.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        ref[:] = [self]
+
+    monkeypatch.setattr(Game, "__init__", init)
+    spy = _Spy(ref)
+    out: list[str] = []
+    game = play_mod.play([spy], "omg2", seed=4, read=lambda prompt: "1", say=out.append)
+    assert game is not None and game.done and spy.calls > 20

@@ -1,0 +1,149 @@
+"""The tournament runner: schedule, determinism, statistics and output files."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from agents import tournament as T
+
+
+def test_schedule_two_players_rotates_seats_over_shared_deals() -> None:
+    specs = T.schedule(3, 2, 4, seed=5)
+    assert len(specs) == 3 * 4
+    assert {s.lineup for s in specs} == {0, 1, 2}
+    for lineup in range(3):
+        games = [s for s in specs if s.lineup == lineup]
+        # each deal is played from both seatings
+        assert games[0].seed == games[1].seed and games[0].seats == games[1].seats[::-1]
+        assert games[2].seed != games[0].seed
+        assert Counter(s.seats[0] for s in games) == Counter(s.seats[1] for s in games)
+    assert specs == T.schedule(3, 2, 4, seed=5)
+    assert [s.seed for s in specs] != [s.seed for s in T.schedule(3, 2, 4, seed=6)]
+
+
+@pytest.mark.parametrize(("players", "expected"), [(3, 7), (4, 12)])
+def test_schedule_multiplayer_lineups_with_repetition(players: int, expected: int) -> None:
+    ups = T.lineups(3, players)
+    assert len(ups) == expected  # multisets of 3 agents over the seats, minus the 3 pure ones
+    assert all(len(set(u)) > 1 and len(u) == players for u in ups)
+    specs = T.schedule(3, players, players, seed=0)
+    for lineup in range(expected):
+        rotations = {s.seats for s in specs if s.lineup == lineup}
+        assert len({s.seed for s in specs if s.lineup == lineup}) == 1  # one deal, every rotation
+        assert len(rotations) == len({tuple(np.roll(ups[lineup], k)) for k in range(players)})
+
+
+def test_schedule_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError):
+        T.schedule(1, 2, 10, 0)
+    with pytest.raises(ValueError):
+        T.schedule(2, 2, 0, 0)
+
+
+def test_wilson_interval() -> None:
+    lo, hi = T.wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    lo, hi = T.wilson(40, 40)
+    assert hi == 1.0 and lo == pytest.approx(0.9124, abs=1e-3)
+
+
+def test_bradley_terry_orders_agents_and_stays_finite() -> None:
+    wins = np.array([[0, 10, 20], [10, 0, 20], [0, 0, 0]], float)
+    count = np.array([[0, 20, 20], [20, 0, 20], [20, 20, 0]], float)
+    r = T.bradley_terry(wins, count)
+    assert r[0] == pytest.approx(r[1], abs=1e-6)
+    assert r[0] > r[2] + 200 and np.all(np.isfinite(r))
+
+
+def _run(tmp_path, name: str, *extra: str) -> dict:
+    out = tmp_path / name
+    argv = ["--agents", "random,greedy", "--games", "4", "--seed", "3", "--out", str(out)]
+    argv += ["--no-progress", "--no-plots", "--bootstrap", "20", *extra]
+    assert T.main(argv) == 0
+    return json.loads((out / "summary.json").read_text())
+
+
+def _strip(summary: dict) -> dict:
+    s = json.loads(json.dumps(summary))
+    s.pop("config")
+    for a in s["agents"]:
+        for k in list(a):
+            if k.startswith("thinking"):
+                a.pop(k)
+    return s
+
+
+def test_tournament_is_reproducible_and_independent_of_workers(tmp_path, capsys) -> None:
+    a = _run(tmp_path, "a", "--workers", "1")
+    b = _run(tmp_path, "b", "--workers", "1")
+    c = _run(tmp_path, "c", "--workers", "2")
+    assert _strip(a) == _strip(b) == _strip(c)
+    games = [json.loads(line) for line in (tmp_path / "c" / "games.jsonl").read_text().splitlines()]
+    assert [g["index"] for g in games] == list(range(4))
+    assert all(set(g["seats"]) == {"random", "greedy"} for g in games)
+    printed = capsys.readouterr().out
+    assert "win rate of row vs column" in printed and "rating" in printed
+    for f in ("summary.json", "winrates.csv", "agents.csv", "games.jsonl"):
+        assert (tmp_path / "a" / f).exists()
+
+
+def test_tournament_three_players_and_plots(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "p3"
+    argv = ["--agents", "random,greedy", "--players", "3", "--games", "3", "--out", str(out)]
+    assert T.main(argv + ["--no-progress", "--workers", "1", "--bootstrap", "10"]) == 0
+    s = json.loads((out / "summary.json").read_text())
+    assert s["config"]["games"] == 2 * 3  # lineups (r,r,g) and (r,g,g), 3 rotations each
+    assert (out / "winrate_heatmap.png").stat().st_size > 1000
+    assert (out / "score_distributions.png").stat().st_size > 1000
+    rates = {a["agent"]: a for a in s["agents"]}
+    assert rates["random"]["seats"] + rates["greedy"]["seats"] == 18
+    ups = {(r["lineup"], r["agent"]): r for r in s["lineups"]}
+    assert set(ups) == {(u, a) for u in ("random+random+greedy", "random+greedy+greedy") for a in ("random", "greedy")}
+    for u in ("random+random+greedy", "random+greedy+greedy"):
+        assert ups[(u, "random")]["game_win_rate"] + ups[(u, "greedy")]["game_win_rate"] == pytest.approx(1.0)
+    assert (out / "lineups.csv").exists()
+    # --summarize recomputes the same tables from games.jsonl without playing
+    (out / "agents.csv").unlink()
+    assert T.main(["--summarize", str(out), "--no-plots", "--bootstrap", "10"]) == 0
+    assert json.loads((out / "summary.json").read_text()) == s
+    assert (out / "agents.csv").exists()
+
+
+def test_tournament_rejects_bad_arguments(capsys) -> None:
+    assert T.main(["--agents", "random,nosuchagent", "--games", "1", "--no-progress"]) == 2
+    assert "unknown agent" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        T.main(["--agents", "random", "--games", "1"])
+
+
+def test_resume_keeps_finished_games_of_an_interrupted_run(tmp_path, monkeypatch) -> None:
+    full = _run(tmp_path, "full", "--workers", "1")
+    lines = (tmp_path / "full" / "games.jsonl").read_text().splitlines()
+    out = tmp_path / "resumed"
+    out.mkdir()
+    (out / "games.partial.jsonl").write_text("\n".join(lines[:2]) + '\n{"index": 3, "cut sh')
+    played = []
+    real = T._run_spec
+    monkeypatch.setattr(T, "_run_spec", lambda spec: played.append(spec.index) or real(spec))
+    resumed = _run(tmp_path, "resumed", "--workers", "1", "--resume")
+    assert sorted(played) == [2, 3]
+    assert _strip(resumed) == _strip(full)
+    assert not (out / "games.partial.jsonl").exists()
+
+
+def test_a_finished_run_can_be_extended_with_more_games(tmp_path, monkeypatch) -> None:
+    _run(tmp_path, "ext", "--workers", "1")  # 4 games per lineup
+    out = tmp_path / "ext"
+    (out / "games.partial.jsonl").write_text((out / "games.jsonl").read_text())
+    played = []
+    real = T._run_spec
+    monkeypatch.setattr(T, "_run_spec", lambda spec: played.append(spec.number) or real(spec))
+    argv = ["--agents", "random,greedy", "--games", "6", "--seed", "3", "--out", str(out)]
+    assert T.main(argv + ["--no-progress", "--no-plots", "--bootstrap", "5", "--workers", "1", "--resume"]) == 0
+    assert sorted(played) == [4, 5]
+    assert len((out / "games.jsonl").read_text().splitlines()) == 6
