@@ -1,0 +1,155 @@
+"""Behaviour-cloning warm start: fit a MaskablePPO policy (and its value head) to a teacher agent's play.
+
+:func:`collect` plays ``games`` games in one :class:`~ohmygoods_env.batch.BatchGames`, every
+seat played by the teacher (default: the heuristic, given each player's information state),
+and records at every decision the acting player's observation, legal mask and the
+teacher's action. With ``eps > 0`` a share of the moves actually played are random legal
+moves (the label stays the teacher's choice), so the data also covers states the teacher
+would not reach. Value targets are the seat's final reward (``reward_mode`` times
+``reward_scale``) discounted by ``gamma`` per later decision of that seat.
+
+:func:`pretrain` minimises cross-entropy of the masked policy on the teacher's actions plus
+``vf_coef`` times the value error, with Adam, before PPO starts (``train_ppo --bc-games``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import numpy as np
+import torch
+
+from ohmygoods_env import layout as L
+from ohmygoods_env.batch import BatchGames, make_rng, random_actions
+
+from .league import _batch_act, baseline_agent
+
+
+def collect(
+    games: int,
+    num_players: int = 2,
+    rules: str = "omg2",
+    teacher: str = "heuristic",
+    reward_mode: str = "margin",
+    reward_scale: float = 0.1,
+    gamma: float = 0.995,
+    eps: float = 0.1,
+    seed: int = 0,
+    batch: int = 64,
+) -> dict[str, np.ndarray]:
+    """Teacher play: ``obs float16[N, OBS_DIM]``, ``masks bool[N, N_ACTIONS]``, ``actions``, ``returns``."""
+    agent = baseline_agent(teacher, seed=seed)
+    rng = np.random.default_rng(seed)
+    words = make_rng(batch, seed + 1)
+    obs_l, mask_l, act_l, ret_l = [], [], [], []
+    done_games = 0
+    start = 0
+    while done_games < games:
+        n = min(batch, games - done_games)
+        g = BatchGames(n, num_players, rules, seed + 7 * start + 1, illegal="raise", reward_mode=reward_mode)
+        owner_seat: list[tuple[int, int]] = []  # (game, seat) of each record of this batch
+        first = len(act_l)
+        rewards = np.zeros((n, num_players), np.float32)
+        rows = np.arange(n, dtype=np.int64)
+        while True:
+            live = rows[~g.done]
+            if live.size == 0:
+                break
+            seats = g.state[live, L.F_CUR].astype(np.int64)
+            masks = g.masks()[live]
+            labels = _batch_act(agent, g, live, seats)
+            obs_l.append(g.observe(rows=live).astype(np.float16))
+            mask_l.append(masks.astype(np.bool_))
+            act_l.append(labels)
+            owner_seat.extend(zip(live.tolist(), seats.tolist(), strict=True))
+            played = labels.copy()
+            noisy = rng.random(live.size) < eps
+            if noisy.any():
+                played[noisy] = random_actions(np.ascontiguousarray(masks[noisy]), words[: int(noisy.sum())])
+            r, _, _ = g.step(played, rows=live)
+            rewards += r
+        # discounted final reward per record: count later decisions of the same seat in the same game
+        recs = np.asarray(owner_seat, np.int64).reshape(-1, 2)
+        later = np.zeros(len(recs), np.int64)
+        seen: dict[tuple[int, int], int] = {}
+        for k in range(len(recs) - 1, -1, -1):
+            key = (int(recs[k, 0]), int(recs[k, 1]))
+            later[k] = seen.get(key, 0)
+            seen[key] = later[k] + 1
+        ret_l.append(rewards[recs[:, 0], recs[:, 1]] * reward_scale * gamma**later)
+        assert sum(len(a) for a in act_l[first:]) == len(recs)
+        done_games += n
+        start += 1
+    return {
+        "obs": np.concatenate(obs_l),
+        "masks": np.concatenate(mask_l),
+        "actions": np.concatenate(act_l),
+        "returns": np.concatenate(ret_l).astype(np.float32),
+    }
+
+
+def pretrain(
+    policy: Any,
+    data: dict[str, np.ndarray],
+    epochs: int = 3,
+    batch_size: int = 512,
+    lr: float = 1e-3,
+    vf_coef: float = 0.5,
+    seed: int = 0,
+    log: Any = None,
+) -> dict[str, float]:
+    """Fit ``policy`` (a MaskableActorCriticPolicy) to the data; returns the last epoch's losses and accuracy."""
+    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    n = len(data["actions"])
+    gen = np.random.default_rng(seed)
+    policy.train()
+    stats: dict[str, float] = {}
+    for epoch in range(epochs):
+        order = gen.permutation(n)
+        tot_pi = tot_v = correct = 0.0
+        for b in range(0, n, batch_size):
+            idx = order[b : b + batch_size]
+            obs = torch.as_tensor(data["obs"][idx].astype(np.float32))
+            acts = torch.as_tensor(data["actions"][idx])
+            masks = data["masks"][idx]
+            ret = torch.as_tensor(data["returns"][idx])
+            values, logp, _ = policy.evaluate_actions(obs, acts, action_masks=masks)
+            loss_pi = -logp.mean()
+            loss_v = torch.nn.functional.mse_loss(values.flatten(), ret)
+            loss = loss_pi + vf_coef * loss_v
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            opt.step()
+            with torch.no_grad():
+                dist = policy.get_distribution(obs, action_masks=masks)
+                correct += float((dist.distribution.probs.argmax(1) == acts).sum())
+            tot_pi += float(loss_pi.detach()) * len(idx)
+            tot_v += float(loss_v.detach()) * len(idx)
+        stats = {"epoch": epoch + 1, "loss_pi": tot_pi / n, "loss_v": tot_v / n, "accuracy": correct / n}
+        if log is not None:
+            log(stats)
+    policy.set_training_mode(False)
+    return stats
+
+
+def warm_start(policy: Any, games: int, args: Any, scale: float) -> dict[str, float]:
+    """Collect teacher games and pretrain ``policy`` (used by ``train_ppo --bc-games``)."""
+    t0 = time.perf_counter()
+    data = collect(games, args.players, args.rules, args.bc_teacher, args.reward, scale, args.gamma, seed=args.seed)
+    t1 = time.perf_counter()
+    print(f"[bc] {len(data['actions'])} decisions from {games} games in {t1 - t0:.0f}s", file=sys.stderr, flush=True)
+    stats = pretrain(
+        policy,
+        data,
+        epochs=args.bc_epochs,
+        seed=args.seed,
+        log=lambda s: print(f"[bc] {s}", file=sys.stderr, flush=True),
+    )
+    stats.update(decisions=len(data["actions"]), seconds=round(time.perf_counter() - t0, 1))
+    return stats
+
+
+__all__ = ["collect", "pretrain", "warm_start"]
