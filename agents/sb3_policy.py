@@ -66,5 +66,8 @@ def load_policy(path: str | Path, seed: int | None = None, device: str = "cpu", 
         p = p.with_suffix(".zip")
     if not p.exists():
         raise FileNotFoundError(f"no trained policy at {str(path)!r}")
+    import torch
+
+    torch.set_num_threads(1)  # small batched forwards: extra threads only contend on few cores
     model = _load_model(str(p.resolve()), device)
     return SB3PolicyAgent(model, name=f"ppo:{p.stem}", deterministic=deterministic)

@@ -112,16 +112,38 @@ class RandomOpponent:
         return "RandomOpponent()"
 
 
-def _batch_policy(opponent: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """``(observations[n], masks[n]) -> actions[n]`` for any opponent of the protocol."""
+def _batch_policy(opponent: Any) -> Callable[..., np.ndarray]:
+    """``(observations[n], masks[n], info_states[n] | None) -> actions[n]`` for any opponent.
+
+    Opponents with ``needs_info_state = True`` (heuristic, greedy, MCTS) get the redacted
+    information state of the seat they play (``infostate.redact``: no hidden information).
+    """
     if hasattr(opponent, "act_batch"):
-        return lambda obs, masks: np.asarray(opponent.act_batch(obs, masks), np.int64).reshape(-1)
+        if getattr(opponent, "needs_info_state", False):
+            return lambda obs, masks, infos=None: np.asarray(opponent.act_batch(obs, masks, infos), np.int64).reshape(
+                -1
+            )
+        return lambda obs, masks, infos=None: np.asarray(opponent.act_batch(obs, masks), np.int64).reshape(-1)
     act = opponent.act if hasattr(opponent, "act") else opponent
     if not callable(act):
         raise TypeError(f"an opponent needs act(observation, mask), act_batch(...) or to be callable: {opponent!r}")
-    return lambda obs, masks: np.fromiter(
+    if getattr(opponent, "needs_info_state", False):
+        return lambda obs, masks, infos=None: np.fromiter(
+            (int(act(o, m, i)) for o, m, i in zip(obs, masks, infos, strict=True)), np.int64, masks.shape[0]
+        )
+    return lambda obs, masks, infos=None: np.fromiter(
         (int(act(o, m)) for o, m in zip(obs, masks, strict=True)), np.int64, masks.shape[0]
     )
+
+
+def _info_states(state: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Redacted information states of the acting seat of each of ``rows``."""
+    from ..infostate import redact
+
+    out = np.zeros((rows.shape[0], state.shape[1]), np.int32)
+    for j, i in enumerate(rows):
+        redact(state[i], int(state[i, L.F_CUR]), out[j])
+    return out
 
 
 def _opponent_list(opponents: Any, num_players: int) -> list[Any]:
@@ -197,7 +219,12 @@ class LearnerGames:
         for k, o in enumerate(self.opponents, start=1):
             groups.setdefault(id(o), (o, []))[1].append(k)
         self._groups = [
-            (_batch_policy(o), np.array(ks, np.int64), getattr(o, "needs_observation", True))
+            (
+                _batch_policy(o),
+                np.array(ks, np.int64),
+                getattr(o, "needs_observation", True),
+                getattr(o, "needs_info_state", False),
+            )
             for o, ks in groups.values()
         ]
         n = self.games.num_games
@@ -299,7 +326,7 @@ class LearnerGames:
                 self._last_rewards += r
                 return
             rel = (g.state[waiting, L.F_CUR] - self.seat[waiting]) % P
-            for policy, ks, needs_obs in self._groups:
+            for policy, ks, needs_obs, needs_info in self._groups:
                 sel = waiting[np.isin(rel, ks)]
                 if sel.size == 0:
                     continue
@@ -307,7 +334,8 @@ class LearnerGames:
                     obs = g.observe(rows=sel)
                 else:
                     obs = np.broadcast_to(self._zero_obs, (sel.shape[0], L.OBS_DIM))
-                acts = policy(obs, g.masks(copy=False)[sel])
+                infos = _info_states(g.state, sel) if needs_info else None
+                acts = policy(obs, g.masks(copy=False)[sel], infos)
                 r, _, _ = g.step(acts, rows=sel)
                 self._last_rewards += r
 

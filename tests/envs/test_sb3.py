@@ -113,3 +113,32 @@ def test_maskable_ppo_trains_on_the_vecenv() -> None:
     assert masks[np.arange(8), actions].all()
     assert len(model.ep_info_buffer) > 0  # whole games were played during training
     assert all(ep["r"] in (-1.0, 0.0, 1.0) for ep in model.ep_info_buffer)
+
+
+def test_info_state_opponents_play_inside_the_vec_env():
+    """Opponents that need the information state (heuristic) get the redacted one (no hidden info)."""
+    from agents import make_agent
+    from ohmygoods_env.envs.sb3 import OhMyGoodsVecEnv
+
+    seen = []
+
+    heuristic = make_agent("heuristic", seed=0)
+
+    class Spy:
+        needs_info_state = True
+
+        def act(self, obs, mask, info_state=None):
+            assert info_state is not None and info_state[L.F_RNG] == 0  # redacted: no RNG word
+            seen.append(1)
+            return heuristic.act(obs, mask, info_state)
+
+    env = OhMyGoodsVecEnv(num_envs=2, opponents=Spy(), seed=3)
+    env.reset()
+    finished, rewards = 0, []
+    for _ in range(1500):
+        masks = env.action_masks()
+        _, r, d, _ = env.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+        finished += int(d.sum())
+        rewards += list(r[d])
+    assert seen and finished >= 5
+    assert np.mean(rewards) < 0  # the first-legal learner loses to the heuristic
