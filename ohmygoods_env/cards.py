@@ -285,9 +285,7 @@ def _parse_deck(path: Path, strict: bool) -> tuple[np.ndarray, list[str], list[s
     if strict:
         counts = {res: int((table[:, B_RES] == k).sum()) for k, res in enumerate(RESOURCES)}
         if counts != EXPECTED_RESOURCE_COUNTS:
-            raise CardTableError(
-                f"{path.name}: resource counts {counts}; expected {EXPECTED_RESOURCE_COUNTS} (R1.2)"
-            )
+            raise CardTableError(f"{path.name}: resource counts {counts}; expected {EXPECTED_RESOURCE_COUNTS} (R1.2)")
         suns = int(table[:, B_SUN].sum())
         if suns != EXPECTED_HALF_SUNS:
             raise CardTableError(f"{path.name}: {suns} half-suns; expected {EXPECTED_HALF_SUNS} (R1.2)")

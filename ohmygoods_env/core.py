@@ -950,11 +950,7 @@ def legal_mask(g, C, AS, out):
                 # Decision R5.3a: each assistant moves at most once per phase II
                 if g[F_STAFF + base + a] == STAFF_ASSISTANT and (g[F_MOVED] >> a) & 1 == 0:
                     for b in range(nb):
-                        if (
-                            b != a
-                            and is_production(C, g[F_BLD + base + b])
-                            and g[F_STAFF + base + b] == STAFF_NONE
-                        ):
+                        if b != a and is_production(C, g[F_BLD + base + b]) and g[F_STAFF + base + b] == STAFF_NONE:
                             out[A_MOVE + a * MAX_SLOTS + b] = 1
                             n += 1
         return n

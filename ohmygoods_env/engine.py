@@ -50,9 +50,7 @@ def check_action(action: object) -> int:
         if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
             action = int(action)
         else:
-            raise TypeError(
-                f"action must be an int in [0, {L.N_ACTIONS - 1}], got {type(action).__name__} {action!r}"
-            )
+            raise TypeError(f"action must be an int in [0, {L.N_ACTIONS - 1}], got {type(action).__name__} {action!r}")
     a = int(action)
     if not 0 <= a < L.N_ACTIONS:
         raise ValueError(f"action {a} is out of range: expected an int in [0, {L.N_ACTIONS - 1}]")
@@ -184,9 +182,7 @@ class Game:
             raise ValueError(f"reward mode must be one of {list(REWARD_MODES)}, got {mode!r}")
         out = np.zeros(L.MAX_PLAYERS, np.float64)
         if self.done:
-            core.final_rewards(
-                self.state, self.cards.buildings, self.cards.assistants, REWARD_MODES.index(mode), out
-            )
+            core.final_rewards(self.state, self.cards.buildings, self.cards.assistants, REWARD_MODES.index(mode), out)
         return out[: self.num_players].astype(np.float32)
 
     def hand(self, player: int) -> list[int]:
@@ -232,8 +228,7 @@ class Game:
             legal = self.legal_actions()
             raise IllegalActionError(
                 f"action {a} ({describe(a, self)}) is illegal for player {self.current_player} "
-                f"in decision '{self.decision_name}'; legal actions: {legal[:20]}"
-                + ("..." if len(legal) > 20 else "")
+                f"in decision '{self.decision_name}'; legal actions: {legal[:20]}" + ("..." if len(legal) > 20 else "")
             )
         self.actions.append(a)
 
