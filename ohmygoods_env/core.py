@@ -229,17 +229,23 @@ ERR_PLAYER = -4  # step_checked: it is not this player's turn
 
 
 @njit(cache=True)
-def rand_below(g, n):
-    """Uniform integer in [0, n) from the game's xorshift32 word (n >= 1)."""
-    x = np.int64(g[F_RNG]) & 0xFFFFFFFF
+def rand_at(words, i, n):
+    """Uniform integer in [0, n) from the xorshift32 word ``words[i]`` (int32 array, n >= 1)."""
+    x = np.int64(words[i]) & 0xFFFFFFFF
     x ^= (x << 13) & 0xFFFFFFFF
     x ^= x >> 17
     x ^= (x << 5) & 0xFFFFFFFF
     if x >= 0x80000000:
-        g[F_RNG] = x - 0x100000000
+        words[i] = x - 0x100000000
     else:
-        g[F_RNG] = x
+        words[i] = x
     return (x * n) >> 32
+
+
+@njit(cache=True)
+def rand_below(g, n):
+    """Uniform integer in [0, n) from the game's xorshift32 word (n >= 1)."""
+    return rand_at(g, F_RNG, n)
 
 
 @njit(cache=True)
@@ -403,11 +409,6 @@ def _missing(g, C, p, s, miss):
         miss[r] = m
         total += m
     return total
-
-
-@njit(cache=True)
-def _allowance(g, p, s):
-    return 1 if g[F_STAFF + p * MAX_SLOTS + s] == STAFF_SLOPPY else 0
 
 
 @njit(cache=True)

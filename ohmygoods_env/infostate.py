@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .core import hand_count, is_production
+from .core import hand_count, is_production, rand_at
 from .layout import (
     F_A_OWNER,
     F_ASIDE,
@@ -170,13 +170,8 @@ def _deal_hidden(g, me, shuffle_word):
 
 @njit(cache=True)
 def _rand_in(word, n):
-    """rand_below on a one-element RNG array (same xorshift32 as the games)."""
-    x = np.int64(word[0]) & 0xFFFFFFFF
-    x ^= (x << 13) & 0xFFFFFFFF
-    x ^= x >> 17
-    x ^= (x << 5) & 0xFFFFFFFF
-    word[0] = x - 0x100000000 if x >= 0x80000000 else x
-    return (x * n) >> 32
+    """The games' xorshift32 (``core.rand_at``) on a one-element int32 RNG array."""
+    return rand_at(word, 0, n)
 
 
 @njit(cache=True)
