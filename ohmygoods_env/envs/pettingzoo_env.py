@@ -20,7 +20,8 @@ engine.
 * ``infos[agent]`` carries ``{"decision": name}`` for the agent to act; at the end every
   agent's info holds its final ``score``, ``leftover_coins`` and ``winner`` flag.
 
-:func:`env` wraps :class:`raw_env` in ``OrderEnforcingWrapper`` only: PettingZoo's
+:func:`env` wraps :class:`raw_env` in ``OrderEnforcingWrapper`` only (a subclass whose
+``last``/``step`` skip the stock wrapper's per-attribute ``__getattr__`` hops): PettingZoo's
 ``TerminateIllegalWrapper`` would silently turn an illegal move into a loss, and
 ``AssertOutOfBoundsWrapper`` would turn the engine's ``TypeError``/``ValueError`` for a
 bad action into a bare ``AssertionError``; the raw env already checks both.
@@ -38,6 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from .. import core
 from .. import layout as L
 from ..cards import (
     A_COST,
@@ -54,7 +56,7 @@ from ..cards import (
     CardSet,
     default_cards,
 )
-from ..engine import REWARD_MODES, Game, check_action
+from ..engine import REWARD_MODES, Game, IllegalActionError
 from ..render import render_text
 from ..rules import RuleSet
 
@@ -195,11 +197,27 @@ class raw_env(AECEnv):
         self._set_infos()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        p = self.agent_name_mapping[agent]
-        mask = np.zeros(L.N_ACTIONS, np.int8)
-        if not self._game.done and agent == self.agent_selection:
-            mask = self._game.legal_mask()
-        return {"observation": self._game.observe(p), "action_mask": mask}
+        try:
+            p = self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown agent {agent!r}: expected one of {self.possible_agents}") from None
+        g = self._game
+        obs = np.empty(L.OBS_DIM, np.float32)
+        mask = np.empty(L.N_ACTIONS, np.int8)
+        # One kernel call writes both; the mask is all 0 unless ``p`` is the seat to act.
+        core.observe_with_mask(g.state, g.cards.buildings, g.cards.assistants, p, obs, mask)
+        return {"observation": obs, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """Observation, cumulative reward, terminated, truncated and info of ``agent_selection``."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         if not self.agents:
@@ -210,17 +228,24 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         self._apply(agent, action)
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if self._game.done:
-            final = self._game.rewards(self.reward_mode)
+        g = self._game
+        if g.done:
+            self._cumulative_rewards[agent] = 0.0
+            self._clear_rewards()
+            final = g.rewards(self.reward_mode)
             for a in self.agents:
                 self.rewards[a] = float(final[self.agent_name_mapping[a]])
             self.terminations = dict.fromkeys(self.agents, True)
+            self._set_infos()
+            self._accumulate_rewards()
         else:
-            self.agent_selection = self.possible_agents[self._game.current_player]
-        self._set_infos()
-        self._accumulate_rewards()
+            # Mid-game every reward and cumulative reward is 0 (rewards come only at the end),
+            # so the PettingZoo clear/accumulate bookkeeping has nothing to do here.
+            sel = self.possible_agents[g.state[L.F_CUR]]
+            self.agent_selection = sel
+            infos = {a: {} for a in self.agents}
+            infos[sel] = {"decision": L.DECISION_NAMES[g.state[L.F_DEC]]}
+            self.infos = infos
         if self.render_mode == "human":
             self.render()
 
@@ -245,12 +270,11 @@ class raw_env(AECEnv):
     def _apply(self, agent: str, action: object) -> None:
         """Step the game; on any error the game is unchanged and the message names the decision."""
         try:
-            a = check_action(action)
-        except TypeError as exc:
-            raise TypeError(f"{exc} ({agent}, decision '{self._game.decision_name}')") from None
-        except ValueError as exc:
-            raise ValueError(f"{exc} ({agent}, decision '{self._game.decision_name}')") from None
-        self._game.step(a)
+            self._game.step(action)
+        except IllegalActionError:
+            raise  # already names the action, the player and the decision
+        except (TypeError, ValueError) as exc:  # wrong type or out-of-range id (check_action)
+            raise type(exc)(f"{exc} ({agent}, decision '{self._game.decision_name}')") from None
 
     def _set_infos(self) -> None:
         g = self._game
@@ -270,6 +294,28 @@ class raw_env(AECEnv):
             self.infos[self.agent_selection] = {"decision": g.decision_name}
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with direct ``last`` and ``step``.
+
+    The stock wrapper runs ``AECEnv.last`` on itself, so each of its five attribute reads
+    goes through two ``__getattr__`` hops; here ``last`` checks the order once and asks the
+    wrapped env. Same checks, same errors and warnings: before ``reset`` the stock paths
+    run (and raise), and a step with no agents left takes the stock path (a warning).
+    """
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
 def env(**kwargs: Any) -> AECEnv:
-    """:class:`raw_env` with ``OrderEnforcingWrapper`` (see the module docstring for why no others)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """:class:`raw_env` wrapped for order checks (see the module docstring for why no other wrappers)."""
+    return _OrderEnforcing(raw_env(**kwargs))

@@ -113,6 +113,8 @@ def test_only_acting_agent_has_a_mask_and_all_observations_in_bounds() -> None:
             for agent in e.agents:
                 obs = e.observe(agent)
                 assert e.observation_space(agent).contains(obs), (agent, steps)
+                # the env's fused observe+mask kernel gives exactly the engine's observation
+                assert np.array_equal(obs["observation"], e.game.observe(e.agent_name_mapping[agent]))
                 if agent == e.agent_selection:
                     assert np.array_equal(obs["action_mask"], e.game.legal_mask())
                     assert obs["action_mask"].sum() >= 1
@@ -203,6 +205,27 @@ def test_step_after_the_end(caplog: pytest.LogCaptureFixture) -> None:
     raw.step(None)
     raw.step(0)  # the raw env behaves the same way
     assert "step() called after all agents are terminated" in caplog.text
+
+
+def test_order_is_enforced_before_reset() -> None:
+    e = env()
+    for call in (e.last, lambda: e.step(0), lambda: e.observe("player_0")):
+        with pytest.raises(AssertionError, match="reset"):
+            call()
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = e.agent_selection
+    e.reset(seed=0)
+    obs, reward, term, trunc, info = e.last()
+    assert (reward, term, trunc) == (0.0, False, False) and info == {"decision": e.unwrapped.game.decision_name}
+    assert e.last(observe=False)[0] is None
+
+
+def test_unknown_agent_is_a_clear_error() -> None:
+    e = raw_env()
+    e.reset(seed=0)
+    for bad in ("player_7", 0, None):
+        with pytest.raises(ValueError, match=r"unknown agent .*player_0"):
+            e.observe(bad)
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
