@@ -78,15 +78,11 @@ from ohmygoods_env.layout import (
 
 @njit(cache=True)
 def rand_below(word, n):
-    """Uniform integer in [0, n) from a one-element xorshift32 state array (n >= 1)."""
-    x = word[0] & 0xFFFFFFFF
-    x ^= (x << 13) & 0xFFFFFFFF
-    x ^= x >> 17
-    x ^= (x << 5) & 0xFFFFFFFF
-    if x == 0:
-        x = 0x2545F491
-    word[0] = x
-    return (x * n) >> 32
+    """Uniform integer in [0, n) from a one-element xorshift32 state array (n >= 1, state != 0).
+
+    The games' own generator step (``core.rand_at``) on the agent's private word.
+    """
+    return core.rand_at(word, 0, n)
 
 
 @njit(cache=True)

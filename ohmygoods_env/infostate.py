@@ -15,6 +15,11 @@ from. This module provides it without leaking anything:
   at random into the hidden places, the RNG word is fresh, and opponents who already made
   their hidden phase-II choices in this round get random legal choices. The sample passes
   ``check_invariants`` and gives ``me`` exactly the same observation as the true state.
+
+For leak tests of one's own agents or features: :func:`hidden_cards` lists the cards whose
+place is hidden from a seat (the rule :func:`redact` applies), and :func:`swap_cards`
+exchanges the places of two cards in a state row, so a twin state that differs only in
+hidden information is two lines away (swap hidden cards, change ``F_RNG``).
 """
 
 from __future__ import annotations
@@ -226,3 +231,36 @@ def determinize(info, C, me, rng_word, out):
                         out[F_ASIDE + q] = c
                         break
                     pick -= 1
+
+
+# ===================================================================== leak-test helpers
+
+
+def hidden_cards(state: np.ndarray, me: int) -> list[int]:
+    """Ids of the deck cards whose place is hidden from seat ``me`` in ``state`` (a true state row).
+
+    Deck, escrow and empty-deck discards, goods (face down), opponents' hands and set-aside
+    cards — the places :func:`redact` hides.
+    """
+    loc = np.asarray(state)[F_LOC : F_LOC + N_CARDS]
+    return [c for c in range(N_CARDS) if _is_hidden(int(loc[c]), int(me))]
+
+
+def swap_cards(state: np.ndarray, a: int, b: int) -> None:
+    """Exchange the places of cards ``a`` and ``b`` in ``state`` in place (deck positions and
+    set-aside pointers follow), keeping the row consistent (``check_invariants`` holds).
+    """
+    for c in (a, b):
+        if not 0 <= int(c) < N_CARDS:
+            raise ValueError(f"card id {c} is out of range: expected 0..{N_CARDS - 1}")
+    s = state
+    la, lb = int(s[F_LOC + a]), int(s[F_LOC + b])
+    s[F_LOC + a], s[F_LOC + b] = lb, la
+    deck = s[F_DECK : F_DECK + int(s[F_DECK_N])]
+    ia, ib = np.flatnonzero(deck == a), np.flatnonzero(deck == b)
+    deck[ia], deck[ib] = b, a
+    for p in range(MAX_PLAYERS):
+        if s[F_ASIDE + p] == a:
+            s[F_ASIDE + p] = b
+        elif s[F_ASIDE + p] == b:
+            s[F_ASIDE + p] = a

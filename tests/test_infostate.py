@@ -7,7 +7,7 @@ import pytest
 
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
-from ohmygoods_env.infostate import determinize, redact
+from ohmygoods_env.infostate import determinize, hidden_cards, redact, swap_cards
 
 
 def _info(g: Game, me: int) -> np.ndarray:
@@ -32,18 +32,7 @@ def _games_at_random_points(n_games: int, seed: int):
 
 
 def _swap_cards(g: Game, a: int, b: int) -> None:
-    """Swap the places of deck cards a and b (hand, deck position, goods, ...)."""
-    s = g.state
-    la, lb = s[L.F_LOC + a], s[L.F_LOC + b]
-    s[L.F_LOC + a], s[L.F_LOC + b] = lb, la
-    deck = s[L.F_DECK : L.F_DECK + s[L.F_DECK_N]]
-    ia, ib = np.flatnonzero(deck == a), np.flatnonzero(deck == b)
-    deck[ia], deck[ib] = b, a
-    for p in range(L.MAX_PLAYERS):
-        if s[L.F_ASIDE + p] == a:
-            s[L.F_ASIDE + p] = b
-        elif s[L.F_ASIDE + p] == b:
-            s[L.F_ASIDE + p] = a
+    swap_cards(g.state, a, b)
 
 
 def test_redaction_ignores_opponent_hands_goods_and_deck_order():
@@ -59,6 +48,7 @@ def test_redaction_ignores_opponent_hands_goods_and_deck_order():
             or (L.L_HAND <= loc[c] < L.L_HAND + L.MAX_PLAYERS and loc[c] != L.L_HAND + me)
             or (L.L_ASIDE <= loc[c] < L.L_ASIDE + L.MAX_PLAYERS and loc[c] != L.L_ASIDE + me)
         ]
+        assert hidden == hidden_cards(g.state, me)  # the library's list agrees with this independent one
         if len(hidden) < 2:
             continue
         h = g.clone()
@@ -134,3 +124,13 @@ def test_determinized_worlds_are_consistent_and_look_the_same_to_me():
         n += 1
         assert len(worlds) >= 2 or g.state[L.F_DECK_N] <= 1
     assert n > 10
+
+
+def test_swap_cards_rejects_bad_ids_and_changes_nothing():
+    g = Game(2, seed=3)
+    before = g.state.copy()
+    for bad in (-1, L.N_CARDS):
+        with pytest.raises(ValueError, match=r"card id .* expected 0\.\.93"):
+            swap_cards(g.state, 0, bad)
+    assert np.array_equal(before, g.state)
+    assert hidden_cards(g.state, 0) != hidden_cards(g.state, 1)  # each seat's own hand is not hidden

@@ -29,11 +29,12 @@ from typing import Any
 
 import numpy as np
 import torch
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
 from ohmygoods_env.envs.gym_env import action_space, observation_space
+from ohmygoods_env.envs.sb3 import BatchedVecEnv
 from ohmygoods_env.infostate import redact
 
 POOL_KINDS: tuple[str, ...] = ("random", "greedy", "heuristic", "self")
@@ -274,7 +275,7 @@ class OpponentPool:
 # ===================================================================== vec env
 
 
-class LeagueVecEnv(VecEnv):
+class LeagueVecEnv(BatchedVecEnv):
     """SB3 ``VecEnv`` (with ``action_masks()``) of ``num_envs`` games against pool opponents.
 
     The learner's seat is drawn per game (``learner_seat="random"``) or fixed. Rewards are
@@ -378,33 +379,6 @@ class LeagueVecEnv(VecEnv):
             self._begin(rows)
             obs[rows] = self.observe(rows)
         return obs, rewards, done, infos
-
-    def close(self) -> None:
-        pass
-
-    def _indices(self, indices: VecEnvIndices) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        if isinstance(indices, (int, np.integer)):
-            return [int(indices)]
-        return [int(i) for i in indices]
-
-    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        return [getattr(self, attr_name) for _ in self._indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None, **method_kwargs) -> list[Any]:
-        idx = self._indices(indices)
-        if method_name == "action_masks":
-            masks = self.action_masks()
-            return [masks[i] for i in idx]
-        result = getattr(self, method_name)(*method_args, **method_kwargs)
-        return [result for _ in idx]
-
-    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False for _ in self._indices(indices)]
 
     def seed(self, seed: int | None = None) -> Sequence[None]:
         return [None for _ in range(self.num_envs)]

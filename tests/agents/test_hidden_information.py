@@ -19,34 +19,7 @@ from agents import Agent, info_state_of, make_agent
 from agents.tournament import play_game
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
-from ohmygoods_env.infostate import redact
-
-
-def _hidden_cards(g: Game, me: int) -> list[int]:
-    loc = g.state[L.F_LOC : L.F_LOC + L.N_CARDS]
-    return [
-        c
-        for c in range(L.N_CARDS)
-        if loc[c] in (L.L_DECK, L.L_LIMBO, L.L_ESCROW)
-        or loc[c] >= L.L_GOODS
-        or (L.L_HAND <= loc[c] < L.L_HAND + L.MAX_PLAYERS and loc[c] != L.L_HAND + me)
-        or (L.L_ASIDE <= loc[c] < L.L_ASIDE + L.MAX_PLAYERS and loc[c] != L.L_ASIDE + me)
-    ]
-
-
-def _swap_cards(g: Game, a: int, b: int) -> None:
-    """Swap the places of deck cards a and b (hand, deck position, goods, set-aside)."""
-    s = g.state
-    la, lb = s[L.F_LOC + a], s[L.F_LOC + b]
-    s[L.F_LOC + a], s[L.F_LOC + b] = lb, la
-    deck = s[L.F_DECK : L.F_DECK + s[L.F_DECK_N]]
-    ia, ib = np.flatnonzero(deck == a), np.flatnonzero(deck == b)
-    deck[ia], deck[ib] = b, a
-    for p in range(L.MAX_PLAYERS):
-        if s[L.F_ASIDE + p] == a:
-            s[L.F_ASIDE + p] = b
-        elif s[L.F_ASIDE + p] == b:
-            s[L.F_ASIDE + p] = a
+from ohmygoods_env.infostate import hidden_cards, redact, swap_cards
 
 
 @functools.lru_cache(maxsize=4)
@@ -70,7 +43,7 @@ def _make_twins(n: int, seed: int):
         if g.done or len(g.legal_actions()) < 2:
             continue
         me = g.current_player
-        hidden = _hidden_cards(g, me)
+        hidden = hidden_cards(g.state, me)
         # swap hidden cards of different resources, so the swap changes what is where
         res = g.cards.buildings[:, 2]
         pairs = [(a, b) for a in hidden for b in hidden if a < b and res[a] != res[b]]
@@ -78,7 +51,7 @@ def _make_twins(n: int, seed: int):
             continue
         h = g.clone()
         for k in rng.choice(len(pairs), 6, replace=False):
-            _swap_cards(h, *pairs[int(k)])
+            swap_cards(h.state, *pairs[int(k)])
         h.state[L.F_RNG] ^= 0x3C3C3C3
         assert h.check_invariants() == 0
         assert not np.array_equal(g.state, h.state)

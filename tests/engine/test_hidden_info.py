@@ -16,23 +16,12 @@ from engine_helpers import MILL, SAWMILL, Picker, legal, step_all
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.engine import Game
+from ohmygoods_env.infostate import swap_cards
 from ohmygoods_env.scenario import Scenario
 
 
 def _swap(g: Game, a: int, b: int) -> None:
-    """Exchange the places of cards a and b (deck positions and set-aside pointers follow)."""
-    s = g.state
-    la, lb = int(s[L.F_LOC + a]), int(s[L.F_LOC + b])
-    s[L.F_LOC + a], s[L.F_LOC + b] = lb, la
-    n = int(s[L.F_DECK_N])
-    deck = s[L.F_DECK : L.F_DECK + n]
-    ia, ib = np.flatnonzero(deck == a), np.flatnonzero(deck == b)
-    deck[ia], deck[ib] = b, a
-    for p in range(L.MAX_PLAYERS):
-        if s[L.F_ASIDE + p] == a:
-            s[L.F_ASIDE + p] = b
-        elif s[L.F_ASIDE + p] == b:
-            s[L.F_ASIDE + p] = a
+    swap_cards(g.state, a, b)
     assert g.check_invariants() == 0
 
 
