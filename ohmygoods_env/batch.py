@@ -473,6 +473,10 @@ def refresh_stale_kernels(namespace: dict, *modules: ModuleType) -> bool:
 def _as_rows(rows: object, n: int) -> np.ndarray:
     if rows is None:
         return np.arange(n, dtype=np.int64)
+    if type(rows) is np.ndarray and rows.dtype == np.int64 and rows.ndim == 1:  # the common case: checks only
+        if rows.size and (rows.min() < 0 or rows.max() >= n):
+            raise ValueError(f"row index out of range 0..{n - 1}")
+        return rows
     r = np.asarray(rows)
     if r.dtype == np.bool_:
         if r.shape != (n,):

@@ -19,6 +19,8 @@ row                                         what one timed iteration does
                                             opponents inside the batch, observations, resets
 ``Game`` loop                               Python loop over one game: ``legal_mask``, numpy
                                             random choice, ``step``
+Gymnasium ``OhMyGoodsEnv``                  ``action_masks`` / ``step`` loop of the single-agent
+                                            env; the random opponent moves inside ``step``
 PettingZoo AEC (``envs.pettingzoo_env``)    ``agent_iter`` / ``last`` / ``step`` loop
 Pgx ``connect_four`` B=1024 (CPU)           ``jit(vmap(step))`` with random legal actions
 OpenSpiel ``hearts``                        Python loop over ``pyspiel`` states
@@ -194,6 +196,34 @@ def bench_game(seconds: float) -> Row:
 
     a, d, n, cpu = _timed(step, seconds)
     return Row("ohmygoods Game (Python loop)", "1", a, d, n, cpu=cpu)
+
+
+def bench_gym(seconds: float) -> Row:
+    from .envs.gym_env import OhMyGoodsEnv
+
+    name = "ohmygoods Gymnasium OhMyGoodsEnv"
+    env = OhMyGoodsEnv(num_players=2)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    state = {"seed": 0}
+
+    def step() -> tuple[int, int, int]:
+        g = env.games
+        d0 = int(g.decisions[0])
+        agent = 0
+        for _ in range(100):
+            legal = np.flatnonzero(env.action_masks())
+            _, _, term, trunc, _ = env.step(int(legal[rng.integers(legal.size)]))
+            agent += 1
+            if term or trunc:
+                d = int(g.decisions[0]) - d0
+                state["seed"] += 1
+                env.reset(seed=state["seed"])
+                return agent, d, 1
+        return agent, int(g.decisions[0]) - d0, 0
+
+    a, d, n, cpu = _timed(step, seconds)
+    return Row(name, "1", a, d, n, "learner steps; the random opponent moves inside step", cpu)
 
 
 def bench_aec(seconds: float) -> Row:
@@ -526,6 +556,7 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(bench_batch(mid, seconds, mode="observe"))
     rows.append(bench_vecenv(min(max(sizes), 256), seconds))
     rows.append(bench_game(seconds))
+    rows.append(bench_gym(seconds))
     rows.append(bench_aec(seconds))
     if not args.no_anchors:
         rows.append(bench_pgx(seconds))

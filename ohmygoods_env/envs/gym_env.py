@@ -250,7 +250,9 @@ class LearnerGames:
 
     def observe(self, rows: np.ndarray | None = None) -> np.ndarray:
         """float32[len(rows), OBS_DIM] from the learner's seat of each game."""
-        r = self._all if rows is None else np.asarray(rows, np.int64)
+        if rows is None:
+            return self.games.observe(players=self.seat)
+        r = np.asarray(rows, np.int64)
         return self.games.observe(players=self.seat[r], rows=r)
 
     def masks(self) -> np.ndarray:
@@ -315,15 +317,17 @@ class LearnerGames:
     def _play_opponents(self, rows: np.ndarray) -> None:
         g = self.games
         P = g.num_players
+        if self._fast_random:
+            # one kernel call: each game plays random opponent moves until its learner's seat
+            # is to move or it ends (a no-op for games already waiting for the learner)
+            r, _, _ = g.play_random(self.opponent_rng, until=self.seat, rows=rows)
+            self._last_rewards += r
+            return
         while True:
             live = rows[~g.done[rows]]
             cur = g.state[live, L.F_CUR]
             waiting = live[cur != self.seat[live]]
             if waiting.size == 0:
-                return
-            if self._fast_random:
-                r, _, _ = g.play_random(self.opponent_rng, until=self.seat, rows=waiting)
-                self._last_rewards += r
                 return
             rel = (g.state[waiting, L.F_CUR] - self.seat[waiting]) % P
             for policy, ks, needs_obs, needs_info in self._groups:
@@ -420,7 +424,7 @@ class OhMyGoodsEnv(gym.Env):
                     o.seed(int(seed) + 1 + k)
         self._lg.reset(self._row, seeds=np.array([game_seed], np.int64))
         self._needs_reset = False
-        return self._lg.observe(self._row)[0], self._info()
+        return self._lg.observe()[0], self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self._needs_reset:
@@ -432,7 +436,7 @@ class OhMyGoodsEnv(gym.Env):
         if terminated:
             info["rewards"] = self._lg.final_rewards(self._row)[0].copy()
             info["illegal_action"] = bool(self._lg.games.penalised[0])
-        return self._lg.observe(self._row)[0], float(r[0]), terminated, truncated, info
+        return self._lg.observe()[0], float(r[0]), terminated, truncated, info
 
     def _info(self) -> dict[str, Any]:
         return {

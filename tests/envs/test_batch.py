@@ -254,6 +254,19 @@ def test_masks_view_is_read_only_and_memory_is_reported() -> None:
     assert b.memory_per_game >= L.STATE_LEN * 4 + L.N_ACTIONS
 
 
+@pytest.mark.parametrize("rows", [np.array([3], np.int64), np.array([-1], np.int64), [0, 2], np.array([2], np.int32)])
+def test_bad_rows_are_rejected_and_change_nothing(rows: object) -> None:
+    b = BatchGames(2, seed=4)
+    before = b.state.copy()
+    with pytest.raises(ValueError, match=r"row index out of range 0\.\.1"):
+        b.step(np.zeros(len(rows), np.int64), rows=rows)
+    with pytest.raises(ValueError, match=r"row index out of range 0\.\.1"):
+        b.observe(rows=rows)
+    np.testing.assert_array_equal(before, b.state)
+    with pytest.raises(TypeError, match="rows must be a 1-D int array"):
+        b.observe(rows=np.array([[0]], np.int64))
+
+
 def test_constructor_checks() -> None:
     with pytest.raises(ValueError):
         BatchGames(0)
