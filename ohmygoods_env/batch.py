@@ -53,10 +53,14 @@ import hashlib
 import os
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit, prange
 from numba.core.registry import CPUDispatcher
+
+if TYPE_CHECKING:
+    from .engine import Game
 
 from . import cards as _cards
 from . import core
@@ -695,6 +699,19 @@ class BatchGames:
         if s.shape != r.shape or s.dtype.kind not in "iu":
             raise ValueError(f"seeds must be {r.shape[0]} integers, got {s.dtype} {s.shape}")
         self._start(r, s.astype(np.int64))
+
+    def game(self, i: int) -> Game:
+        """A :class:`~ohmygoods_env.engine.Game` holding a copy of game ``i`` (rendering, inspection, search).
+
+        Stepping it does not change the batch; its record starts at the current position.
+        """
+        from .engine import Game
+
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"game index must be an int in 0..{self.num_games - 1}, got {i!r}")
+        if not 0 <= int(i) < self.num_games:
+            raise ValueError(f"game index {i} is out of range 0..{self.num_games - 1}")
+        return Game.from_state(self.state[int(i)], self.rules, self.cards, seed=int(self.seeds[int(i)]))
 
     def episode_seed(self, slot: int, episode: int | None = None) -> int:
         """Seed of game ``episode`` (default: the current one) of ``slot`` under the base seed."""

@@ -242,6 +242,35 @@ class Game:
         g._mask = np.zeros(L.N_ACTIONS, np.int8)
         return g
 
+    @classmethod
+    def from_state(cls, state: np.ndarray, rules: RuleSet, cards: CardSet | None = None, seed: int = 0) -> Game:
+        """A game that continues from a copy of ``state`` (a state row, e.g. ``BatchGames.state[i]``).
+
+        ``rules`` must match the row (player count, edition, forced-move flag); the row must
+        pass ``check_invariants``. The new game's action record starts empty, so
+        :meth:`record` replays from the position, not from the deal.
+        """
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        s = np.asarray(state)
+        if s.shape != (L.STATE_LEN,) or s.dtype.kind not in "iu":
+            raise ValueError(f"state must be an integer row of shape ({L.STATE_LEN},), got {s.dtype} {s.shape}")
+        facts = (int(s[L.F_NP]), bool(s[L.F_ROYAL]), bool(s[L.F_AUTO]))
+        if facts != (rules.num_players, rules.royal, bool(rules.auto_forced)):
+            raise ValueError(
+                f"state (players, royal, auto_forced) = {facts} does not match the rules "
+                f"{(rules.num_players, rules.royal, bool(rules.auto_forced))}"
+            )
+        g = object.__new__(cls)
+        g.rules, g.cards, g.seed = rules, cards if cards is not None else default_cards(), int(seed)
+        g.state = s.astype(np.int32, copy=True)
+        g.actions = []
+        g._mask = np.zeros(L.N_ACTIONS, np.int8)
+        code = g.check_invariants()
+        if code != 0:
+            raise ValueError(f"state fails check_invariants (code {code}): not a consistent game state")
+        return g
+
     def restore(self, other: Game) -> None:
         """Undo by copy: make this game equal to ``other`` (a clone taken earlier)."""
         self.state[:] = other.state

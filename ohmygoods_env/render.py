@@ -1,5 +1,7 @@
 """Text view of a game: market, players' buildings, goods, staff, hands and assistants.
 
+(The picture view, :mod:`ohmygoods_env.picture`, draws from the same shown state.)
+
 :func:`render_text` turns a :class:`~ohmygoods_env.engine.Game` into a readable table. It
 reads the state row through the ``layout`` field constants and the engine's own query
 functions (coins, scores); it holds no rules of its own and never changes the state.
@@ -216,14 +218,20 @@ def _decision_text(s: np.ndarray, viewer: int | None) -> str:
     return L.DECISION_NAMES[int(s[L.F_DEC])]
 
 
+def check_viewer(game: Game, viewer: object) -> int | None:
+    """``None`` (spectator) or a seat of ``game`` as ``int``; a clear error for anything else."""
+    if viewer is None:
+        return None
+    if isinstance(viewer, (bool, np.bool_)) or not isinstance(viewer, (int, np.integer)):
+        raise TypeError(f"viewer must be None or a seat in 0..{game.num_players - 1}, got {viewer!r}")
+    if not 0 <= int(viewer) < game.num_players:
+        raise ValueError(f"viewer {viewer} is out of range: expected None or 0..{game.num_players - 1}")
+    return int(viewer)
+
+
 def render_text(game: Game, viewer: int | None = None) -> str:
     """A readable table view of ``game``: spectator view if ``viewer`` is None, else seat ``viewer``'s view."""
-    if viewer is not None:
-        if isinstance(viewer, (bool, np.bool_)) or not isinstance(viewer, (int, np.integer)):
-            raise TypeError(f"viewer must be None or a seat in 0..{game.num_players - 1}, got {viewer!r}")
-        if not 0 <= int(viewer) < game.num_players:
-            raise ValueError(f"viewer {viewer} is out of range: expected None or 0..{game.num_players - 1}")
-        viewer = int(viewer)
+    viewer = check_viewer(game, viewer)
     s = _shown_state(game, viewer)
     n = game.num_players
     edition = "royal" if s[L.F_ROYAL] else "omg2"

@@ -121,7 +121,12 @@ def observation_high(cards: CardSet | None = None, rules: RuleSet | None = None)
 class raw_env(AECEnv):
     """Oh my Goods! as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "oh_my_goods_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "oh_my_goods_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
 
     def __init__(
         self,
@@ -249,14 +254,19 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The spectator text view (:func:`~ohmygoods_env.render.render_text`).
+    def render(self) -> str | np.ndarray | None:
+        """The spectator view: text (:func:`~ohmygoods_env.render.render_text`) or a picture.
 
-        Returned for ``render_mode="ansi"``, printed for ``"human"``.
+        ``"ansi"`` returns the text, ``"human"`` prints it, ``"rgb_array"`` returns
+        ``uint8[H, W, 3]`` from :func:`~ohmygoods_env.picture.render_image` (needs matplotlib).
         """
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        if self.render_mode == "rgb_array":
+            from ..picture import render_image
+
+            return render_image(self._game)
         text = render_text(self._game)
         if self.render_mode == "ansi":
             return text

@@ -46,7 +46,12 @@ def test_seed_test(num_players: int, rules: str) -> None:
 
 def test_metadata_agents_and_spaces() -> None:
     e = raw_env(num_players=3)
-    assert e.metadata == {"render_modes": ["human", "ansi"], "name": "oh_my_goods_v0", "is_parallelizable": False}
+    assert e.metadata == {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "oh_my_goods_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
     assert str(e) == "oh_my_goods_v0"
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
     space = e.observation_space("player_1")
@@ -71,7 +76,7 @@ def test_constructor_validates_arguments() -> None:
     with pytest.raises(ValueError, match="reward"):
         raw_env(reward="points")
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="rgb_array")
+        raw_env(render_mode="rgb")
     with pytest.raises(ValueError, match="num_players"):
         raw_env(num_players=5)
     with pytest.raises(ValueError, match="rules"):
