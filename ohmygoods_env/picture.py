@@ -48,7 +48,17 @@ from .cards import (
     KIND_OFFICE,
     RESOURCES,
 )
-from .render import _STAFF_TEXT, _assistant_label, _decision_text, _hand_size, _has_aside, _shown_state, check_viewer
+from .render import (
+    _STAFF_TEXT,
+    _assistant_label,
+    _decision_text,
+    _hand_size,
+    _has_aside,
+    _owned_assistants,
+    _player_tag,
+    _shown_state,
+    check_viewer,
+)
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -153,19 +163,11 @@ def _draw_market(ax: Any, s: np.ndarray, y: float) -> None:
 def _draw_player(ax: Any, game: Game, s: np.ndarray, p: int, viewer: int | None, y: float) -> None:
     C, AS = game.cards.buildings, game.cards.assistants
     score, left = (int(x) for x in core.score_player(s, C, AS, p))
-    tags = []
-    if p == int(s[L.F_FIRST]):
-        tags.append("active player")
-    if p == int(s[L.F_CUR]):
-        tags.append("to act")
-    if viewer is not None and p == viewer:
-        tags.append("you")
-    owned = [_assistant_label(game, s, k) for k in range(L.N_ASSIST) if int(s[L.F_A_OWNER + k]) == p]
     head = (
-        f"Player {p}" + (f" ({', '.join(tags)})" if tags else "")
-        + f": {score} VP (+{left} coins), goods worth {int(core.coins(s, C, p))} coins, "
-        f"hand {_hand_size(game, s, p, viewer)}, assistants: {', '.join(owned) or 'none'}"
-    )  # fmt: skip
+        f"Player {p}{_player_tag(s, p, viewer)}: {score} VP (+{left} coins), goods worth "
+        f"{int(core.coins(s, C, p))} coins, hand {_hand_size(game, s, p, viewer)}, "
+        f"assistants: {', '.join(_owned_assistants(game, s, p)) or 'none'}"
+    )
     ax.text(0.1, y - 0.15, head, fontsize=8.5, weight="bold", va="center")
     w, h, top = 1.16, 0.95, y - 0.35
     for slot in range(int(s[L.F_NB + p])):

@@ -160,10 +160,8 @@ def _has_aside(s: np.ndarray, p: int, viewer: int | None) -> bool:
     return int(s[L.F_ASIDE + p]) >= 0
 
 
-def _player_lines(game: Game, s: np.ndarray, p: int, viewer: int | None) -> list[str]:
-    C, AS = game.cards.buildings, game.cards.assistants
-    score, left = (int(x) for x in core.score_player(s, C, AS, p))
-    coins = int(core.coins(s, C, p))
+def _player_tag(s: np.ndarray, p: int, viewer: int | None) -> str:
+    """`` (active player, to act, you)`` — whichever apply to seat ``p`` — or ``""``."""
     tags = []
     if p == int(s[L.F_FIRST]):
         tags.append("active player")
@@ -171,8 +169,19 @@ def _player_lines(game: Game, s: np.ndarray, p: int, viewer: int | None) -> list
         tags.append("to act")
     if viewer is not None and p == viewer:
         tags.append("you")
-    tag = f" ({', '.join(tags)})" if tags else ""
-    owned = [_assistant_label(game, s, k) for k in range(L.N_ASSIST) if int(s[L.F_A_OWNER + k]) == p]
+    return f" ({', '.join(tags)})" if tags else ""
+
+
+def _owned_assistants(game: Game, s: np.ndarray, p: int) -> list[str]:
+    return [_assistant_label(game, s, k) for k in range(L.N_ASSIST) if int(s[L.F_A_OWNER + k]) == p]
+
+
+def _player_lines(game: Game, s: np.ndarray, p: int, viewer: int | None) -> list[str]:
+    C, AS = game.cards.buildings, game.cards.assistants
+    score, left = (int(x) for x in core.score_player(s, C, AS, p))
+    coins = int(core.coins(s, C, p))
+    tag = _player_tag(s, p, viewer)
+    owned = _owned_assistants(game, s, p)
     lines = [
         f"Player {p}{tag}: score {score} VP (+{left} coins left over), goods worth {coins} coins, "
         f"{_plural(int(s[L.F_NB + p]), 'building')}, hand {_hand_size(game, s, p, viewer)} cards, "
