@@ -26,6 +26,9 @@ class Agent:
     name: str = "agent"
     #: True for agents that read ``info_state`` (harnesses must pass it); False if obs + mask suffice.
     needs_info_state: bool = False
+    #: False for agents whose ``act`` never reads ``observation``: batched harnesses
+    #: (``envs.gym_env.BatchPolicy``) then pass zeros instead of computing observations.
+    needs_observation: bool = True
 
     def act(self, observation: np.ndarray, mask: np.ndarray, info_state: np.ndarray | None = None) -> int:
         raise NotImplementedError

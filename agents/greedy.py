@@ -19,6 +19,7 @@ class GreedyAgent(Agent):
 
     name = "greedy"
     needs_info_state = True
+    needs_observation = False  # act reads the mask and the information state only
 
     def __init__(self, seed: int | None = None, cards: CardSet | None = None, eps: float = 0.0) -> None:
         self.cards = cards if cards is not None else default_cards()

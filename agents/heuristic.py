@@ -166,6 +166,7 @@ class HeuristicAgent(Agent):
 
     name = "heuristic"
     needs_info_state = True
+    needs_observation = False  # act reads the mask and the information state only
 
     def __init__(
         self,

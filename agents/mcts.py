@@ -64,6 +64,7 @@ class MCTSAgent(Agent):
 
     name = "mcts"
     needs_info_state = True
+    needs_observation = False  # act reads the mask and the information state only
 
     def __init__(
         self,

@@ -11,6 +11,7 @@ class RandomAgent(Agent):
     """Uniform over the legal actions; ``seed`` makes its choices reproducible."""
 
     name = "random"
+    needs_observation = False  # act reads the mask only
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)

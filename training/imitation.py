@@ -23,8 +23,9 @@ import torch
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
+from ohmygoods_env.envs.gym_env import BatchPolicy
 
-from .league import _batch_act, baseline_agent
+from .league import baseline_agent
 
 
 def collect(
@@ -40,7 +41,7 @@ def collect(
     batch: int = 64,
 ) -> dict[str, np.ndarray]:
     """Teacher play: ``obs float16[N, OBS_DIM]``, ``masks bool[N, N_ACTIONS]``, ``actions``, ``returns``."""
-    agent = baseline_agent(teacher, seed=seed)
+    teacher_policy = BatchPolicy(baseline_agent(teacher, seed=seed))
     rng = np.random.default_rng(seed)
     words = make_rng(batch, seed + 1)
     obs_l, mask_l, act_l, ret_l = [], [], [], []
@@ -59,7 +60,7 @@ def collect(
                 break
             seats = g.state[live, L.F_CUR].astype(np.int64)
             masks = g.masks()[live]
-            labels = _batch_act(agent, g, live, seats)
+            labels = teacher_policy(g, live)
             obs_l.append(g.observe(rows=live).astype(np.float16))
             mask_l.append(masks.astype(np.bool_))
             act_l.append(labels)

@@ -32,36 +32,14 @@ import torch
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from ohmygoods_env import layout as L
-from ohmygoods_env.batch import BatchGames, make_rng, random_actions
-from ohmygoods_env.envs.gym_env import action_space, observation_space
+from ohmygoods_env.batch import BatchGames
+from ohmygoods_env.envs.gym_env import BatchPolicy, RandomOpponent, action_space, observation_space
 from ohmygoods_env.envs.sb3 import BatchedVecEnv
-from ohmygoods_env.infostate import redact
 
 POOL_KINDS: tuple[str, ...] = ("random", "greedy", "heuristic", "self")
 
 
 # ===================================================================== agents
-
-
-class FastRandomAgent:
-    """Uniformly random legal actions, drawn for many games in one numba call."""
-
-    name = "random"
-    needs_observation = False
-    needs_info_state = False
-
-    def __init__(self, seed: int = 0) -> None:
-        self._seed = int(seed)
-        self._rng = make_rng(1, self._seed)
-
-    def act_batch(self, observations: Any, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
-        n = masks.shape[0]
-        if self._rng.shape[0] < n:
-            self._rng = np.concatenate([self._rng, make_rng(n - self._rng.shape[0], self._seed + self._rng.shape[0])])
-        return random_actions(np.ascontiguousarray(masks, np.int8), self._rng[:n])
-
-    def act(self, observation: Any, mask: np.ndarray, info_state: Any = None) -> int:
-        return int(self.act_batch(None, np.asarray(mask)[None, :])[0])
 
 
 class PolicyAgent:
@@ -101,33 +79,15 @@ class PolicyAgent:
         return int(self.act_batch(np.asarray(observation)[None, :], np.asarray(mask)[None, :])[0])
 
 
-class _InfoStateAgent:
-    """Adapter for agents of :mod:`agents` that read the information state (``act(obs, mask, info)``)."""
-
-    needs_observation = False
-    needs_info_state = True
-
-    def __init__(self, agent: Any) -> None:
-        self.agent = agent
-        self.name = getattr(agent, "name", type(agent).__name__)
-
-    def act_batch(self, observations: Any, masks: np.ndarray, info_states: np.ndarray) -> np.ndarray:
-        return np.fromiter(
-            (int(self.agent.act(None, masks[j], info_states[j])) for j in range(masks.shape[0])),
-            np.int64,
-            masks.shape[0],
-        )
-
-
 def baseline_agent(name: str, seed: int = 0) -> Any:
     """A batched opponent for a baseline name: ``random``, ``greedy``, ``heuristic`` or ``ppo:PATH``."""
     if name == "random":
-        return FastRandomAgent(seed)
+        return RandomOpponent(seed)
     if name in ("greedy", "heuristic", "mcts"):
         from agents import make_agent
 
         kwargs = {"sims": 50} if name == "mcts" else {}
-        return _InfoStateAgent(make_agent(name, seed=seed, **kwargs))
+        return make_agent(name, seed=seed, **kwargs)  # BatchPolicy passes each its information state
     if name.startswith("ppo:"):
         return load_policy_agent(name[4:], deterministic=True, seed=seed)
     raise ValueError(f"unknown baseline {name!r}: expected random, greedy, heuristic, mcts or ppo:PATH")
@@ -139,18 +99,6 @@ def load_policy_agent(path: str, deterministic: bool = True, seed: int = 0) -> P
 
     model = MaskablePPO.load(path, device="cpu")
     return PolicyAgent(model.policy, deterministic=deterministic, seed=seed, name=f"ppo:{path}")
-
-
-def _batch_act(agent: Any, games: BatchGames, sel: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """Actions of ``agent`` for games ``sel`` (seat to move: ``seats``)."""
-    masks = games.masks(copy=False)[sel]
-    obs = games.observe(rows=sel) if getattr(agent, "needs_observation", True) else None
-    infos = None
-    if getattr(agent, "needs_info_state", False):
-        infos = np.zeros((sel.shape[0], L.STATE_LEN), np.int32)
-        for j, i in enumerate(sel):
-            redact(games.state[i], int(seats[j]), infos[j])
-    return np.asarray(agent.act_batch(obs, masks, infos), np.int64).reshape(-1)
 
 
 def advance(
@@ -174,10 +122,8 @@ def advance(
             return total
         live, cur, who = live[waiting], cur[waiting], who[waiting]
         for k in np.unique(who):
-            pick = who == k
-            sel = live[pick]
-            acts = _batch_act(agents[int(k)], games, sel, cur[pick])
-            r, _, _ = games.step(acts, rows=sel)
+            sel = live[who == k]
+            r, _, _ = games.step(BatchPolicy(agents[int(k)])(games, sel), rows=sel)
             total += r
 
 
@@ -258,7 +204,7 @@ class OpponentPool:
             if w.sum() == 0:  # only 'self' and no snapshot yet: random play until the first one
                 if "random" not in self.kind_agent:
                     self.kind_agent["random"] = len(self.agents)
-                    self.agents.append(FastRandomAgent(int(self.rng.integers(1 << 31))))
+                    self.agents.append(RandomOpponent(int(self.rng.integers(1 << 31))))
                 return np.full(n, self.kind_agent["random"], np.int64)
             w /= w.sum()
         kinds = self.rng.choice(len(self.kinds), size=n, p=w)
@@ -386,7 +332,6 @@ class LeagueVecEnv(BatchedVecEnv):
 
 __all__ = [
     "POOL_KINDS",
-    "FastRandomAgent",
     "LeagueVecEnv",
     "OpponentPool",
     "PolicyAgent",

@@ -89,7 +89,9 @@ def action_space() -> gym.spaces.Discrete:
 class RandomOpponent:
     """Uniformly random legal actions, drawn by a numba kernel from its own RNG words."""
 
+    name = "random"
     needs_observation = False
+    needs_info_state = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed(seed)
@@ -98,15 +100,15 @@ class RandomOpponent:
         self._seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
         self._rng = make_rng(1, self._seed)
 
-    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        return int(random_actions(np.asarray(mask, np.int8)[None, :], self._rng)[0])
+    def act(self, observation: np.ndarray | None, mask: np.ndarray, info_state: Any = None) -> int:
+        return int(self.act_batch(None, np.asarray(mask)[None, :])[0])
 
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def act_batch(self, observations: np.ndarray | None, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
         n = masks.shape[0]
         if self._rng.shape[0] < n:
             extra = make_rng(n - self._rng.shape[0], self._seed + self._rng.shape[0])
             self._rng = np.concatenate([self._rng, extra])
-        return random_actions(np.asarray(masks, np.int8), self._rng[:n])
+        return random_actions(np.ascontiguousarray(masks, np.int8), self._rng[:n])
 
     def __repr__(self) -> str:
         return "RandomOpponent()"
@@ -144,6 +146,36 @@ def _info_states(state: np.ndarray, rows: np.ndarray) -> np.ndarray:
     for j, i in enumerate(rows):
         redact(state[i], int(state[i, L.F_CUR]), out[j])
     return out
+
+
+_ZERO_OBS = np.zeros((1, L.OBS_DIM), np.float32)
+_ZERO_OBS.flags.writeable = False
+
+
+class BatchPolicy:
+    """Any opponent as a policy over games of a :class:`~ohmygoods_env.batch.BatchGames`.
+
+    An opponent is an object with ``act_batch(observations, masks[, info_states])`` or
+    ``act(observation, mask[, info_state])``, or a plain callable ``(observation, mask)``.
+    ``policy(games, rows)`` returns one action per game in ``rows``, each for the seat to act
+    there, from that seat's observation (zeros when ``needs_observation`` is False), its mask
+    and, when ``needs_info_state`` is True, its redacted information state — never the true
+    state. This is the one place where env adapters and training code ask opponents to move.
+    """
+
+    def __init__(self, opponent: Any) -> None:
+        self.opponent = opponent
+        self.needs_observation = bool(getattr(opponent, "needs_observation", True))
+        self.needs_info_state = bool(getattr(opponent, "needs_info_state", False))
+        self._act = _batch_policy(opponent)
+
+    def __call__(self, games: BatchGames, rows: np.ndarray) -> np.ndarray:
+        if self.needs_observation:
+            obs = games.observe(rows=rows)
+        else:
+            obs = np.broadcast_to(_ZERO_OBS, (rows.shape[0], L.OBS_DIM))
+        infos = _info_states(games.state, rows) if self.needs_info_state else None
+        return self._act(obs, games.masks(copy=False)[rows], infos)
 
 
 def _opponent_list(opponents: Any, num_players: int) -> list[Any]:
@@ -218,19 +250,10 @@ class LearnerGames:
         groups: dict[int, tuple[Any, list[int]]] = {}
         for k, o in enumerate(self.opponents, start=1):
             groups.setdefault(id(o), (o, []))[1].append(k)
-        self._groups = [
-            (
-                _batch_policy(o),
-                np.array(ks, np.int64),
-                getattr(o, "needs_observation", True),
-                getattr(o, "needs_info_state", False),
-            )
-            for o, ks in groups.values()
-        ]
+        self._groups = [(BatchPolicy(o), np.array(ks, np.int64)) for o, ks in groups.values()]
         n = self.games.num_games
         self.seat = np.zeros(n, np.int64)
         self.opponent_rng = np.zeros(n, np.uint64)
-        self._zero_obs = np.zeros((1, L.OBS_DIM), np.float32)
         self._all = np.arange(n, dtype=np.int64)
         self._last_rewards = np.zeros((n, P), np.float32)
         self._begin(self._all)
@@ -330,17 +353,11 @@ class LearnerGames:
             if waiting.size == 0:
                 return
             rel = (g.state[waiting, L.F_CUR] - self.seat[waiting]) % P
-            for policy, ks, needs_obs, needs_info in self._groups:
+            for policy, ks in self._groups:
                 sel = waiting[np.isin(rel, ks)]
                 if sel.size == 0:
                     continue
-                if needs_obs:
-                    obs = g.observe(rows=sel)
-                else:
-                    obs = np.broadcast_to(self._zero_obs, (sel.shape[0], L.OBS_DIM))
-                infos = _info_states(g.state, sel) if needs_info else None
-                acts = policy(obs, g.masks(copy=False)[sel], infos)
-                r, _, _ = g.step(acts, rows=sel)
+                r, _, _ = g.step(policy(g, sel), rows=sel)
                 self._last_rewards += r
 
 
@@ -467,6 +484,7 @@ refresh_stale_kernels(globals(), _batch, L)
 
 __all__: Sequence[str] = (
     "ENV_ID_GYM",
+    "BatchPolicy",
     "LearnerGames",
     "OhMyGoodsEnv",
     "RandomOpponent",

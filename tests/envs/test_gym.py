@@ -205,3 +205,42 @@ def test_arguments_are_checked_and_bounds_hold() -> None:
     env.reset(seed=0)
     assert "learner is seat 0" in env.render()
     assert obs_high() >= 20 and obs_high(max_rounds=1000) == 50
+
+
+def test_batch_policy_passes_each_opponent_what_it_asks_for() -> None:
+    """BatchPolicy: observations of the acting seat (or zeros when not needed), masks, and the
+    redacted information state — never the true state — for opponents that read it."""
+    from ohmygoods_env.batch import BatchGames
+    from ohmygoods_env.envs.gym_env import BatchPolicy
+    from ohmygoods_env.infostate import redact
+
+    b = BatchGames(4, num_players=3, seed=8)
+    rng = np.random.default_rng(0)
+    for _ in range(30):  # somewhere mid-game
+        b.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in b.masks()]))
+    rows = np.array([0, 2, 3], np.int64)
+    seen: dict[str, object] = {}
+
+    class Spy:
+        def __init__(self, needs_obs: bool, needs_info: bool) -> None:
+            self.needs_observation, self.needs_info_state = needs_obs, needs_info
+
+        def act_batch(self, obs, masks, infos=None):
+            seen.update(obs=np.array(obs), masks=np.array(masks), infos=None if infos is None else np.array(infos))
+            return [int(np.flatnonzero(m)[0]) for m in masks]
+
+    acts = BatchPolicy(Spy(True, True))(b, rows)
+    assert acts.dtype == np.int64 and acts.shape == (3,)
+    np.testing.assert_array_equal(seen["obs"], b.observe(rows=rows))
+    np.testing.assert_array_equal(seen["masks"], b.masks()[rows])
+    for j, i in enumerate(rows):
+        expected = np.zeros(L.STATE_LEN, np.int32)
+        redact(b.state[i], int(b.state[i, L.F_CUR]), expected)
+        np.testing.assert_array_equal(seen["infos"][j], expected)
+        assert seen["infos"][j][L.F_RNG] == 0 and not np.array_equal(seen["infos"][j], b.state[i])
+    BatchPolicy(Spy(False, False))(b, rows)
+    assert not seen["obs"].any() and seen["obs"].shape == (3, L.OBS_DIM) and seen["infos"] is None
+    calls = []
+    plain = BatchPolicy(lambda o, m: calls.append(o.shape) or int(np.flatnonzero(m)[-1]))  # a bare callable
+    np.testing.assert_array_equal(plain(b, rows), [int(np.flatnonzero(m)[-1]) for m in b.masks()[rows]])
+    assert calls == [(L.OBS_DIM,)] * 3
