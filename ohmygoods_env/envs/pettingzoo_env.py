@@ -325,6 +325,9 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         else:
             super().step(action)
 
+    def __str__(self) -> str:
+        return str(self.env)  # as the stock wrapper prints itself: the env's name
+
 
 def env(**kwargs: Any) -> AECEnv:
     """:class:`raw_env` wrapped for order checks (see the module docstring for why no other wrappers)."""

@@ -52,7 +52,7 @@ def test_metadata_agents_and_spaces() -> None:
         "is_parallelizable": False,
         "render_fps": 2,
     }
-    assert str(e) == "oh_my_goods_v0"
+    assert str(e) == "oh_my_goods_v0" and str(env()) == "oh_my_goods_v0"
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
     space = e.observation_space("player_1")
     assert list(space.spaces) == ["observation", "action_mask"]
