@@ -1,7 +1,8 @@
 """Opponent league for self-play training: per-game opponents, frozen policy snapshots, batched play.
 
-The SB3 ``VecEnv`` here, :class:`LeagueVecEnv`, runs ``N`` games in one
-:class:`~ohmygoods_env.batch.BatchGames`. In every game one seat is the learner; every other
+The SB3 ``VecEnv`` here, :class:`LeagueVecEnv`, is the envs' ``OhMyGoodsVecEnv`` over
+:class:`LeagueGames` (``N`` games in one :class:`~ohmygoods_env.batch.BatchGames`, opponents
+moved by the envs' ``play_owned`` / ``BatchPolicy``). In every game one seat is the learner; every other
 seat is played by an opponent drawn from an :class:`OpponentPool` **when the game starts**
 (so one batch mixes random, rule-based and self-play opponents). Opponent moves are batched
 by opponent: all games waiting for the same opponent are answered in one call
@@ -31,10 +32,9 @@ import numpy as np
 import torch
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
-from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
-from ohmygoods_env.envs.gym_env import BatchPolicy, RandomOpponent, action_space, observation_space
-from ohmygoods_env.envs.sb3 import BatchedVecEnv
+from ohmygoods_env.envs.gym_env import BatchPolicy, LearnerGames, RandomOpponent, play_owned
+from ohmygoods_env.envs.sb3 import OhMyGoodsVecEnv
 
 POOL_KINDS: tuple[str, ...] = ("random", "greedy", "heuristic", "self")
 
@@ -101,32 +101,6 @@ def load_policy_agent(path: str, deterministic: bool = True, seed: int = 0) -> P
     return PolicyAgent(model.policy, deterministic=deterministic, seed=seed, name=f"ppo:{path}")
 
 
-def advance(
-    games: BatchGames, rows: np.ndarray, owner: np.ndarray, agents: Sequence[Any], stop_owner: int = -1
-) -> np.ndarray:
-    """Play ``rows`` until each has ended or waits for a seat owned by ``stop_owner``.
-
-    ``owner[i, p]`` is the index in ``agents`` of the player of seat ``p`` in game ``i``
-    (``stop_owner`` marks the learner). Returns the final rewards (``float32[N, P]``) of the
-    games that ended meanwhile (0 elsewhere).
-    """
-    total = np.zeros((games.num_games, games.num_players), np.float32)
-    while True:
-        live = rows[~games.done[rows]]
-        if live.size == 0:
-            return total
-        cur = games.state[live, L.F_CUR].astype(np.int64)
-        who = owner[live, cur]
-        waiting = who != stop_owner
-        if not waiting.any():
-            return total
-        live, cur, who = live[waiting], cur[waiting], who[waiting]
-        for k in np.unique(who):
-            sel = live[who == k]
-            r, _, _ = games.step(BatchPolicy(agents[int(k)])(games, sel), rows=sel)
-            total += r
-
-
 def play_games(
     agents: Sequence[Any], num_games: int, num_players: int = 2, rules: str = "omg2", seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -143,7 +117,8 @@ def play_games(
     owner = np.zeros((num_games, num_players), np.int64)
     owner[g, seat_of] = np.arange(num_players)[None, :]
     rows = np.arange(num_games, dtype=np.int64)
-    rewards = advance(games, rows, owner, agents, stop_owner=-1)
+    policies = [BatchPolicy(a) for a in agents]
+    rewards = play_owned(games, rows, owner, policies.__getitem__)  # no learner seat: to the end
     return rewards, seat_of
 
 
@@ -221,13 +196,49 @@ class OpponentPool:
 # ===================================================================== vec env
 
 
-class LeagueVecEnv(BatchedVecEnv):
+class LeagueGames(LearnerGames):
+    """:class:`~ohmygoods_env.envs.gym_env.LearnerGames` whose opponents are drawn per game from
+    an :class:`OpponentPool` when the game starts (owner indices are pool agent indices).
+
+    ``last_opponent`` / ``last_seat`` keep, for each slot, the opponent index of the seat after
+    the learner's and the learner's seat of the game that ended last (the next game's are
+    drawn at once).
+    """
+
+    def __init__(self, *args: Any, pool: OpponentPool, **kwargs: Any) -> None:
+        self.pool = pool  # set first: the base class starts the games
+        super().__init__(*args, **kwargs)
+        self.last_seat = np.zeros(self.num_games, np.int64)
+        self.last_opponent = np.zeros(self.num_games, np.int64)
+
+    def _all_random(self) -> bool:
+        return False
+
+    def _assign_opponents(self, rows: np.ndarray) -> None:
+        n, P = rows.shape[0], self.num_players
+        owner = self.pool.sample(n * P).reshape(n, P)
+        owner[np.arange(n), self.seat[rows]] = -1
+        self.owner[rows] = owner
+
+    def _policy(self, k: int) -> BatchPolicy:
+        return BatchPolicy(self.pool.agents[k])  # snapshots may replace pool entries between calls
+
+    def reset(self, rows: np.ndarray | None = None, seeds: np.ndarray | None = None) -> np.ndarray:
+        r = np.flatnonzero(self.games.done).astype(np.int64) if rows is None else np.asarray(rows, np.int64)
+        self.last_seat[r] = self.seat[r]
+        self.last_opponent[r] = self.owner[r, (self.seat[r] + 1) % self.num_players]
+        return super().reset(r, seeds)
+
+
+class LeagueVecEnv(OhMyGoodsVecEnv):
     """SB3 ``VecEnv`` (with ``action_masks()``) of ``num_envs`` games against pool opponents.
 
-    The learner's seat is drawn per game (``learner_seat="random"``) or fixed. Rewards are
-    the learner's final reward (``reward_mode``) times ``reward_scale``. Each finished game's
-    info holds ``terminal_observation``, ``opponent`` (kind of the seat after the learner's)
-    and ``win`` (the learner's +1/0/-1 outcome by score).
+    :class:`~ohmygoods_env.envs.sb3.OhMyGoodsVecEnv` over :class:`LeagueGames`. The learner's
+    seat is drawn per game (``learner_seat="random"``, from the game's seed) or fixed.
+    Rewards are the learner's final reward (``reward_mode``) times ``reward_scale``. Each
+    finished game's info holds, besides ``terminal_observation``, ``rewards`` (every seat)
+    and ``illegal_action``: ``opponent`` (kind of the seat after the learner's) and ``win``
+    (the learner's +1/0/-1 outcome by score).
     """
 
     def __init__(
@@ -242,100 +253,40 @@ class LeagueVecEnv(BatchedVecEnv):
         seed: int = 0,
     ) -> None:
         self.pool = pool
-        self.games = BatchGames(num_envs, num_players, rules, seed, illegal="penalty", reward_mode=reward_mode)
-        self.P = num_players
         self.reward_scale = float(reward_scale)
-        self.learner_seat = learner_seat
-        self.rng = np.random.default_rng(seed + 1)
-        self.seat = np.zeros(num_envs, np.int64)
-        self.owner = np.zeros((num_envs, num_players), np.int64)
-        self._all = np.arange(num_envs, dtype=np.int64)
-        self._actions: np.ndarray | None = None
-        self._rewards = np.zeros((num_envs, num_players), np.float32)
-        self.render_mode = None
-        super().__init__(num_envs, observation_space(self.games.rules.max_rounds), action_space())
-        self._begin(self._all)
+        super().__init__(
+            num_envs,
+            num_players,
+            rules,
+            learner_seat=learner_seat,
+            reward_mode=reward_mode,
+            illegal="penalty",
+            seed=seed,
+        )
 
-    # ------------------------------------------------------------------ games
-    def _begin(self, rows: np.ndarray) -> None:
-        for _ in range(1000):
-            n = rows.shape[0]
-            if self.learner_seat == "random":
-                self.seat[rows] = self.rng.integers(self.P, size=n)
-            else:
-                self.seat[rows] = int(self.learner_seat)
-            self.owner[rows] = self.pool.sample(n * self.P).reshape(n, self.P)
-            self.owner[rows, self.seat[rows]] = 0
-            self.advance(rows)
-            ended = rows[self.games.done[rows]]
-            if ended.size == 0:
-                break
-            mask = np.zeros(self.num_envs, np.bool_)
-            mask[ended] = True
-            self.games.reset(mask)
-            rows = ended
-        self._rewards[rows] = 0.0
-
-    def advance(self, rows: np.ndarray) -> None:
-        self._rewards += advance(self.games, rows, self.owner, self.pool.agents, stop_owner=0)
-
-    def action_masks(self) -> np.ndarray:
-        return self.games.masks(copy=False).astype(np.bool_)
-
-    def observe(self, rows: np.ndarray | None = None) -> np.ndarray:
-        r = self._all if rows is None else rows
-        return self.games.observe(players=self.seat[r], rows=r)
-
-    # ------------------------------------------------------------------ VecEnv API
-    def reset(self) -> np.ndarray:
-        return self.observe()
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+    def _make_games(self, *args: Any, **kwargs: Any) -> LeagueGames:
+        return LeagueGames(*args, pool=self.pool, **kwargs)
 
     def step_wait(self) -> VecEnvStepReturn:
-        assert self._actions is not None, "step_async() first"
-        self._rewards[:] = 0.0
-        r, _, _ = self.games.step(self._actions)
-        self._rewards += r
-        self._actions = None
-        self.advance(self._all)
-        done = self.games.done.copy()
-        mine = self._rewards[self._all, self.seat]
-        rewards = (mine * self.reward_scale).astype(np.float32)
-        obs = self.observe()
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        rows = np.flatnonzero(done).astype(np.int64)
-        if rows.size:
-            for i in rows:
-                all_r = self._rewards[i]
-                others = np.delete(all_r, self.seat[i])
-                win = float(np.sign(all_r[self.seat[i]] - others.max()))
-                if self.games.reward_mode == "win":
-                    win = float(all_r[self.seat[i]])
-                infos[i] = {
-                    "terminal_observation": obs[i].copy(),
-                    "TimeLimit.truncated": bool(self.games.truncated[i] and not self.games.terminated[i]),
-                    "opponent": self.pool.kind_of(int(self.owner[i, (self.seat[i] + 1) % self.P])),
-                    "win": win,
-                }
-            mask = np.zeros(self.num_envs, np.bool_)
-            mask[rows] = True
-            self.games.reset(mask)
-            self._begin(rows)
-            obs[rows] = self.observe(rows)
-        return obs, rewards, done, infos
-
-    def seed(self, seed: int | None = None) -> Sequence[None]:
-        return [None for _ in range(self.num_envs)]
+        obs, rewards, dones, infos = super().step_wait()
+        lg = self._lg
+        for i in np.flatnonzero(dones):
+            all_r, seat = infos[i]["rewards"], int(lg.last_seat[i])
+            if lg.games.reward_mode == "win":
+                win = float(all_r[seat])
+            else:
+                win = float(np.sign(all_r[seat] - np.delete(all_r, seat).max()))
+            infos[i]["opponent"] = self.pool.kind_of(int(lg.last_opponent[i]))
+            infos[i]["win"] = win
+        return obs, (rewards * self.reward_scale).astype(np.float32), dones, infos
 
 
 __all__ = [
     "POOL_KINDS",
+    "LeagueGames",
     "LeagueVecEnv",
     "OpponentPool",
     "PolicyAgent",
-    "advance",
     "baseline_agent",
     "load_policy_agent",
     "play_games",

@@ -246,13 +246,21 @@ class LearnerGames:
         else:
             raise ValueError(f"learner_seat must be an int seat or 'random', got {learner_seat!r}")
         self.opponents = _opponent_list(opponents, P)
-        self._fast_random = all(isinstance(o, RandomOpponent) for o in self.opponents)
-        groups: dict[int, tuple[Any, list[int]]] = {}
+        self._fast_random = self._all_random()
+        # one BatchPolicy per distinct opponent object; _owner_of_rel[k]: its index for the seat k
+        # places after the learner (-1 at k = 0: the learner itself)
+        index: dict[int, int] = {}
+        self._policies: list[BatchPolicy] = []
+        self._owner_of_rel = np.full(P, -1, np.int64)
         for k, o in enumerate(self.opponents, start=1):
-            groups.setdefault(id(o), (o, []))[1].append(k)
-        self._groups = [(BatchPolicy(o), np.array(ks, np.int64)) for o, ks in groups.values()]
+            if id(o) not in index:
+                index[id(o)] = len(self._policies)
+                self._policies.append(BatchPolicy(o))
+            self._owner_of_rel[k] = index[id(o)]
         n = self.games.num_games
         self.seat = np.zeros(n, np.int64)
+        #: int64[N, P]: who plays each seat of each game: a policy index, -1 for the learner
+        self.owner = np.full((n, P), -1, np.int64)
         self.opponent_rng = np.zeros(n, np.uint64)
         self._all = np.arange(n, dtype=np.int64)
         self._last_rewards = np.zeros((n, P), np.float32)
@@ -326,6 +334,7 @@ class LearnerGames:
         begun = rows
         for _ in range(1000):
             _seats_and_rngs(self.games.seeds, rows, self._fixed_seat, self.num_players, self.seat, self.opponent_rng)
+            self._assign_opponents(rows)
             self._play_opponents(rows)
             # a game that ends before its learner ever moves is replaced by the slot's next game
             ended = rows[self.games.done[rows]]
@@ -337,28 +346,56 @@ class LearnerGames:
             rows = ended
         self._last_rewards[begun] = 0.0
 
+    def _all_random(self) -> bool:
+        """Only built-in random opponents: the whole opponent phase is one kernel call."""
+        return all(isinstance(o, RandomOpponent) for o in self.opponents)
+
+    def _assign_opponents(self, rows: np.ndarray) -> None:
+        """Fill ``owner`` for freshly started games (here: the fixed opponents, by seat after the learner)."""
+        P = self.num_players
+        rel = (np.arange(P)[None, :] - self.seat[rows, None]) % P
+        self.owner[rows] = self._owner_of_rel[rel]
+
+    def _policy(self, k: int) -> BatchPolicy:
+        """The policy with owner index ``k``."""
+        return self._policies[k]
+
     def _play_opponents(self, rows: np.ndarray) -> None:
         g = self.games
-        P = g.num_players
         if self._fast_random:
             # one kernel call: each game plays random opponent moves until its learner's seat
             # is to move or it ends (a no-op for games already waiting for the learner)
             r, _, _ = g.play_random(self.opponent_rng, until=self.seat, rows=rows)
             self._last_rewards += r
             return
-        while True:
-            live = rows[~g.done[rows]]
-            cur = g.state[live, L.F_CUR]
-            waiting = live[cur != self.seat[live]]
-            if waiting.size == 0:
-                return
-            rel = (g.state[waiting, L.F_CUR] - self.seat[waiting]) % P
-            for policy, ks in self._groups:
-                sel = waiting[np.isin(rel, ks)]
-                if sel.size == 0:
-                    continue
-                r, _, _ = g.step(policy(g, sel), rows=sel)
-                self._last_rewards += r
+        self._last_rewards += play_owned(g, rows, self.owner, self._policy)
+
+
+def play_owned(
+    games: BatchGames, rows: np.ndarray, owner: np.ndarray, policy_of: Callable[[int], BatchPolicy]
+) -> np.ndarray:
+    """Play games ``rows`` until each has ended or waits for a seat with ``owner`` -1.
+
+    ``owner[i, p]`` names who plays seat ``p`` of game ``i``: ``policy_of(owner[i, p])`` (a
+    :class:`BatchPolicy`), or -1 for a seat played from outside (the learner). All games
+    waiting for the same policy move in one call. Returns the summed final rewards
+    (``float32[N, P]``) of the games that ended meanwhile. Without -1 owners it plays the
+    games to their end (used for evaluation between fixed agents).
+    """
+    total = np.zeros((games.num_games, games.num_players), np.float32)
+    while True:
+        live = rows[~games.done[rows]]
+        if live.size == 0:
+            return total
+        who = owner[live, games.state[live, L.F_CUR]]
+        waiting = who >= 0
+        if not waiting.any():
+            return total
+        live, who = live[waiting], who[waiting]
+        for k in np.unique(who):
+            sel = live[who == k]
+            r, _, _ = games.step(policy_of(int(k))(games, sel), rows=sel)
+            total += r
 
 
 # ===================================================================== the env
@@ -486,6 +523,7 @@ __all__: Sequence[str] = (
     "ENV_ID_GYM",
     "BatchPolicy",
     "LearnerGames",
+    "play_owned",
     "OhMyGoodsEnv",
     "RandomOpponent",
     "action_space",

@@ -60,3 +60,27 @@ def test_play_games_and_match():
     assert rewards.shape == (6, 2) and (seat_of[:, 0] == np.arange(6) % 2).all()
     r = match(agent, "random", 6, seed=3)
     assert r.wins + r.ties + r.losses == 6 and r.ci_low <= r.win_rate <= r.ci_high
+
+
+def test_league_infos_name_the_opponent_and_scale_the_learners_reward():
+    """Each game's opponents come from the pool at its start; a finished game's info names the
+    kind that played the seat after the learner's, and the reward is the learner's margin x scale."""
+    pool = OpponentPool("random,greedy", seed=2)
+    env = LeagueVecEnv(8, pool, num_players=2, reward_mode="margin", reward_scale=0.1, seed=4)
+    env.reset()
+    lg = env._lg
+    rng = RandomOpponent(3)
+    kinds, checked = set(), 0
+    for _ in range(600):
+        playing = lg.owner[np.arange(8), (lg.seat + 1) % 2].copy()  # the opponent of each running game
+        seats = lg.seat.copy()
+        obs, rewards, dones, infos = env.step(rng.act_batch(None, env.action_masks()))
+        for i in np.flatnonzero(dones):
+            info = infos[i]
+            assert info["opponent"] == pool.kind_of(int(playing[i]))
+            mine = info["rewards"][seats[i]]
+            assert rewards[i] == pytest.approx(0.1 * mine)
+            assert info["win"] == np.sign(mine - np.delete(info["rewards"], seats[i]).max())
+            kinds.add(info["opponent"])
+            checked += 1
+    assert checked >= 8 and kinds == {"random", "greedy"}
