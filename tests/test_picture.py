@@ -146,3 +146,11 @@ def test_batch_game_is_an_independent_copy() -> None:
         b.game(2)
     with pytest.raises(TypeError, match="game index must be an int"):
         b.game(1.0)
+
+
+def test_without_matplotlib_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib.backends.backend_agg", None)  # import fails
+    with pytest.raises(ImportError, match="needs matplotlib: pip install matplotlib"):
+        render_image(Game(2, seed=0))
