@@ -246,11 +246,8 @@ class raw_env(AECEnv):
         else:
             # Mid-game every reward and cumulative reward is 0 (rewards come only at the end),
             # so the PettingZoo clear/accumulate bookkeeping has nothing to do here.
-            sel = self.possible_agents[g.state[L.F_CUR]]
-            self.agent_selection = sel
-            infos = {a: {} for a in self.agents}
-            infos[sel] = {"decision": L.DECISION_NAMES[g.state[L.F_DEC]]}
-            self.infos = infos
+            self.agent_selection = self.possible_agents[g.state[L.F_CUR]]
+            self._set_infos()
         if self.render_mode == "human":
             self.render()
 
