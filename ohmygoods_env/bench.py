@@ -226,6 +226,24 @@ def bench_gym(seconds: float) -> Row:
     return Row(name, "1", a, d, n, "learner steps; the random opponent moves inside step", cpu)
 
 
+def _aec_random_run(e: object, rng: np.random.Generator, limit: int = 100) -> tuple[int, bool]:
+    """Up to ``limit`` random legal agent steps of a PettingZoo AEC env: ``last`` / ``step``,
+    terminated agents stepping ``None``. The same loop times our AEC env and the anchor.
+    Returns (agent steps, whether the game ended: every agent stepped out)."""
+    agent = 0
+    for _ in range(limit):
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            if not e.agents:
+                return agent, True
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(legal[rng.integers(legal.size)]))
+        agent += 1
+    return agent, False
+
+
 def bench_aec(seconds: float) -> Row:
     name = "ohmygoods PettingZoo AEC env"
     try:
@@ -240,21 +258,12 @@ def bench_aec(seconds: float) -> Row:
     def step() -> tuple[int, int, int]:
         game = e.unwrapped.game
         d0 = int(game.state[L.F_STEPS])
-        agent = 0
-        for _ in range(100):
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.step(None)
-                if not e.agents:
-                    d = int(game.state[L.F_STEPS]) - d0
-                    state["seed"] += 1
-                    e.reset(seed=state["seed"])
-                    return agent, d, 1
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.integers(legal.size)]))
-            agent += 1
-        return agent, int(game.state[L.F_STEPS]) - d0, 0
+        agent, ended = _aec_random_run(e, rng)
+        d = int(game.state[L.F_STEPS]) - d0
+        if ended:
+            state["seed"] += 1
+            e.reset(seed=state["seed"])
+        return agent, d, int(ended)
 
     a, d, n, cpu = _timed(step, seconds)
     return Row(name, "1", a, d, n, cpu=cpu)
@@ -345,19 +354,10 @@ def bench_pz_connect_four(seconds: float) -> Row:
     rng = np.random.default_rng(0)
 
     def step() -> tuple[int, int, int]:
-        agent = 0
-        for _ in range(100):
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.step(None)
-                if not e.agents:
-                    e.reset()
-                    return agent, agent, 1
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.integers(legal.size)]))
-            agent += 1
-        return agent, agent, 0
+        agent, ended = _aec_random_run(e, rng)
+        if ended:
+            e.reset()
+        return agent, agent, int(ended)
 
     a, d, n, cpu = _timed(step, seconds)
     return Row(name, "1", a, d, n, cpu=cpu)
