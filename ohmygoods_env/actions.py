@@ -29,6 +29,8 @@ range                       decision     meaning
 425 ``A_NO_HIRE``           phase IV     hire nobody
 426..434 ``A_PLACE``        phase IV     put the hired assistant on slot ``i`` (R7.12)
 435..528 ``A_REFILL``       empty deck   discard hand card ``i`` into the new deck (R3.1)
+529 ``A_WAIT``              (none)       wait: nothing to decide (parallel env only; never
+                                         legal in the engine's mask)
 ==========================  ===========  ====================================================
 
 Slots are a player's buildings in the order built; slot 0 is the Charburner.
@@ -68,6 +70,7 @@ RANGES: tuple[tuple[str, int, int], ...] = (
     ("hire nobody", L.A_NO_HIRE, 1),
     ("place assistant", L.A_PLACE, L.MAX_SLOTS),
     ("discard for new deck", L.A_REFILL, L.N_CARDS),
+    ("wait", L.A_WAIT, 1),
 )
 
 
@@ -126,4 +129,6 @@ def describe(action: int, game: Game | None = None) -> str:
             a = cards.assistants[card, side]
             return f"hire assistant {card + 1}{'AB'[side]} (position {i}): cost {a[0]}, {a[1]} VP"
         return f"hire the assistant at position {i}"
+    if name == "wait":
+        return "wait (nothing to decide)"
     return name

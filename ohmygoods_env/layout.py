@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from .cards import N_ASSISTANT_CARDS, N_COLOURS, N_DECK, N_GOODS, N_RES
 
+#: Version of the action/observation layout; env ids end in ``-v{LAYOUT_VERSION}``.
+LAYOUT_VERSION = 1
+
 MAX_PLAYERS = 4
 #: Buildings a player can own: 8 trigger the end (R8.1); with the rest of that round and
 #: one more round at one building per round, nobody can exceed 9.
@@ -143,7 +146,10 @@ A_HIRE = A_PAY + MAX_SLOTS  # + display position
 A_NO_HIRE = A_HIRE + N_ASSIST
 A_PLACE = A_NO_HIRE + 1  # + slot
 A_REFILL = A_PLACE + MAX_SLOTS  # + card
-N_ACTIONS = A_REFILL + N_CARDS
+#: "Nothing to decide": the parallel env's action for seats that are not to act. The engine
+#: never marks it legal; only that env accepts it.
+A_WAIT = A_REFILL + N_CARDS
+N_ACTIONS = A_WAIT + 1
 
 # ---------------------------------------------------------------- state fields
 _fields: list[tuple[str, int, int]] = []

@@ -25,3 +25,23 @@ def test_observation_blocks_documented():
 def test_state_size_documented():
     assert f"int32[{L.STATE_LEN}]" in DOC
     assert f"{L.STATE_LEN * 4:,} bytes" in DOC
+
+
+def test_layout_version_documented():
+    assert f"Layout version **v{L.LAYOUT_VERSION}**" in DOC
+
+
+def test_wait_action_never_legal_in_engine():
+    from ohmygoods_env.actions import describe
+    from ohmygoods_env.engine import Game
+
+    assert L.A_WAIT == L.N_ACTIONS - 1
+    assert describe(L.A_WAIT) == "wait (nothing to decide)"
+    for seed in range(3):
+        g = Game(2, seed=seed)
+        for _ in range(200):
+            if g.done:
+                break
+            mask = g.legal_mask()
+            assert mask[L.A_WAIT] == 0
+            g.step(int(mask.nonzero()[0][0]))
