@@ -77,7 +77,7 @@ def untrusted_zip_message(path: str | Path) -> str:
 def current_layout() -> dict[str, Any]:
     """The observation/action layout of this engine, as a checkpoint records it."""
     return {
-        "version": str(getattr(L, "LAYOUT_VERSION", "v0")),
+        "version": f"v{int(getattr(L, 'LAYOUT_VERSION', 0))}",
         "obs_dim": int(L.OBS_DIM),
         "obs_blocks": [[str(n), int(o), int(k)] for n, o, k in L.OBS_BLOCKS],
         "n_actions": int(L.N_ACTIONS),
