@@ -121,6 +121,10 @@ def action_ids(actions: Any, n: int) -> np.ndarray:
         a = np.asarray(actions)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"actions must be {n} int action ids in 0..{L.N_ACTIONS - 1}, got {actions!r}") from exc
+    if a.dtype == object and a.size and all(isinstance(x, int) and not isinstance(x, bool) for x in a.ravel()):
+        for x in a.ravel():  # Python ints too large for int64
+            if not 0 <= x < L.N_ACTIONS:
+                raise ValueError(f"action {x} is out of range: expected int action ids in 0..{L.N_ACTIONS - 1}")
     if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
         raise TypeError(f"actions must be {n} int action ids in 0..{L.N_ACTIONS - 1}, got dtype {a.dtype}: {actions!r}")
     if a.size != n:
