@@ -132,14 +132,31 @@ def _data_path(name: str) -> Path:
 
 
 def _read(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
+    """Rows of a UTF-8 CSV table (a byte-order mark is accepted); every problem names the file."""
     try:
-        with open(path, newline="", encoding="utf-8") as fh:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
             reader = csv.DictReader(fh)
             header = tuple(reader.fieldnames or ())
             missing = [c for c in columns if c not in header]
             if missing:
                 raise CardTableError(f"{path}: missing column(s) {missing}; expected {list(columns)}")
-            return list(reader)
+            rows = []
+            for row in reader:
+                if None in row:  # DictReader's key for fields beyond the header
+                    raise CardTableError(
+                        f"{path}: line {reader.line_num} has {len(header) + len(row[None])} fields, the header "
+                        f"has {len(header)}: expected one value per column {list(header)}"
+                    )
+                rows.append(row)
+            return rows
+    except UnicodeDecodeError as exc:
+        raise CardTableError(
+            f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); save the table as UTF-8"
+        ) from exc
+    except csv.Error as exc:
+        raise CardTableError(
+            f"{path}: malformed CSV ({exc}); fields are limited to {csv.field_size_limit()} characters"
+        ) from exc
     except OSError as exc:
         raise CardTableError(f"{path}: cannot read card table ({exc})") from exc
 
@@ -346,7 +363,7 @@ def _parse_assistants(path: Path) -> tuple[np.ndarray, list[str]]:
 
 
 @functools.lru_cache(maxsize=8)
-def _load_cached(deck: str, charburners: str, assistants: str, strict: bool) -> CardSet:
+def _load_cached(deck: str, charburners: str, assistants: str, strict: bool, stamps: tuple) -> CardSet:
     deck_t, deck_names, deck_src = _parse_deck(Path(deck), strict)
     cb_t, cb_names, cb_src = _parse_charburners(Path(charburners))
     as_t, as_src = _parse_assistants(Path(assistants))
@@ -362,6 +379,15 @@ def _load_cached(deck: str, charburners: str, assistants: str, strict: bool) -> 
     )
 
 
+def _stamp(path: Path) -> tuple[int, int, int]:
+    """What the cache compares: a file edited (or replaced) since it was read gives another stamp."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise CardTableError(f"{path}: cannot read card table ({exc})") from exc
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
 def load_cards(
     deck: str | Path | None = None,
     charburners: str | Path | None = None,
@@ -371,14 +397,16 @@ def load_cards(
     """Load and validate the card tables; any path left ``None`` uses the shipped file.
 
     ``strict`` also checks the deck composition of R1.2 (26 wood, 17 of each other
-    resource, 43 half-suns). Results are cached per set of paths.
+    resource, 43 half-suns). Tables are UTF-8 CSV (a byte-order mark is accepted), one value
+    per column. Results are cached per resolved path and file stamp (modification time,
+    size, inode): an edited file or another working directory never returns stale tables.
     """
-    return _load_cached(
-        str(deck or _data_path("deck.csv")),
-        str(charburners or _data_path("charburners.csv")),
-        str(assistants or _data_path("assistants.csv")),
-        bool(strict),
-    )
+    paths = [
+        Path(p or _data_path(default)).resolve()
+        for p, default in ((deck, "deck.csv"), (charburners, "charburners.csv"), (assistants, "assistants.csv"))
+    ]
+    stamps = tuple(_stamp(p) for p in paths)
+    return _load_cached(str(paths[0]), str(paths[1]), str(paths[2]), bool(strict), stamps)
 
 
 def default_cards() -> CardSet:

@@ -234,3 +234,61 @@ def test_user_assistant_table_is_accepted_and_used(tmp_path):
     assert g.scores()[0] == (9, 0)
     shipped = Scenario(2, auto_forced=False).build("build", player=0)
     assert shipped.decision != L.D_HIRE  # the shipped table's assistants cost coins
+
+
+# ---------------------------------------------------------------- file encoding, CSV shape, cache
+
+
+def test_non_utf8_file_names_the_file(tmp_path):
+    path = tmp_path / "deck.csv"
+    path.write_bytes(DECK.read_text(encoding="utf-8").replace("Bakery", "B\u00e4ckerei").encode("latin-1"))
+    with pytest.raises(CardTableError, match=r"deck\.csv: not UTF-8 text \(byte \d+"):
+        load_cards(deck=path)
+
+
+def test_oversized_field_names_the_file(tmp_path):
+    header, rows = _rows(DECK)
+    rows[3]["name"] = "x" * (129 * 1024)
+    path = _write(tmp_path, "deck.csv", header, rows)
+    with pytest.raises(CardTableError, match=r"deck\.csv: malformed CSV \(.*field larger than field limit"):
+        load_cards(deck=path)
+
+
+def test_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "deck.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + DECK.read_bytes())
+    cards = load_cards(deck=path)
+    np.testing.assert_array_equal(cards.buildings, load_cards().buildings)
+
+
+def test_extra_fields_in_a_row_are_an_error(tmp_path):
+    lines = DECK.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[5] = lines[5].rstrip("\r\n") + ",surplus\n"
+    path = tmp_path / "deck.csv"
+    path.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(CardTableError, match=r"deck\.csv: line 6 has \d+ fields, the header has \d+"):
+        load_cards(deck=path)
+
+
+def test_cache_sees_edits_and_working_directory(tmp_path, monkeypatch):
+    """R1.2 values read back after an edit in place, and a relative path under another working
+    directory reads that directory's file."""
+    import os
+    import time
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    _deck_with(a, 0, vp="1")
+    _deck_with(b, 0, vp="2")
+    monkeypatch.chdir(a)
+    first = load_cards(deck="deck.csv")
+    assert first.buildings[0, B_VP] == 1
+    monkeypatch.chdir(b)
+    assert load_cards(deck="deck.csv").buildings[0, B_VP] == 2
+    monkeypatch.chdir(a)
+    assert load_cards(deck="deck.csv") is first  # unchanged file: the cached tables
+    _deck_with(a, 0, vp="3")  # same size as before: only the modification time tells
+    st = (a / "deck.csv").stat()
+    os.utime(a / "deck.csv", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    time.sleep(0.01)
+    assert load_cards(deck="deck.csv").buildings[0, B_VP] == 3

@@ -13,7 +13,8 @@ from gymnasium.utils.env_checker import check_env
 import ohmygoods_env.envs
 from ohmygoods_env import layout as L
 from ohmygoods_env.engine import Game, IllegalActionError
-from ohmygoods_env.envs.gym_env import ENV_ID_GYM, LearnerGames, OhMyGoodsEnv, RandomOpponent, obs_high
+from ohmygoods_env.envs.gym_env import ENV_ID_GYM, LearnerGames, OhMyGoodsEnv, obs_high
+from ohmygoods_env.policy import RandomAgent
 
 
 def _first_legal(obs: np.ndarray, mask: np.ndarray) -> int:
@@ -44,7 +45,7 @@ def test_check_env_passes(num_players: int, rules: str, seat: int | str) -> None
 
 
 def test_registered_and_registration_is_idempotent() -> None:
-    assert ENV_ID_GYM == "ohmygoods/OhMyGoods-v0" and ENV_ID_GYM in gym.registry
+    assert ENV_ID_GYM == "ohmygoods/OhMyGoods-v1" and ENV_ID_GYM in gym.registry
     importlib.reload(ohmygoods_env.envs)  # must not register twice (gymnasium would warn)
     env = gym.make(ENV_ID_GYM, num_players=3, learner_seat=1)
     check_env(env.unwrapped)
@@ -60,7 +61,7 @@ def test_learner_moves_only_at_its_seat_and_sees_its_own_view() -> None:
     for ep in range(6):
         obs, info = env.reset(seed=ep)
         seats.add(info["seat"])
-        game = Game(3, seed=info["game_seed"])
+        game = Game(3, seed=int(env.games.seeds[0]))  # the env knows it; info never shows it
         while not game.done and game.current_player != info["seat"]:
             game.step(_first_legal(None, game.legal_mask()))
         np.testing.assert_array_equal(obs, game.observe(info["seat"]))
@@ -86,11 +87,11 @@ def test_reset_seed_is_deterministic_and_game_seed_option() -> None:
     o2, i2 = env.reset(seed=7)
     np.testing.assert_array_equal(o1, o2)
     np.testing.assert_array_equal(s1, env.games.state)
-    o3, i3 = env.reset(seed=8)
-    assert i3["game_seed"] != i1["game_seed"]
-    _, i4 = env.reset(options={"game_seed": i1["game_seed"]})
+    first = int(env.games.seeds[0])
+    env.reset(seed=8)
+    assert int(env.games.seeds[0]) != first
+    env.reset(options={"game_seed": first})
     np.testing.assert_array_equal(s1, env.games.state)
-    assert i4["game_seed"] == i1["game_seed"]
 
 
 def test_full_episodes_with_random_opponents() -> None:
@@ -182,7 +183,7 @@ def test_opponent_protocol_callable_act_and_act_batch() -> None:
 
 
 def test_random_opponent() -> None:
-    opp = RandomOpponent(seed=3)
+    opp = RandomAgent(seed=3)
     g = Game(2, seed=0)
     mask = g.legal_mask()
     assert mask[opp.act(np.zeros(L.OBS_DIM, np.float32), mask)] == 1
@@ -191,7 +192,7 @@ def test_random_opponent() -> None:
     assert masks[np.arange(100), acts].all()
     assert len(set(acts.tolist())) > 1 or mask.sum() == 1
     opp.seed(3)
-    np.testing.assert_array_equal(opp.act_batch(None, masks[:5]), RandomOpponent(3).act_batch(None, masks[:5]))
+    np.testing.assert_array_equal(opp.act_batch(None, masks[:5]), RandomAgent(3).act_batch(None, masks[:5]))
 
 
 def test_arguments_are_checked_and_bounds_hold() -> None:
@@ -211,8 +212,8 @@ def test_batch_policy_passes_each_opponent_what_it_asks_for() -> None:
     """BatchPolicy: observations of the acting seat (or zeros when not needed), masks, and the
     redacted information state — never the true state — for opponents that read it."""
     from ohmygoods_env.batch import BatchGames
-    from ohmygoods_env.envs.gym_env import BatchPolicy
     from ohmygoods_env.infostate import redact
+    from ohmygoods_env.policy import BatchPolicy
 
     b = BatchGames(4, num_players=3, seed=8)
     rng = np.random.default_rng(0)
@@ -244,3 +245,224 @@ def test_batch_policy_passes_each_opponent_what_it_asks_for() -> None:
     plain = BatchPolicy(lambda o, m: calls.append(o.shape) or int(np.flatnonzero(m)[-1]))  # a bare callable
     np.testing.assert_array_equal(plain(b, rows), [int(np.flatnonzero(m)[-1]) for m in b.masks()[rows]])
     assert calls == [(L.OBS_DIM,)] * 3
+
+
+# ------------------------------------------------------------------ nothing in info rebuilds the deal
+
+
+def test_info_holds_no_game_seed_and_nothing_hidden() -> None:
+    """Info keys are a fixed public set; ``episode`` counts games from the seeded reset and is the
+    same for different seeds; no info value is the game seed; info is identical under swaps of
+    cards hidden from the learner."""
+    import copy
+
+    from ohmygoods_env.infostate import hidden_cards, swap_cards
+
+    public = {"action_mask", "seat", "episode", "rewards", "illegal_action"}
+    a, b = OhMyGoodsEnv(num_players=3), OhMyGoodsEnv(num_players=3)
+    _, ia = a.reset(seed=1)
+    _, ib = b.reset(seed=2)
+    assert ia["episode"] == ib["episode"] == 0 and int(a.games.seeds[0]) != int(b.games.seeds[0])
+    assert a.reset()[1]["episode"] == 1 and a.reset(seed=1)[1]["episode"] == 0
+    rng = np.random.default_rng(4)
+    swaps = 0
+    for ep in range(4):
+        _, info = a.reset(seed=10 + ep)
+        seed = int(a.games.seeds[0])
+        for step in range(400):
+            assert set(info) <= public
+            values = [v for v in info.values() if np.ndim(v) == 0]
+            assert seed not in values and (seed & 0xFFFFFFFF) not in values
+            if step % 25 == 5:
+                me = a.seat
+                hidden = hidden_cards(a.games.state[0], me)
+                if len(hidden) >= 2:
+                    twin = copy.deepcopy(a)
+                    for _ in range(50):  # two cards in the same place (one hand) swap to the same row
+                        c1, c2 = rng.choice(hidden, 2, replace=False)
+                        swap_cards(twin.games.state[0], int(c1), int(c2))
+                        if not np.array_equal(twin.games.state[0], a.games.state[0]):
+                            break
+                    assert not np.array_equal(twin.games.state[0], a.games.state[0])
+                    mine, theirs = a._info(), twin._info()
+                    assert mine.keys() == theirs.keys()
+                    for k in mine:
+                        np.testing.assert_array_equal(mine[k], theirs[k])
+                    swaps += 1
+            _, _, te, tr, info = a.step(int(rng.choice(np.flatnonzero(a.action_masks()))))
+            if te or tr:
+                assert set(info) <= public
+                break
+    assert swaps >= 8
+
+
+# ------------------------------------------------------------------ copies and pickles
+
+
+def _finish(env: OhMyGoodsEnv, actions_seed: int) -> list:
+    """Play ``env`` to the end with a fixed action stream; the trace of everything it returns."""
+    rng = np.random.default_rng(actions_seed)
+    trace = []
+    for _ in range(5000):
+        mask = env.action_masks()
+        obs, r, te, tr, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        trace.append((obs, r, te, tr, info["action_mask"], info["seat"], info["episode"], mask))
+        if te or tr:
+            trace.append(tuple(info["rewards"]))
+            return trace
+    raise AssertionError("game did not end")
+
+
+@pytest.mark.parametrize("opponents", [None, "heuristic", ["greedy", "random"]])
+def test_copy_and_pickle_play_on_exactly_like_the_original(opponents) -> None:
+    import copy
+    import pickle
+
+    import agents  # noqa: F401  (registers the agent names)
+
+    env = OhMyGoodsEnv(num_players=3, opponents=opponents, learner_seat="random")
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(30):  # mid-game
+        env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    want = _finish(env, 9)
+    assert want[-2][2] is True  # the original ended (terminated) with final rewards
+    for c in copies:
+        got = _finish(c, 9)
+        assert len(got) == len(want)
+        for g, w in zip(got, want, strict=True):
+            for x, y in zip(g, w, strict=True):
+                np.testing.assert_array_equal(x, y)
+
+
+# ------------------------------------------------------------------ bad actions
+
+
+@pytest.mark.parametrize(
+    ("action", "error", "match"),
+    [
+        ("3", TypeError, r"int action id in 0\.\.\d+.*str"),
+        (None, TypeError, r"int action id in 0\.\.\d+.*NoneType"),
+        (2**70, ValueError, r"out of range: expected an int action id in 0\.\.\d+"),
+        (-1, ValueError, "out of range"),
+        (L.N_ACTIONS, ValueError, "out of range"),
+        (True, TypeError, "bool"),
+        (1.0, TypeError, "float"),
+        (np.array([1, 2]), TypeError, "ndarray"),
+    ],
+)
+def test_step_with_something_that_is_not_an_action_id(action, error, match) -> None:
+    env = OhMyGoodsEnv(num_players=2)
+    env.reset(seed=3)
+    before = env.games.state.copy()
+    mask = env.action_masks().copy()
+    with pytest.raises(error, match=match):
+        env.step(action)
+    np.testing.assert_array_equal(env.games.state, before)
+    np.testing.assert_array_equal(env.action_masks(), mask)
+    _, _, te, _, _ = env.step(np.int64(np.flatnonzero(mask)[0]))  # still plays on
+    assert not te
+
+
+# ------------------------------------------------------------------ opponents by name, the registry
+
+
+def test_opponents_by_name_and_spec() -> None:
+    import agents  # noqa: F401  (registers the agent names)
+    from agents.checkpoint import PolicyAgent
+    from agents.heuristic import HeuristicAgent
+    from agents.mcts import MCTSAgent
+
+    env = OhMyGoodsEnv(num_players=2, opponents="heuristic")
+    assert isinstance(env.opponents[0], HeuristicAgent)
+    env = OhMyGoodsEnv(num_players=3, opponents=["mcts", "ppo"])
+    assert isinstance(env.opponents[0], MCTSAgent) and isinstance(env.opponents[1], PolicyAgent)
+    assert env.opponents[1].name == "ppo"
+    with pytest.raises(ValueError, match="unknown agent 'alphago'"):
+        OhMyGoodsEnv(num_players=2, opponents="alphago")
+    # the heuristic plays from its redacted information state; the game goes to the end
+    env = gym.make(ENV_ID_GYM, num_players=2, opponents="heuristic").unwrapped
+    env.reset(seed=0)
+    _, info, _ = _play(env, np.random.default_rng(0))
+    assert set(info["rewards"]) <= {-1.0, 0.0, 1.0}
+
+
+def _declared_entry_points():
+    """The ``ohmygoods.agents`` entry points declared in pyproject.toml."""
+    from importlib import metadata
+    from pathlib import Path
+
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    table = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"]["ohmygoods.agents"]
+    return [metadata.EntryPoint(name=k, value=v, group="ohmygoods.agents") for k, v in table.items()]
+
+
+def test_env_names_resolve_through_entry_points(monkeypatch) -> None:
+    """With the names not registered, the envs find them through the entry point group, as an
+    installed package declares it (pyproject.toml); the real declared entry points all load."""
+    from ohmygoods_env import policy
+
+    declared = _declared_entry_points()
+    assert {ep.name for ep in declared} >= {"greedy", "heuristic", "mcts", "ppo", "sb3"}
+    monkeypatch.setattr(policy, "_REGISTRY", {"random": policy._REGISTRY["random"]})
+    monkeypatch.setattr(policy.metadata, "entry_points", lambda group=None: [e for e in declared if e.group == group])
+    assert "heuristic" in policy.agent_names()
+    env = OhMyGoodsEnv(num_players=2, opponents="heuristic")
+    assert type(env.opponents[0]).__name__ == "HeuristicAgent"
+    for ep in declared:
+        assert callable(ep.load())
+    monkeypatch.setattr(policy.metadata, "entry_points", lambda group=None: [])
+    monkeypatch.setattr(policy, "_REGISTRY", {"random": policy._REGISTRY["random"]})
+    with pytest.raises(ValueError, match="ohmygoods.agents"):
+        OhMyGoodsEnv(num_players=2, opponents="heuristic")
+
+
+def test_installed_entry_points_match_pyproject() -> None:
+    from importlib import metadata
+
+    installed = {ep.name: ep.value for ep in metadata.entry_points(group="ohmygoods.agents")}
+    if not installed:
+        pytest.skip(
+            "the installed distribution predates the ohmygoods.agents entry points (reinstall: pip install -e .)"
+        )
+    assert installed == {ep.name: ep.value for ep in _declared_entry_points()}
+
+
+def test_envs_do_not_import_the_agents_package() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, ohmygoods_env.envs, ohmygoods_env.envs.vector, ohmygoods_env.policy; "
+        "from ohmygoods_env.envs.gym_env import OhMyGoodsEnv; OhMyGoodsEnv(num_players=2).reset(seed=0); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('agents', 'training')))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------------ env ids, solo
+
+
+def test_v0_id_fails_naming_v1() -> None:
+    assert ENV_ID_GYM == "ohmygoods/OhMyGoods-v1"
+    with pytest.raises(gym.error.Error, match="ohmygoods/OhMyGoods-v1"):
+        gym.make("ohmygoods/OhMyGoods-v0")
+
+
+def test_solo_game_without_opponents() -> None:
+    env = OhMyGoodsEnv(num_players=1)
+    assert env.opponents == []
+    with pytest.raises(ValueError, match="give one opponent or 0 opponents"):
+        OhMyGoodsEnv(num_players=1, opponents=["random"])
+    check_env(OhMyGoodsEnv(num_players=1))
+    _, info = env.reset(seed=0)
+    assert info["seat"] == 0
+    r, info, n = _play(env, np.random.default_rng(1))
+    assert n > 20 and info["rewards"].shape == (1,) and r == info["rewards"][0]

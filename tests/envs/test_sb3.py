@@ -142,3 +142,37 @@ def test_info_state_opponents_play_inside_the_vec_env():
         rewards += list(r[d])
     assert seen and finished >= 5
     assert np.mean(rewards) < 0  # the first-legal learner loses to the heuristic
+
+
+def test_vecenv_pickles_copies_and_takes_opponent_names() -> None:
+    import copy
+    import pickle
+
+    import agents  # noqa: F401  (registers the agent names)
+
+    env = OhMyGoodsVecEnv(3, opponents=["greedy"], seed=2)
+    assert type(env._lg.opponents[0]).__name__ == "GreedyAgent"
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        env.step(_masked(env.action_masks(), rng))
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+
+    def trace(e):
+        r = np.random.default_rng(1)
+        out = []
+        for _ in range(200):
+            m = e.action_masks()
+            obs, rew, done, infos = e.step(_masked(m, r))
+            out.append((obs, rew, done, m, repr([(sorted(i), i.get("rewards")) for i in infos])))
+        return out
+
+    want = trace(env)
+    assert any(t[2].any() for t in want)
+    for c in copies:
+        for g, w in zip(trace(c), want, strict=True):
+            for x, y in zip(g, w, strict=True):
+                np.testing.assert_array_equal(x, y)
+    for bad in ("3", None, [2**70] * 3):
+        with pytest.raises((TypeError, ValueError), match="action"):
+            env.step_async(bad)

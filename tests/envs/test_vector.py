@@ -56,7 +56,7 @@ def test_same_step_autoreset() -> None:
                 assert rewards[i] in (-1.0, 0.0, 1.0)
                 assert info["final_info"]["rewards"][i].sum() == 0
                 assert env.games.episode[i] == episodes[i] + 1
-                assert info["game_seed"][i] == episode_seed(3, i, episodes[i] + 1)
+                assert env.games.seeds[i] == episode_seed(3, i, episodes[i] + 1)
                 assert int(env.games.state[i, L.F_CUR]) == seat
             assert all(o is None for o in info["final_obs"][~terminated])
 
@@ -100,11 +100,11 @@ def test_disabled_autoreset_and_reset_mask() -> None:
 def test_seeding() -> None:
     env = OhMyGoodsVectorEnv(3, learner_seat="random")
     o1, i1 = env.reset(seed=5)
+    assert [int(s) for s in env.games.seeds] == [episode_seed(5, i, 0) for i in range(3)]
     o2, i2 = env.reset(seed=5)
     np.testing.assert_array_equal(o1, o2)
-    assert [int(s) for s in i1["game_seed"]] == [episode_seed(5, i, 0) for i in range(3)]
     o3, i3 = env.reset(seed=[10, 11, 12])
-    assert i3["game_seed"].tolist() == [10, 11, 12]
+    assert env.games.seeds.tolist() == [10, 11, 12]
     o4, _ = env.reset()  # next episode of every slot
     assert (env.games.episode >= 1).all()
     with pytest.raises(ValueError):
@@ -161,3 +161,45 @@ def test_illegal_actions() -> None:
     assert terminated.all() and (rewards == -1).all() and info["final_info"]["illegal_action"].all()
     with pytest.raises(RuntimeError):
         OhMyGoodsVectorEnv(2).step(actions)
+
+
+def _trace(env: OhMyGoodsVectorEnv, steps: int, seed: int) -> list:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(steps):
+        masks = env.action_masks()
+        obs, r, te, tr, info = env.step(_masked(masks, rng))
+        out.append((obs, r, te, tr, info["action_mask"], info["seat"], info["episode"], masks))
+    return out
+
+
+def test_vector_env_copies_and_pickles_play_on_like_the_original() -> None:
+    import copy
+    import pickle
+
+    import agents  # noqa: F401  (registers the agent names)
+
+    env = OhMyGoodsVectorEnv(3, num_players=2, opponents="heuristic", learner_seat="random")
+    env.reset(seed=4)
+    _trace(env, 20, 0)
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    want = _trace(env, 250, 1)  # long enough for games to end and restart
+    assert any(t[2].any() for t in want)
+    for c in copies:
+        for g, w in zip(_trace(c, 250, 1), want, strict=True):
+            for x, y in zip(g, w, strict=True):
+                np.testing.assert_array_equal(x, y)
+
+
+def test_vector_infos_carry_no_game_seed_and_actions_are_checked() -> None:
+    env = OhMyGoodsVectorEnv(2, opponents=["random"])
+    _, info = env.reset(seed=1)
+    assert "game_seed" not in info and info["episode"].tolist() == [0, 0]
+    seeds = {int(s) for s in env.games.seeds}
+    for v in info.values():
+        assert not seeds & {int(x) for x in np.ravel(v) if isinstance(x, (int, np.integer))}
+    before = env.games.state.copy()
+    for bad, error in (("3", TypeError), (None, TypeError), ([2**70, 0], ValueError), ([0], ValueError)):
+        with pytest.raises(error, match="action"):
+            env.step(bad)
+    np.testing.assert_array_equal(env.games.state, before)
