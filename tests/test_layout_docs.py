@@ -8,6 +8,24 @@ from ohmygoods_env.actions import RANGES
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "layouts.md").read_text()
 
 
+def test_generated_tables_in_docs():
+    from ohmygoods_env import actions, spaces
+
+    assert actions.action_table() in DOC
+    assert spaces.observation_table() in DOC
+    for table in (L.PLAYER_FEATURE_TABLE, L.SLOT_FEATURE_TABLE, L.ASSIST_FEATURE_TABLE):
+        assert spaces.feature_table(table) in DOC
+    assert actions.action_table().splitlines()[2] in actions.__doc__
+
+
+def test_action_registry_is_contiguous():
+    end = 0
+    for name, start, n in RANGES:
+        assert start == end and n >= 1, name
+        end = start + n
+    assert end == L.N_ACTIONS
+
+
 def test_action_ranges_documented():
     assert f"Discrete({L.N_ACTIONS})" in DOC
     for name, start, n in RANGES:

@@ -55,28 +55,22 @@ from numba import njit
 
 from .. import batch as _batch
 from .. import layout as L
+from .. import spaces as _spaces
 from ..batch import BatchGames, make_rng, opponent_rng_of_seed, random_actions, refresh_stale_kernels, seat_of_seed
-from ..cards import B_VALUE, CardSet, default_cards
+from ..cards import CardSet
 from ..rules import DEFAULT_MAX_ROUNDS, RuleSet
 
 ENV_ID_GYM = "ohmygoods/OhMyGoods-v0"
 
 
 def obs_high(max_rounds: int = DEFAULT_MAX_ROUNDS, cards: CardSet | None = None) -> float:
-    """A bound no observation feature can exceed under these rules and cards.
-
-    Features are non-negative; the largest are coin values (every deck card a good of the
-    dearest kind, / 30), the round (/ 20), a hand or a market row of all cards per resource
-    (/ 5) and Market-Office bonuses (at most one per slot).
-    """
-    C = (cards if cards is not None else default_cards()).buildings
-    coins = L.N_CARDS * int(C[:, B_VALUE].max())
-    return float(np.ceil(max(coins / 30.0, max_rounds / 20.0, L.N_CARDS / 5.0, L.MAX_SLOTS)))
+    """The largest entry of :func:`ohmygoods_env.spaces.observation_high` under these rules and cards."""
+    return float(_spaces.observation_high(cards, RuleSet(max_rounds=max_rounds)).max())
 
 
 def observation_space(max_rounds: int = DEFAULT_MAX_ROUNDS, cards: CardSet | None = None) -> gym.spaces.Box:
-    """The single-game observation space: ``Box(0, obs_high(...), (OBS_DIM,), float32)``."""
-    return gym.spaces.Box(low=0.0, high=obs_high(max_rounds, cards), shape=(L.OBS_DIM,), dtype=np.float32)
+    """The single-game observation space: :func:`ohmygoods_env.spaces.observation_space`."""
+    return _spaces.observation_space(cards, RuleSet(max_rounds=max_rounds))
 
 
 def action_space() -> gym.spaces.Discrete:
