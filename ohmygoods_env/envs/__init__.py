@@ -1,27 +1,70 @@
-"""Environment adapters over the engine (PettingZoo AEC, ...) and the environment id table.
+"""Environment adapters over the engine and their ids (PettingZoo AEC and parallel, Gymnasium, SB3).
 
-PettingZoo has no global registry, so the id ``ohmygoods/oh_my_goods-v0`` is resolved here:
-``make(ENV_ID, num_players=3)`` is ``env(num_players=3)``.
+PettingZoo ids (PettingZoo >= 1.27 keeps its own registries, ``pettingzoo.aec_registry`` and
+``pettingzoo.parallel_registry``; importing :mod:`ohmygoods_env` registers both envs there)::
+
+    import ohmygoods_env, pettingzoo
+    aec = pettingzoo.make("aec", "ohmygoods/oh_my_goods-v1", num_players=3)
+    par = pettingzoo.make("parallel", "ohmygoods/oh_my_goods-v1", num_players=3)
+
+``make(ENV_ID, **kwargs)`` here builds the AEC env on any PettingZoo version, and
+``make(ENV_ID, parallel=True, ...)`` the parallel one. The version in the id is
+``layout.LAYOUT_VERSION``: it goes up whenever the action or observation layout changes,
+and older ids fail with a message that names the current one.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .. import layout as _L
+from .parallel import OhMyGoodsParallelEnv, parallel_env
 from .pettingzoo_env import env, raw_env
 
-ENV_ID = "ohmygoods/oh_my_goods-v0"
-_ENV_IDS = {ENV_ID: env}
+ENV_ID = f"ohmygoods/oh_my_goods-v{_L.LAYOUT_VERSION}"
+_ENV_IDS = {ENV_ID: (env, parallel_env)}
+#: ids of earlier layouts, which fail naming the current id
+RETIRED_IDS = tuple(f"ohmygoods/oh_my_goods-v{v}" for v in range(_L.LAYOUT_VERSION))
 
 
-def make(env_id: str, **kwargs: Any) -> Any:
-    """Build the environment registered under ``env_id`` with the given keyword arguments."""
+def make(env_id: str, parallel: bool = False, **kwargs: Any) -> Any:
+    """Build the environment registered under ``env_id`` (the AEC env, or with ``parallel=True`` the parallel one)."""
+    if env_id in RETIRED_IDS:
+        raise ValueError(
+            f"{env_id!r} is an earlier action/observation layout and is no longer provided; use {ENV_ID!r}"
+        )
     if env_id not in _ENV_IDS:
         raise ValueError(f"unknown environment id {env_id!r}; known ids: {sorted(_ENV_IDS)}")
-    return _ENV_IDS[env_id](**kwargs)
+    return _ENV_IDS[env_id][parallel](**kwargs)
 
 
-__all__ = ["ENV_ID", "env", "make", "raw_env"]
+def _register_pettingzoo() -> bool:
+    """Register the AEC and parallel envs in PettingZoo's registries; False where PettingZoo has none."""
+    try:
+        import pettingzoo
+    except ImportError:  # pragma: no cover - pettingzoo is a core dependency
+        return False
+    if not hasattr(pettingzoo, "register"):  # PettingZoo < 1.27: only ``make`` above
+        return False
+    if ENV_ID not in pettingzoo.aec_registry:  # importing twice (or reloading) must not warn
+        pettingzoo.register("aec", ENV_ID, entry_point="ohmygoods_env.envs.pettingzoo_env:env")
+    if ENV_ID not in pettingzoo.parallel_registry:
+        pettingzoo.register("parallel", ENV_ID, entry_point="ohmygoods_env.envs.parallel:parallel_env")
+    return True
+
+
+PETTINGZOO_REGISTERED = _register_pettingzoo()
+
+__all__ = [
+    "ENV_ID",
+    "PETTINGZOO_REGISTERED",
+    "RETIRED_IDS",
+    "OhMyGoodsParallelEnv",
+    "env",
+    "make",
+    "parallel_env",
+    "raw_env",
+]
 
 # ---------------------------------------------------------------- Gymnasium: single-agent and vector env
 # ``gymnasium.make("ohmygoods/OhMyGoods-v1")`` and ``gymnasium.make_vec(..., num_envs=N)``; the SB3

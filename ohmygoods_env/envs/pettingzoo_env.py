@@ -10,15 +10,26 @@ engine.
 * Action space ``Discrete(N_ACTIONS)`` (table in :mod:`ohmygoods_env.actions`).
 * Observation space ``Dict(observation=Box(0, high, (OBS_DIM,), float32),
   action_mask=Box(0, 1, (N_ACTIONS,), int8))``; the mask of an agent that is not to act
-  is all zeros. ``high`` is a per-entry bound derived from the card tables
+  is all zeros (``layout.A_WAIT`` exists for the parallel env and is never legal here).
+  ``high`` is a per-entry bound derived from the card tables
   (:func:`observation_high`).
 * Rewards: 0 during the game; at the end **every** agent receives its final reward
   (``reward="win"``: +1 winners, -1 others, 0 if all tie; or ``"score"`` / ``"margin"``),
   and all agents are terminated. Each then steps ``None`` (``_was_dead_step``).
 * An illegal action raises :class:`ValueError` (``IllegalActionError``) naming the action
   and the decision; the game and the env are unchanged. A wrong type raises ``TypeError``.
-* ``infos[agent]`` carries ``{"decision": name}`` for the agent to act; at the end every
-  agent's info holds its final ``score``, ``leftover_coins`` and ``winner`` flag.
+* ``infos[agent]`` holds numbers only, with the same keys for every agent at every step
+  (:data:`INFO_KEYS`): ``decision`` — the pending decision id (``layout.D_*``; names in
+  ``layout.DECISION_NAMES``) for the agent to act, -1 for the others, ``layout.D_OVER`` for
+  everyone at the end; ``score``, ``leftover_coins`` and ``winner`` (0/1) — 0 until the game
+  is over, then the final values.
+* :meth:`raw_env.state` is a **privileged** global state (:func:`global_state`, shape
+  ``state_space``) for centralised critics (MAPPO): it holds hidden information and must
+  never reach a policy.
+* ``reset(seed=...)`` takes an int (or ``None``); anything else raises ``TypeError``.
+* ``metadata["is_parallelizable"]`` is False: seats do not act in a cycle (one seat takes
+  many decisions in a row), so PettingZoo's ``aec_to_parallel`` refuses this env. The
+  parallel form is :func:`ohmygoods_env.envs.parallel.parallel_env`.
 
 :func:`env` wraps :class:`raw_env` in ``OrderEnforcingWrapper`` only (a subclass whose
 ``last``/``step`` skip the stock wrapper's per-attribute ``__getattr__`` hops): PettingZoo's
@@ -49,9 +60,72 @@ from ..engine import REWARD_MODES, Game, IllegalActionError
 from ..render import render_text
 from ..rules import RuleSet
 
-__all__ = ["env", "observation_high", "raw_env"]
+__all__ = [
+    "INFO_KEYS",
+    "N_PLACES",
+    "STATE_DIM",
+    "check_seed",
+    "env",
+    "game_infos",
+    "global_state",
+    "observation_high",
+    "raw_env",
+    "state_space",
+]
+
+#: The keys of every agent's info dict, at every step (values are ints).
+INFO_KEYS: tuple[str, ...] = ("decision", "score", "leftover_coins", "winner")
+#: Card places in the global state: deck, discard, market rows 1 and 2, escrow, empty-deck
+#: discards, then hand, set-aside, built and goods for each of ``MAX_PLAYERS`` seats.
+N_PLACES = L.L_GOODS + L.MAX_PLAYERS
+#: Length of :func:`global_state`: seat 0's observation, each deck card's true place
+#: (one-hot over ``N_PLACES``), each seat's phase-I choice (1 discard) and staff per slot / 3.
+STATE_DIM = L.OBS_DIM + L.N_CARDS * N_PLACES + L.MAX_PLAYERS + L.MAX_PLAYERS * L.MAX_SLOTS
 
 _SEED_BOUND = 2**63 - 1
+
+
+def check_seed(seed: object) -> int | None:
+    """``seed`` as an int (``None`` stays ``None``); a float, string or bool raises ``TypeError``."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int or None, got {type(seed).__name__} {seed!r}")
+    return int(seed)
+
+
+def global_state(states: np.ndarray, obs_seat0: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The **privileged** global state (float32[N, STATE_DIM]) of ``N`` games, for centralised critics.
+
+    ``states`` is ``int32[N, STATE_LEN]`` (engine rows), ``obs_seat0`` their observations
+    from seat 0 (``float32[N, OBS_DIM]``). Layout: ``obs_seat0`` | per deck card a one-hot of
+    its true place (:data:`N_PLACES`) | per seat the phase-I choice | per seat x slot the
+    staff code / 3. It holds every hand, set-aside card and the deck's contents: never feed
+    it to a policy.
+    """
+    states = np.asarray(states)
+    n = states.shape[0]
+    if out is None:
+        out = np.empty((n, STATE_DIM), np.float32)
+    out[:, : L.OBS_DIM] = obs_seat0
+    loc = states[:, L.F_LOC : L.F_LOC + L.N_CARDS].astype(np.int64)
+    place = np.where(loc < L.L_GOODS, loc, L.L_GOODS + (loc - L.L_GOODS) // L.MAX_SLOTS)
+    o = L.OBS_DIM
+    onehot = out[:, o : o + L.N_CARDS * N_PLACES].reshape(n, L.N_CARDS, N_PLACES)
+    onehot[:] = 0.0
+    np.put_along_axis(onehot, place[:, :, None], 1.0, axis=2)
+    o += L.N_CARDS * N_PLACES
+    out[:, o : o + L.MAX_PLAYERS] = states[:, L.F_P1 : L.F_P1 + L.MAX_PLAYERS]
+    o += L.MAX_PLAYERS
+    out[:, o:] = states[:, L.F_STAFF : L.F_STAFF + L.MAX_PLAYERS * L.MAX_SLOTS] / 3.0
+    return out
+
+
+def state_space(cards: CardSet | None = None, rules: RuleSet | None = None) -> spaces.Box:
+    """The space of :func:`global_state` rows (privileged: for critics only)."""
+    high = np.ones(STATE_DIM, np.float32)
+    high[: L.OBS_DIM] = observation_high(cards, rules)
+    return spaces.Box(0.0, high, (STATE_DIM,), np.float32)
 
 
 def observation_high(cards: CardSet | None = None, rules: RuleSet | None = None) -> np.ndarray:
@@ -64,7 +138,7 @@ class raw_env(AECEnv):
 
     metadata = {
         "render_modes": ["human", "ansi", "rgb_array"],
-        "name": "oh_my_goods_v0",
+        "name": f"oh_my_goods_v{L.LAYOUT_VERSION}",
         "is_parallelizable": False,
         "render_fps": 2,
     }
@@ -104,6 +178,7 @@ class raw_env(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(L.N_ACTIONS) for a in self.possible_agents}
+        self.state_space = state_space(self._game.cards, self._game.rules)
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -126,8 +201,9 @@ class raw_env(AECEnv):
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game; ``seed`` fixes it (same seed, same game), ``None`` draws one from the env's RNG."""
+        seed = check_seed(seed)
         if seed is not None:
-            game_seed = int(seed)
+            game_seed = seed
             self._rng = np.random.default_rng(game_seed % 2**64)
         else:
             game_seed = int(self._rng.integers(0, _SEED_BOUND))
@@ -153,6 +229,11 @@ class raw_env(AECEnv):
         # One kernel call writes both; the mask is all 0 unless ``p`` is the seat to act.
         core.observe_with_mask(g.state, g.cards.buildings, g.cards.assistants, p, obs, mask)
         return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """**Privileged** global state (float32[STATE_DIM], :func:`global_state`): critics only, never a policy."""
+        g = self._game
+        return global_state(g.state[None], g.observe(0)[None])[0]
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """Observation, cumulative reward, terminated, truncated and info of ``agent_selection``."""
@@ -225,21 +306,27 @@ class raw_env(AECEnv):
             raise type(exc)(f"{exc} ({agent}, decision '{self._game.decision_name}')") from None
 
     def _set_infos(self) -> None:
-        g = self._game
-        if g.done:
-            scores, winners = g.scores(), g.winners()
-            self.infos = {}
-            for a in self.agents:
-                score, left = scores[self.agent_name_mapping[a]]
-                self.infos[a] = {
-                    "decision": g.decision_name,
-                    "score": score,
-                    "leftover_coins": left,
-                    "winner": self.agent_name_mapping[a] in winners,
-                }
-        else:
-            self.infos = {a: {} for a in self.agents}
-            self.infos[self.agent_selection] = {"decision": g.decision_name}
+        self.infos = game_infos(self._game, self.agents, self.agent_name_mapping)
+
+
+def game_infos(game: Game, agents: list[str], mapping: dict[str, int]) -> dict[str, dict[str, int]]:
+    """Every agent's info (:data:`INFO_KEYS`, ints): the acting seat's decision id, final results at the end."""
+    if game.done:
+        scores, winners = game.scores(), game.winners()
+        return {
+            a: {
+                "decision": L.D_OVER,
+                "score": int(scores[mapping[a]][0]),
+                "leftover_coins": int(scores[mapping[a]][1]),
+                "winner": int(mapping[a] in winners),
+            }
+            for a in agents
+        }
+    cur = game.current_player
+    dec = int(game.state[L.F_DEC])
+    return {
+        a: {"decision": dec if mapping[a] == cur else -1, "score": 0, "leftover_coins": 0, "winner": 0} for a in agents
+    }
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):

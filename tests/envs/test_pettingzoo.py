@@ -48,11 +48,11 @@ def test_metadata_agents_and_spaces() -> None:
     e = raw_env(num_players=3)
     assert e.metadata == {
         "render_modes": ["human", "ansi", "rgb_array"],
-        "name": "oh_my_goods_v0",
+        "name": "oh_my_goods_v1",
         "is_parallelizable": False,
         "render_fps": 2,
     }
-    assert str(e) == "oh_my_goods_v0" and str(env()) == "oh_my_goods_v0"
+    assert str(e) == "oh_my_goods_v1" and str(env()) == "oh_my_goods_v1"
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
     space = e.observation_space("player_1")
     assert list(space.spaces) == ["observation", "action_mask"]
@@ -64,12 +64,14 @@ def test_metadata_agents_and_spaces() -> None:
 
 def test_exports_and_make() -> None:
     assert ohmygoods_env.env is env and ohmygoods_env.raw_env is raw_env
-    assert ENV_ID == "ohmygoods/oh_my_goods-v0"
+    assert ENV_ID == f"ohmygoods/oh_my_goods-v{L.LAYOUT_VERSION}" == "ohmygoods/oh_my_goods-v1"
     e = make(ENV_ID, num_players=4, rules="royal")
     assert e.unwrapped.possible_agents == [f"player_{i}" for i in range(4)]
     assert e.unwrapped.game.rules.edition == "royal"
-    with pytest.raises(ValueError, match="ohmygoods/oh_my_goods-v0"):
+    with pytest.raises(ValueError, match="ohmygoods/oh_my_goods-v1"):
         make("ohmygoods/unknown-v9")
+    with pytest.raises(ValueError, match=r"earlier .*layout.*'ohmygoods/oh_my_goods-v1'"):
+        make("ohmygoods/oh_my_goods-v0")
 
 
 def test_constructor_validates_arguments() -> None:
@@ -125,7 +127,11 @@ def test_only_acting_agent_has_a_mask_and_all_observations_in_bounds() -> None:
                     assert obs["action_mask"].sum() >= 1
                 else:
                     assert not obs["action_mask"].any()
-            assert e.infos[e.agent_selection] == {"decision": e.game.decision_name}
+            # infos: numbers only, the same keys for every agent; the acting seat's decision id
+            for agent in e.agents:
+                expected = e.game.decision if agent == e.agent_selection else -1
+                assert e.infos[agent] == {"decision": expected, "score": 0, "leftover_coins": 0, "winner": 0}
+            assert L.DECISION_NAMES[e.infos[e.agent_selection]["decision"]] == e.game.decision_name
             e.step(_random_action(e, rng))
             steps += 1
         for agent in e.agents:
@@ -221,7 +227,8 @@ def test_order_is_enforced_before_reset() -> None:
         _ = e.agent_selection
     e.reset(seed=0)
     obs, reward, term, trunc, info = e.last()
-    assert (reward, term, trunc) == (0.0, False, False) and info == {"decision": e.unwrapped.game.decision_name}
+    assert (reward, term, trunc) == (0.0, False, False)
+    assert info == {"decision": e.unwrapped.game.decision, "score": 0, "leftover_coins": 0, "winner": 0}
     assert e.last(observe=False)[0] is None
 
 

@@ -1,0 +1,139 @@
+"""SeatVecEnv (N games x P seats, SuperSuit convention) and BatchEnv (Pgx style) over BatchGames."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ohmygoods_env import layout as L
+from ohmygoods_env.batch import BatchGames, make_rng, random_actions
+from ohmygoods_env.engine import Game, IllegalActionError
+from ohmygoods_env.envs.batched import BatchEnv
+from ohmygoods_env.envs.parallel import parallel_env
+from ohmygoods_env.envs.pettingzoo_env import STATE_DIM
+
+pytest.importorskip("stable_baselines3", reason="SeatVecEnv is an SB3 VecEnv: pip install -e '.[train]'")
+from ohmygoods_env.envs.seat_vec import SeatVecEnv  # noqa: E402
+
+
+def _random(masks: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    return random_actions(np.ascontiguousarray(masks).view(np.int8), rng)
+
+
+@pytest.mark.parametrize(("num_games", "num_players", "rules"), [(3, 2, "omg2"), (2, 3, "royal"), (2, 4, "omg2")])
+def test_matches_supersuit_wrapping_of_parallel_env_step_by_step(num_games: int, num_players: int, rules: str) -> None:
+    """Same seeds, same actions: observations, masks, rewards, dones and terminal observations agree."""
+    ss = pytest.importorskip("supersuit", reason="pip install -e '.[marl]'")
+    ref = ss.concat_vec_envs_v1(
+        ss.pettingzoo_env_to_vec_env_v1(parallel_env(num_players=num_players, rules=rules)),
+        num_games,
+        base_class="stable_baselines3",
+    )
+    mine = SeatVecEnv(num_games, num_players, rules)
+    obs_ref, _ = ref.venv.reset(seed=10)  # SuperSuit seeds sub-env g with 10 + g
+    assert mine.seed(10) == [10 + g for g in range(num_games)]
+    obs = mine.reset()
+    assert mine.num_envs == ref.num_envs == num_games * num_players
+    np.testing.assert_array_equal(obs_ref["observation"], obs)
+    np.testing.assert_array_equal(obs_ref["action_mask"].astype(bool), mine.action_masks())
+    rng = make_rng(mine.num_envs, seed=num_players)
+    ended = 0
+    for t in range(2500):
+        actions = _random(mine.action_masks(), rng)
+        ref.step_async(actions)
+        o1, r1, d1, i1 = ref.step_wait()
+        o2, r2, d2, i2 = mine.step(actions)
+        assert np.array_equal(o1["observation"], o2), t
+        assert np.array_equal(o1["action_mask"].astype(bool), mine.action_masks()), t
+        assert np.array_equal(r1, r2) and np.array_equal(d1, d2), t
+        for k in np.flatnonzero(d1):
+            assert np.array_equal(i1[k]["terminal_observation"]["observation"], i2[k]["terminal_observation"])
+        ended += int(d1.sum())
+    assert ended >= 2 * num_players  # games ended and restarted on both sides (autoreset compared)
+
+
+def test_rows_masks_rewards_and_errors() -> None:
+    env = SeatVecEnv(num_games=4, num_players=3, seed=5)
+    obs = env.reset()
+    games = [Game(3, seed=5 + g) for g in range(4)]
+    masks = env.action_masks()
+    for g, game in enumerate(games):
+        for p in range(3):
+            r = g * 3 + p
+            np.testing.assert_array_equal(obs[r], game.observe(p))
+            if p == game.current_player:
+                np.testing.assert_array_equal(masks[r], game.legal_mask().astype(bool))
+            else:
+                assert np.flatnonzero(masks[r]).tolist() == [L.A_WAIT]
+    state = env.games.state.copy()
+    good = _random(masks, make_rng(12, seed=0))
+    bad = good.copy()
+    waiting = next(r for r in range(12) if masks[r, L.A_WAIT])
+    bad[waiting] = 0
+    with pytest.raises(ValueError, match=rf"row {waiting} .*nothing to decide.*A_WAIT"):
+        env.step(bad)
+    acting = next(r for r in range(12) if not masks[r, L.A_WAIT])
+    bad = good.copy()
+    bad[acting] = int(np.flatnonzero(~masks[acting])[0])
+    with pytest.raises(IllegalActionError):
+        env.step(bad)
+    assert np.array_equal(state, env.games.state)
+    rng = make_rng(12, seed=1)
+    finals = 0
+    for _ in range(3000):
+        _, rewards, dones, infos = env.step(_random(env.action_masks(), rng))
+        for g in np.flatnonzero(dones[::3]):
+            rw = rewards[3 * g : 3 * g + 3]
+            assert set(rw.tolist()) <= {1.0, -1.0, 0.0} and rw.sum() in (-1.0, 1.0, 0.0)
+            assert all(dones[3 * g : 3 * g + 3]) and "terminal_observation" in infos[3 * g]
+            finals += 1
+        assert not rewards[~dones].any()
+    assert finals > 0
+    assert env.global_state().shape == (12, STATE_DIM)
+
+
+def test_maskable_ppo_learns_on_all_seats() -> None:
+    """A short MaskablePPO run with shared parameters over every seat's rows."""
+    sb3c = pytest.importorskip("sb3_contrib", reason="pip install -e '.[train]'")
+    env = SeatVecEnv(num_games=4, num_players=2, seed=0)
+    model = sb3c.MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=2 * 8 * 32)
+    assert model.num_timesteps >= 512
+    obs = env.reset()
+    actions, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    assert all(env.action_masks()[np.arange(8), actions])
+
+
+def test_batch_env_pgx_style_autoreset() -> None:
+    env = BatchEnv(num_games=6, num_players=3, seed=2)
+    ts = env.reset()
+    ref = BatchGames(6, 3, seed=2)
+    assert ts.observation.shape == (6, L.OBS_DIM) and ts.legal_action_mask.dtype == np.bool_
+    np.testing.assert_array_equal(ts.observation, ref.observe())
+    np.testing.assert_array_equal(ts.current_player, ref.current_player)
+    rng = make_rng(6, seed=3)
+    ended = 0
+    for _ in range(2000):
+        actions = _random(ts.legal_action_mask, rng)
+        ts = env.step(actions)
+        rw, te, _ = ref.step(actions)
+        np.testing.assert_array_equal(ts.rewards, rw)
+        np.testing.assert_array_equal(ts.terminated, te)
+        ref.reset()  # the autoreset BatchEnv does this in step
+        np.testing.assert_array_equal(ts.observation, ref.observe())
+        assert (ts.current_player >= 0).all() and ts.legal_action_mask.any(axis=1).all()
+        ended += int(te.sum())
+    assert ended > 0 and env.global_state().shape == (6, STATE_DIM)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        env.reset(seed=1.5)
+    before = env.games.episode.copy()
+    env.reset()  # no seed: every slot's next episode
+    assert np.array_equal(env.games.episode, before + 1)
+    np.testing.assert_array_equal(env.reset(seed=2).observation, BatchGames(6, 3, seed=2).observe())
+    still = BatchEnv(num_games=2, seed=0, autoreset=False)
+    ts = still.reset()
+    while not (ts.terminated | ts.truncated).all():
+        ts = still.step(np.where(still.games.done, 0, _random(ts.legal_action_mask, make_rng(2, 9))))
+        if ts.terminated.any():
+            break
+    assert (ts.current_player[ts.terminated] == -1).all()
