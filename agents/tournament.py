@@ -1,6 +1,7 @@
 """Round-robin tournaments between agents, with confidence intervals and ratings.
 
-``ohmygoods tournament --agents random,heuristic,mcts --players 2 --games 1000``
+The library of ``ohmygoods tournament --agents random,heuristic,mcts --players 2 --games 1000``
+(the command line is :mod:`ohmygoods_env.apps.tournament`).
 
 Schedule (fixed by the arguments, so the same command gives the same results):
 
@@ -32,19 +33,18 @@ Statistics:
   else mean 0). 95% intervals from a bootstrap over games (``--bootstrap`` resamples).
 
 Output (``--out``, default ``results/<agents>_<players>p_<rules>_seed<seed>``):
-``games.jsonl`` (one line per game), ``summary.json``, ``winrates.csv``, ``agents.csv``
+``games.jsonl`` (one line per game, with its ``record``: rules, players, seed and actions, so
+``ohmygoods replay`` can show any game), ``summary.json``, ``winrates.csv``, ``agents.csv``
 and, when matplotlib is installed, ``winrate_heatmap.png`` and ``score_distributions.png``.
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
 import itertools
 import json
 import math
 import multiprocessing as mp
-import os
 import sys
 import time
 from dataclasses import dataclass
@@ -53,7 +53,6 @@ from pathlib import Path
 import numpy as np
 
 from ohmygoods_env import Game
-from ohmygoods_env.rules import EDITIONS
 
 from . import make_agent
 from .base import Agent, info_state_of
@@ -156,6 +155,7 @@ def _run_spec(spec: GameSpec) -> dict:
         "thinking_s": [round(t, 4) for t in thinking],
         "seat_decisions": moves,
         "wall_s": round(time.perf_counter() - t0, 4),
+        "record": g.record().to_dict(),
     }
 
 
@@ -489,115 +489,3 @@ def _plots(out: Path, summary: dict, games: list[dict]) -> list[Path]:
     fig.savefig(p2, dpi=110)
     plt.close(fig)
     return [p1, p2]
-
-
-# ===================================================================== command line
-
-
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="ohmygoods tournament",
-        description="Round-robin tournament between agents: win rates with 95% intervals, scores, ratings.",
-    )
-    ap.add_argument(
-        "--agents", default="random,heuristic", help="comma list: random, greedy, heuristic, mcts, ppo:PATH"
-    )
-    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    ap.add_argument("--games", type=int, default=100, help="games per lineup (default 100)")
-    ap.add_argument("--rules", default="omg2", choices=EDITIONS)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
-    ap.add_argument("--out", default=None, help="output folder (default results/<agents>_<players>p_<rules>_seed<S>)")
-    ap.add_argument("--mcts-sims", type=int, default=1000, help="MCTS simulations per decision (default 1000)")
-    ap.add_argument("--mcts-seconds", type=float, default=None, help="MCTS seconds per decision (optional cap)")
-    ap.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples for rating intervals")
-    ap.add_argument(
-        "--resume",
-        action="store_true",
-        help="keep the games an interrupted run of the same command left in OUT/games.partial.jsonl "
-        "(to extend a finished run with more --games, copy its games.jsonl there first)",
-    )
-    ap.add_argument(
-        "--summarize",
-        metavar="DIR",
-        default=None,
-        help="play nothing: recompute the tables, files and plots of DIR from DIR/games.jsonl",
-    )
-    ap.add_argument("--no-plots", action="store_true")
-    ap.add_argument("--no-progress", action="store_true")
-    return ap
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = _parser()
-    args = ap.parse_args(argv)
-    if args.summarize:
-        return _resummarize(Path(args.summarize), args)
-    names = [n.strip() for n in args.agents.split(",") if n.strip()]
-    if len(set(names)) != len(names):
-        ap.error(f"--agents lists an agent twice: {names}")
-    if len(names) < 2:
-        ap.error("--agents needs at least 2 agents")
-    if args.workers < 1:
-        ap.error("--workers must be >= 1")
-    if args.mcts_sims is not None and args.mcts_sims < 1:
-        ap.error("--mcts-sims must be >= 1")
-    agent_kwargs = {"mcts": {"sims": args.mcts_sims, "seconds": args.mcts_seconds}}
-    try:
-        for n in names:  # fail early on unknown names or unreadable checkpoints
-            make_agent(n, seed=0, **agent_kwargs.get(n, {}))
-    except (ValueError, OSError, ImportError) as exc:
-        print(f"ohmygoods tournament: {exc}", file=sys.stderr)
-        return 2
-    specs = schedule(len(names), args.players, args.games, args.seed)
-    label = "-".join(n.replace(":", "_").replace("/", "_") for n in names)
-    out = Path(args.out or f"results/{label}_{args.players}p_{args.rules}_seed{args.seed}")
-    print(
-        f"{len(specs)} games: {len(lineups(len(names), args.players))} lineups x {args.games} games, "
-        f"{args.players} players, rules {args.rules}, seed {args.seed}, {args.workers} workers",
-        file=sys.stderr,
-    )
-    out.mkdir(parents=True, exist_ok=True)
-    partial = out / "games.partial.jsonl"
-    if partial.exists() and not args.resume:
-        partial.unlink()
-    t0 = time.perf_counter()
-    games = run_games(names, specs, args.players, args.rules, args.workers, agent_kwargs, not args.no_progress, partial)
-    wall = time.perf_counter() - t0
-    summary = summarize(names, games, bootstrap=args.bootstrap, seed=args.seed)
-    config = {
-        "agents": names,
-        "players": args.players,
-        "games_per_lineup": args.games,
-        "games": len(games),
-        "rules": args.rules,
-        "seed": args.seed,
-        "workers": args.workers,
-        "mcts_sims": args.mcts_sims,
-        "mcts_seconds": args.mcts_seconds,
-        "wall_s": round(wall, 1),
-        "command": "ohmygoods tournament " + " ".join(argv if argv is not None else sys.argv[1:]),
-    }
-    print(format_tables(summary))
-    written = write_outputs(out, config, summary, games, plots=not args.no_plots)
-    partial.unlink(missing_ok=True)
-    print(f"\n{len(games)} games in {wall:.0f} s; wrote " + ", ".join(str(p) for p in written))
-    return 0
-
-
-def _resummarize(out: Path, args: argparse.Namespace) -> int:
-    try:
-        config = json.loads((out / "summary.json").read_text())["config"]
-        games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines() if line.strip()]
-    except (OSError, KeyError, json.JSONDecodeError) as exc:
-        print(f"ohmygoods tournament: cannot read a finished tournament in {out}: {exc}", file=sys.stderr)
-        return 2
-    summary = summarize(config["agents"], games, bootstrap=args.bootstrap, seed=config["seed"])
-    print(format_tables(summary))
-    written = write_outputs(out, config, summary, games, plots=not args.no_plots)
-    print(f"\n{len(games)} games; wrote " + ", ".join(str(p) for p in written))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

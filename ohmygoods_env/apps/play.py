@@ -20,13 +20,12 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from agents import make_agent
+from agents.base import Agent, info_state_of
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
 from ohmygoods_env.actions import describe
 from ohmygoods_env.rules import EDITIONS
-
-from . import make_agent
-from .base import Agent, info_state_of
 
 HUMAN = 0
 HELP = "type the number of an action; t = show the table again, h = this help, q = quit"

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from agents import make_agent
-from agents import play as P
 from ohmygoods_env import layout as L
+from ohmygoods_env.apps import play as P
 
 
 def _script(lines):
