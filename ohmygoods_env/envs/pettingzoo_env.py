@@ -122,7 +122,7 @@ class raw_env(AECEnv):
     """Oh my Goods! as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata = {
-        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array", "svg"],
         "name": "oh_my_goods_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -255,7 +255,8 @@ class raw_env(AECEnv):
         """The spectator view: text (:func:`~ohmygoods_env.render.render_text`) or a picture.
 
         ``"ansi"`` returns the text, ``"human"`` prints it, ``"rgb_array"`` returns
-        ``uint8[H, W, 3]`` from :func:`~ohmygoods_env.picture.render_image` (needs matplotlib).
+        ``uint8[H, W, 3]`` from :func:`~ohmygoods_env.picture.render_image` (needs cairosvg),
+        ``"svg"`` the SVG text of :func:`~ohmygoods_env.picture.render_svg`.
         """
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
@@ -264,6 +265,10 @@ class raw_env(AECEnv):
             from ..picture import render_image
 
             return render_image(self._game)
+        if self.render_mode == "svg":
+            from ..picture import render_svg
+
+            return render_svg(self._game)
         text = render_text(self._game)
         if self.render_mode == "ansi":
             return text
