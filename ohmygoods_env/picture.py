@@ -400,6 +400,10 @@ def move_text(game: Game, action: int, viewer: int | None = None) -> str:
         hidden = _hidden_choice(game)
         if hidden is not None:
             return f"player {p} {hidden}"
+    aside = int(game.state[L.F_ASIDE + p]) if p >= 0 else -1
+    if int(action) in (L.A_BUILD, L.A_NO_BUILD) and aside >= 0:  # revealed at sunset (R5.2): name it
+        verb = "build" if int(action) == L.A_BUILD else "do not build"
+        return f"player {p}: {verb} {game.cards.name(aside)}"
     return f"player {p}: {describe(int(action), game)}"
 
 

@@ -35,7 +35,9 @@ LIBRARY = [p for p in _modules("ohmygoods_env") if "apps" not in p.parts and p.n
 
 @pytest.mark.parametrize("path", LIBRARY, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_library_imports_nothing_above_itself(path: Path) -> None:
-    above = {n for n in _imports(path) if n.split(".")[0] in ("agents", "training") or n.startswith("ohmygoods_env.apps")}
+    above = {
+        n for n in _imports(path) if n.split(".")[0] in ("agents", "training") or n.startswith("ohmygoods_env.apps")
+    }
     assert not above, f"{path.relative_to(ROOT)} imports {sorted(above)}"
 
 
