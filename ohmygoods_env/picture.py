@@ -97,7 +97,7 @@ _MARK = "#ff7f00"  # frame of the cards and slots a legal move names
 _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 WIDTH = 1340
-_HEADER, _MARKET, _PLAYER, _DISPLAY, _CHOICES = 92, 100, 318, 96, 190
+_HEADER, _MARKET, _PLAYER, _DISPLAY, _CHOICES = 92, 100, 292, 96, 190
 _CARD_W, _CARD_H, _GAP = 124, 150, 6
 _HAND_PER_ROW, _HAND_ROWS, _HAND_H = 9, 2, 40
 _MAX_CHOICES = 16
@@ -254,7 +254,7 @@ def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y
     d.rect(x, y, _CARD_W, _CARD_H, "#fbfaf7", _MARK if marked else "#555", 3.5 if marked else 1)
     d.rect(x, y, _CARD_W, 38, COLOUR_RGB[colour], "none", 0, rx=5)
     fg = "white" if colour in _DARK else "#1a1a1a"
-    lines = _wrap(game.cards.name(bid), 17)[:2]
+    lines = _wrap(game.cards.name(bid), 15)[:2]
     for i, line in enumerate(lines):
         d.text(x + 6, y + (16 if len(lines) == 2 else 24) + 15 * i, line, 12.5, fg, True)
     d.text(x + _CARD_W - 5, y + 50, f"slot {slot}", 10, "#666", anchor="end")

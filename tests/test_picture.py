@@ -202,7 +202,7 @@ def test_svg_names_buildings_in_full_and_draws_their_needs() -> None:
     _, texts = _parse(render_svg(g))
     for p in range(2):
         for b in g.buildings(p):
-            lines = _wrap(g.cards.name(b), 17)
+            lines = _wrap(g.cards.name(b), 15)
             assert " ".join(lines) == g.cards.name(b) and all(line in texts for line in lines)
         for c in g.hand(p):  # the spectator sees every hand, names in full
             assert all(line in texts for line in _wrap(g.cards.name(c), 15))
