@@ -27,10 +27,17 @@ Statistics:
   equal counts half). In 2-player games this is the plain win rate. 95% Wilson intervals.
 * Per agent: win rate (a seat wins when it is among the winners; a k-way shared win counts
   1/k) with 95% Wilson interval, mean and standard deviation of the score, mean rank.
-* Rating: Bradley-Terry strengths fitted (MM algorithm) on the same pairwise comparisons,
-  with one virtual game split half-half per pair of agents as a prior (keeps ratings finite
-  when an agent never loses), on the Elo scale (400 log10; ``random`` = 0 when it plays,
-  else mean 0). 95% intervals from a bootstrap over games (``--bootstrap`` resamples).
+* Rating, 2 players: Bradley-Terry strengths fitted (MM algorithm) on the same pairwise
+  comparisons, with one virtual game split half-half per pair of agents as a prior (keeps
+  ratings finite when an agent never loses), on the Elo scale (400 log10; ``random`` = 0
+  when it plays, else mean 0). 95% intervals from a bootstrap over games (``--bootstrap``
+  resamples).
+* Rating, 3-4 players: the multiplayer Plackett-Luce model of openskill on each game's
+  ranking (:func:`ohmygoods_env.stats.multiplayer_ratings`), 95% intervals from the
+  posterior (never zero-width). Pairwise Bradley-Terry on multiplayer games counts one game
+  as several dependent comparisons, and its bootstrap gave zero-width intervals. Without
+  openskill the 3-4 player ratings are left out (NaN) with a message saying what to install.
+* Intervals of proportions: the one Wilson function, :func:`ohmygoods_env.stats.wilson`.
 
 Output (``--out``, default ``results/<agents>_<players>p_<rules>_seed<seed>``):
 ``games.jsonl`` (one line per game, with its ``record``: rules, players, seed and actions, so
@@ -43,7 +50,6 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import math
 import multiprocessing as mp
 import sys
 import time
@@ -53,12 +59,10 @@ from pathlib import Path
 import numpy as np
 
 from ohmygoods_env import Game
+from ohmygoods_env.stats import Z95, multiplayer_ratings, wilson
 
 from . import make_agent
 from .base import Agent, info_state_of
-
-Z95 = 1.959963984540054
-
 
 # ===================================================================== schedule
 
@@ -239,17 +243,6 @@ def run_games(
 # ===================================================================== statistics
 
 
-def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion (ties may make ``successes`` fractional)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def _ahead(game: dict, s: int, t: int) -> float:
     a = (game["scores"][s], game["leftover"][s])
     b = (game["scores"][t], game["leftover"][t])
@@ -310,14 +303,30 @@ def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: i
         r = bradley_terry(w, c)
         return r - (r[anchor] if anchor is not None else r.mean())
 
-    ratings = rate(wins, count)
-    rng = np.random.default_rng(seed)
-    boot = []
-    for _ in range(bootstrap):
-        sample = [games[i] for i in rng.integers(0, len(games), len(games))]
-        bw, bc = pairwise(sample, k)
-        boot.append(rate(bw, bc))
-    boot_arr = np.array(boot) if boot else np.zeros((0, k))
+    players = len(games[0]["agent_index"]) if games else 2
+    nan = float("nan")
+    if players == 2:
+        model = "Bradley-Terry (Elo scale), 95% bootstrap interval"
+        ratings = rate(wins, count)
+        rng = np.random.default_rng(seed)
+        boot = []
+        for _ in range(bootstrap):
+            sample = [games[i] for i in rng.integers(0, len(games), len(games))]
+            bw, bc = pairwise(sample, k)
+            boot.append(rate(bw, bc))
+        boot_arr = np.array(boot) if boot else np.zeros((0, k))
+        r_lo = [float(np.percentile(boot_arr[:, i], 2.5)) if bootstrap else nan for i in range(k)]
+        r_hi = [float(np.percentile(boot_arr[:, i], 97.5)) if bootstrap else nan for i in range(k)]
+    else:
+        try:
+            pl = multiplayer_ratings(names, games, Z95)
+            model = "Plackett-Luce (openskill; random = 0), 95% posterior interval"
+            ratings = np.array([r["rating"] for r in pl])
+            r_lo, r_hi = [r["lo"] for r in pl], [r["hi"] for r in pl]
+        except ImportError as exc:
+            model = f"none: {exc}"
+            ratings = np.full(k, nan)
+            r_lo, r_hi = [nan] * k, [nan] * k
     agents = []
     for i, name in enumerate(names):
         seats = [(g, s) for g in games for s, a in enumerate(g["agent_index"]) if a == i]
@@ -336,13 +345,19 @@ def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: i
             "score_std": float(scores.std(ddof=1)) if len(seats) > 1 else 0.0,
             "mean_rank": float(np.mean(ranks)) if seats else 0.0,
             "rating": float(ratings[i]),
-            "rating_lo": float(np.percentile(boot_arr[:, i], 2.5)) if bootstrap else float("nan"),
-            "rating_hi": float(np.percentile(boot_arr[:, i], 97.5)) if bootstrap else float("nan"),
+            "rating_lo": float(r_lo[i]),
+            "rating_hi": float(r_hi[i]),
             "thinking_s_per_game": float(np.mean([g["thinking_s"][s] for g, s in seats])) if seats else 0.0,
             "thinking_s_per_decision": float(sum(g["thinking_s"][s] for g, s in seats) / max(1, n_dec)),
         }
         agents.append(entry)
-    return {"agents": agents, "winrate_matrix": matrix, "lineups": lineup_table(names, games), "names": names}
+    return {
+        "agents": agents,
+        "winrate_matrix": matrix,
+        "lineups": lineup_table(names, games),
+        "names": names,
+        "rating_model": model,
+    }
 
 
 def lineup_table(names: list[str], games: list[dict]) -> list[dict]:
@@ -387,15 +402,18 @@ def format_tables(summary: dict) -> str:
             )
         lines.append(f"{name:<{w}}" + "".join(cells))
     lines.append("")
+    digits = 0 if "Bradley" in summary.get("rating_model", "Bradley") else 1
     head = f"{'agent':<{w}}  {'seats':>6}  {'win rate [95% CI]':>22}  {'score mean':>10}  {'std':>5}  {'rank':>5}"
-    head += f"  {'rating [95% bootstrap]':>24}  {'s/game':>7}"
+    head += f"  {'rating [95% interval]':>24}  {'s/game':>7}"
     lines.append(head)
     for a in summary["agents"]:
         lines.append(
             f"{a['agent']:<{w}}  {a['seats']:>6}  {a['win_rate']:>6.3f} [{a['win_lo']:.3f},{a['win_hi']:.3f}]"
             f"  {a['score_mean']:>10.2f}  {a['score_std']:>5.2f}  {a['mean_rank']:>5.2f}"
-            f"  {a['rating']:>7.0f} [{a['rating_lo']:>6.0f},{a['rating_hi']:>6.0f}]  {a['thinking_s_per_game']:>7.2f}"
+            f"  {a['rating']:>7.{digits}f} [{a['rating_lo']:>6.{digits}f},{a['rating_hi']:>6.{digits}f}]"
+            f"  {a['thinking_s_per_game']:>7.2f}"
         )
+    lines.append(f"rating: {summary.get('rating_model', 'Bradley-Terry')}")
     if any(r["seats"] > 1 for r in summary.get("lineups", [])) or len(summary.get("lineups", [])) > 2:
         lines.append("")
         lines.append("share of games won, per lineup (95% Wilson interval)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections import Counter
 
@@ -108,6 +109,10 @@ def test_tournament_three_players_and_plots(tmp_path) -> None:
     for u in ("random+random+greedy", "random+greedy+greedy"):
         assert ups[(u, "random")]["game_win_rate"] + ups[(u, "greedy")]["game_win_rate"] == pytest.approx(1.0)
     assert (out / "lineups.csv").exists()
+    if importlib.util.find_spec("openskill") is not None:  # multiplayer ratings with real intervals
+        assert s["rating_model"].startswith("Plackett-Luce")
+        for a in s["agents"]:
+            assert a["rating_lo"] < a["rating"] < a["rating_hi"]
     # --summarize recomputes the same tables from games.jsonl without playing
     (out / "agents.csv").unlink()
     assert A.main(["--summarize", str(out), "--no-plots", "--bootstrap", "10"]) == 0
