@@ -553,11 +553,7 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``ohmygoods bench``; ``--train ...`` hands the rest to the training benchmark."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["--train"]:
-        return train_bench(argv[1:])
+def _parser():
     ap = parser("ohmygoods bench", __doc__.split("\n")[0])
     ap.add_argument("--train", action="store_true", help="the training benchmark instead (options after --train)")
     ap.add_argument("--quick", action="store_true", help="short timings, no cold-compile measurement")
@@ -567,6 +563,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", type=_sizes, default=SIZES, help="comma-separated batch sizes of the BatchGames rows")
     ap.add_argument("--no-compile", action="store_true", help="skip the cold/warm compile measurement")
     ap.add_argument("--no-anchors", action="store_true", help="skip Pgx, OpenSpiel and PettingZoo classic")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``ohmygoods bench``; ``--train ...`` hands the rest to the training benchmark."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--train"]:
+        return train_bench(argv[1:])
+    ap = _parser()
     args = ap.parse_args(argv)
     if args.train:
         return train_bench([a for a in argv if a != "--train"])

@@ -15,11 +15,18 @@ from collections.abc import Callable, Sequence
 __all__ = ["comma_choices", "comma_ints", "int_at_least", "parser", "positive_float"]
 
 
+class DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Help that shows each option's default; options without one (None, off) say so in their text."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def parser(prog: str, description: str) -> argparse.ArgumentParser:
     """An ``ArgumentParser`` whose help shows every option's default."""
-    return argparse.ArgumentParser(
-        prog=prog, description=description, formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
+    return argparse.ArgumentParser(prog=prog, description=description, formatter_class=DefaultsFormatter)
 
 
 def int_at_least(low: int) -> Callable[[str], int]:

@@ -215,12 +215,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if len(names) not in (1, args.players):
         ap.error(f"--bots: give one agent or {args.players}, got {len(names)}: {names}")
-    warm_engine()
-    game = Game(args.players, args.rules, seed=args.seed, auto_forced=False)
+    from agents import make_agent
+
     try:
-        bots, policy = make_bots(game, args.seed, names)
+        for n in set(names) - {"random"}:  # unknown names and unreadable checkpoints before any work
+            make_agent(n, seed=0)
     except (ValueError, OSError, ImportError) as exc:
         ap.error(f"--bots: {exc}")
+    warm_engine()
+    game = Game(args.players, args.rules, seed=args.seed, auto_forced=False)
+    bots, policy = make_bots(game, args.seed, names)
     print(f"Oh my Goods! demo: {args.players} players, rules {args.rules}, seed {args.seed}, bots: {policy}")
     play(game, bots, quiet=args.quiet)
     if not args.quiet:

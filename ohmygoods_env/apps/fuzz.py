@@ -18,8 +18,8 @@ from .common import comma_choices, comma_ints, int_at_least, parser
 def _parser():
     ap = parser("ohmygoods fuzz", "Random legal play over many games with invariant checks after every step.")
     ap.add_argument("--steps", type=int_at_least(1), default=1_000_000, help="decisions to play in total")
-    ap.add_argument("--players", type=comma_ints((2, 3, 4)), default=[2, 3, 4], help="player counts, e.g. 2,3,4")
-    ap.add_argument("--rules", type=comma_choices(EDITIONS), default=list(EDITIONS), help="rule sets, e.g. omg2,royal")
+    ap.add_argument("--players", type=comma_ints((2, 3, 4)), default="2,3,4", help="player counts")
+    ap.add_argument("--rules", type=comma_choices(EDITIONS), default=",".join(EDITIONS), help="rule sets")
     ap.add_argument("--seed", type=int, default=0, help="seed of the games and of the random play")
     ap.add_argument(
         "--auto-forced",

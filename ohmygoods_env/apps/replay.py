@@ -124,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         row = load_game(args.file, args.game)
     except ReplayError as exc:
         ap.error(str(exc))
+    players = row["record"].get("num_players") if isinstance(row["record"], dict) else None
+    if args.seat is not None and isinstance(players, int) and args.seat >= players:
+        ap.error(f"--seat {args.seat} is out of range: this game has seats 0..{players - 1}")
     from .common import warm_engine
 
     warm_engine()

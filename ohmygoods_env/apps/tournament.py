@@ -95,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.players} players, rules {args.rules}, seed {args.seed}, {args.workers} workers; output {out}",
         file=sys.stderr,
     )
+    from .common import warm_engine
+
+    warm_engine()
     out.mkdir(parents=True, exist_ok=True)
     if args.resume and finished.exists():  # a finished run extended with more games: keep its games
         kept = finished.read_text()
