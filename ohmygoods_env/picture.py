@@ -339,21 +339,22 @@ def _draw_display(d: _Svg, game: Game, s: np.ndarray, y: float) -> None:
     shown = [k for k in range(L.N_ASSIST) if int(s[L.F_A_OWNER + k]) == -1]
     if not shown:
         d.text(14, y + 44, "none", 13)
+    step = min(186, (WIDTH - 24) // max(1, len(shown)))
     for j, k in enumerate(shown):
         a = game.cards.assistants[int(s[L.F_A_CARD + k]), int(s[L.F_A_SIDE + k])]
-        x = 12 + j * 164
-        d.rect(x, y + 26, 158, 62, "#f4f1ea")
+        x = 12 + j * step
+        d.rect(x, y + 26, step - 6, 62, "#f4f1ea")
         d.text(
             x + 6, y + 43, f"{_assistant_label(game, s, k)}: cost {int(a[A_COST])}, {int(a[A_VP])} VP", 12.5, bold=True
         )
-        d.text(x + 6, y + 62, "needs", 11)
+        d.text(x + 6, y + 66, "needs", 11)
         col = 0
         for c in range(len(_COLOURS)):
             if a[A_REQ0 + c] > 0:
-                d.chip(x + 44 + col * 26, y + 50, _COLOURS[c], str(int(a[A_REQ0 + c])), 22, 20, 11)
+                d.chip(x + 42 + col * 24, y + 52, _COLOURS[c], str(int(a[A_REQ0 + c])), 21, 20, 11)
                 col += 1
         if col == 0:
-            d.text(x + 44, y + 62, "nothing", 11)
+            d.text(x + 42, y + 66, "nothing", 11)
 
 
 def _draw_choices(d: _Svg, marks: _Marks | None, y: float, viewer: int | None, s: np.ndarray, done: bool) -> None:
