@@ -1,6 +1,7 @@
 """Round-robin tournaments between agents, with confidence intervals and ratings.
 
-``ohmygoods tournament --agents random,heuristic,mcts --players 2 --games 1000``
+The library of ``ohmygoods tournament --agents random,heuristic,mcts --players 2 --games 1000``
+(the command line is :mod:`ohmygoods_env.apps.tournament`).
 
 Schedule (fixed by the arguments, so the same command gives the same results):
 
@@ -26,25 +27,30 @@ Statistics:
   equal counts half). In 2-player games this is the plain win rate. 95% Wilson intervals.
 * Per agent: win rate (a seat wins when it is among the winners; a k-way shared win counts
   1/k) with 95% Wilson interval, mean and standard deviation of the score, mean rank.
-* Rating: Bradley-Terry strengths fitted (MM algorithm) on the same pairwise comparisons,
-  with one virtual game split half-half per pair of agents as a prior (keeps ratings finite
-  when an agent never loses), on the Elo scale (400 log10; ``random`` = 0 when it plays,
-  else mean 0). 95% intervals from a bootstrap over games (``--bootstrap`` resamples).
+* Rating, 2 players: Bradley-Terry strengths fitted (MM algorithm) on the same pairwise
+  comparisons, with one virtual game split half-half per pair of agents as a prior (keeps
+  ratings finite when an agent never loses), on the Elo scale (400 log10; ``random`` = 0
+  when it plays, else mean 0). 95% intervals from a bootstrap over games (``--bootstrap``
+  resamples).
+* Rating, 3-4 players: the multiplayer Plackett-Luce model of openskill on each game's
+  ranking (:func:`ohmygoods_env.stats.multiplayer_ratings`), 95% intervals from the
+  posterior (never zero-width). Pairwise Bradley-Terry on multiplayer games counts one game
+  as several dependent comparisons, and its bootstrap gave zero-width intervals. Without
+  openskill the 3-4 player ratings are left out (NaN) with a message saying what to install.
+* Intervals of proportions: the one Wilson function, :func:`ohmygoods_env.stats.wilson`.
 
 Output (``--out``, default ``results/<agents>_<players>p_<rules>_seed<seed>``):
-``games.jsonl`` (one line per game), ``summary.json``, ``winrates.csv``, ``agents.csv``
+``games.jsonl`` (one line per game, with its ``record``: rules, players, seed and actions, so
+``ohmygoods replay`` can show any game), ``summary.json``, ``winrates.csv``, ``agents.csv``
 and, when matplotlib is installed, ``winrate_heatmap.png`` and ``score_distributions.png``.
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
 import itertools
 import json
-import math
 import multiprocessing as mp
-import os
 import sys
 import time
 from dataclasses import dataclass
@@ -53,13 +59,10 @@ from pathlib import Path
 import numpy as np
 
 from ohmygoods_env import Game
-from ohmygoods_env.rules import EDITIONS
+from ohmygoods_env.stats import Z95, multiplayer_ratings, wilson
 
 from . import make_agent
 from .base import Agent, info_state_of
-
-Z95 = 1.959963984540054
-
 
 # ===================================================================== schedule
 
@@ -156,6 +159,7 @@ def _run_spec(spec: GameSpec) -> dict:
         "thinking_s": [round(t, 4) for t in thinking],
         "seat_decisions": moves,
         "wall_s": round(time.perf_counter() - t0, 4),
+        "record": g.record().to_dict(),
     }
 
 
@@ -239,17 +243,6 @@ def run_games(
 # ===================================================================== statistics
 
 
-def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion (ties may make ``successes`` fractional)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def _ahead(game: dict, s: int, t: int) -> float:
     a = (game["scores"][s], game["leftover"][s])
     b = (game["scores"][t], game["leftover"][t])
@@ -310,14 +303,30 @@ def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: i
         r = bradley_terry(w, c)
         return r - (r[anchor] if anchor is not None else r.mean())
 
-    ratings = rate(wins, count)
-    rng = np.random.default_rng(seed)
-    boot = []
-    for _ in range(bootstrap):
-        sample = [games[i] for i in rng.integers(0, len(games), len(games))]
-        bw, bc = pairwise(sample, k)
-        boot.append(rate(bw, bc))
-    boot_arr = np.array(boot) if boot else np.zeros((0, k))
+    players = len(games[0]["agent_index"]) if games else 2
+    nan = float("nan")
+    if players == 2:
+        model = "Bradley-Terry (Elo scale), 95% bootstrap interval"
+        ratings = rate(wins, count)
+        rng = np.random.default_rng(seed)
+        boot = []
+        for _ in range(bootstrap):
+            sample = [games[i] for i in rng.integers(0, len(games), len(games))]
+            bw, bc = pairwise(sample, k)
+            boot.append(rate(bw, bc))
+        boot_arr = np.array(boot) if boot else np.zeros((0, k))
+        r_lo = [float(np.percentile(boot_arr[:, i], 2.5)) if bootstrap else nan for i in range(k)]
+        r_hi = [float(np.percentile(boot_arr[:, i], 97.5)) if bootstrap else nan for i in range(k)]
+    else:
+        try:
+            pl = multiplayer_ratings(names, games, Z95)
+            model = "Plackett-Luce (openskill; random = 0), 95% posterior interval"
+            ratings = np.array([r["rating"] for r in pl])
+            r_lo, r_hi = [r["lo"] for r in pl], [r["hi"] for r in pl]
+        except ImportError as exc:
+            model = f"none: {exc}"
+            ratings = np.full(k, nan)
+            r_lo, r_hi = [nan] * k, [nan] * k
     agents = []
     for i, name in enumerate(names):
         seats = [(g, s) for g in games for s, a in enumerate(g["agent_index"]) if a == i]
@@ -336,13 +345,19 @@ def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: i
             "score_std": float(scores.std(ddof=1)) if len(seats) > 1 else 0.0,
             "mean_rank": float(np.mean(ranks)) if seats else 0.0,
             "rating": float(ratings[i]),
-            "rating_lo": float(np.percentile(boot_arr[:, i], 2.5)) if bootstrap else float("nan"),
-            "rating_hi": float(np.percentile(boot_arr[:, i], 97.5)) if bootstrap else float("nan"),
+            "rating_lo": float(r_lo[i]),
+            "rating_hi": float(r_hi[i]),
             "thinking_s_per_game": float(np.mean([g["thinking_s"][s] for g, s in seats])) if seats else 0.0,
             "thinking_s_per_decision": float(sum(g["thinking_s"][s] for g, s in seats) / max(1, n_dec)),
         }
         agents.append(entry)
-    return {"agents": agents, "winrate_matrix": matrix, "lineups": lineup_table(names, games), "names": names}
+    return {
+        "agents": agents,
+        "winrate_matrix": matrix,
+        "lineups": lineup_table(names, games),
+        "names": names,
+        "rating_model": model,
+    }
 
 
 def lineup_table(names: list[str], games: list[dict]) -> list[dict]:
@@ -387,15 +402,18 @@ def format_tables(summary: dict) -> str:
             )
         lines.append(f"{name:<{w}}" + "".join(cells))
     lines.append("")
+    digits = 0 if "Bradley" in summary.get("rating_model", "Bradley") else 1
     head = f"{'agent':<{w}}  {'seats':>6}  {'win rate [95% CI]':>22}  {'score mean':>10}  {'std':>5}  {'rank':>5}"
-    head += f"  {'rating [95% bootstrap]':>24}  {'s/game':>7}"
+    head += f"  {'rating [95% interval]':>24}  {'s/game':>7}"
     lines.append(head)
     for a in summary["agents"]:
         lines.append(
             f"{a['agent']:<{w}}  {a['seats']:>6}  {a['win_rate']:>6.3f} [{a['win_lo']:.3f},{a['win_hi']:.3f}]"
             f"  {a['score_mean']:>10.2f}  {a['score_std']:>5.2f}  {a['mean_rank']:>5.2f}"
-            f"  {a['rating']:>7.0f} [{a['rating_lo']:>6.0f},{a['rating_hi']:>6.0f}]  {a['thinking_s_per_game']:>7.2f}"
+            f"  {a['rating']:>7.{digits}f} [{a['rating_lo']:>6.{digits}f},{a['rating_hi']:>6.{digits}f}]"
+            f"  {a['thinking_s_per_game']:>7.2f}"
         )
+    lines.append(f"rating: {summary.get('rating_model', 'Bradley-Terry')}")
     if any(r["seats"] > 1 for r in summary.get("lineups", [])) or len(summary.get("lineups", [])) > 2:
         lines.append("")
         lines.append("share of games won, per lineup (95% Wilson interval)")
@@ -489,115 +507,3 @@ def _plots(out: Path, summary: dict, games: list[dict]) -> list[Path]:
     fig.savefig(p2, dpi=110)
     plt.close(fig)
     return [p1, p2]
-
-
-# ===================================================================== command line
-
-
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="ohmygoods tournament",
-        description="Round-robin tournament between agents: win rates with 95% intervals, scores, ratings.",
-    )
-    ap.add_argument(
-        "--agents", default="random,heuristic", help="comma list: random, greedy, heuristic, mcts, ppo:PATH"
-    )
-    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    ap.add_argument("--games", type=int, default=100, help="games per lineup (default 100)")
-    ap.add_argument("--rules", default="omg2", choices=EDITIONS)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
-    ap.add_argument("--out", default=None, help="output folder (default results/<agents>_<players>p_<rules>_seed<S>)")
-    ap.add_argument("--mcts-sims", type=int, default=1000, help="MCTS simulations per decision (default 1000)")
-    ap.add_argument("--mcts-seconds", type=float, default=None, help="MCTS seconds per decision (optional cap)")
-    ap.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples for rating intervals")
-    ap.add_argument(
-        "--resume",
-        action="store_true",
-        help="keep the games an interrupted run of the same command left in OUT/games.partial.jsonl "
-        "(to extend a finished run with more --games, copy its games.jsonl there first)",
-    )
-    ap.add_argument(
-        "--summarize",
-        metavar="DIR",
-        default=None,
-        help="play nothing: recompute the tables, files and plots of DIR from DIR/games.jsonl",
-    )
-    ap.add_argument("--no-plots", action="store_true")
-    ap.add_argument("--no-progress", action="store_true")
-    return ap
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = _parser()
-    args = ap.parse_args(argv)
-    if args.summarize:
-        return _resummarize(Path(args.summarize), args)
-    names = [n.strip() for n in args.agents.split(",") if n.strip()]
-    if len(set(names)) != len(names):
-        ap.error(f"--agents lists an agent twice: {names}")
-    if len(names) < 2:
-        ap.error("--agents needs at least 2 agents")
-    if args.workers < 1:
-        ap.error("--workers must be >= 1")
-    if args.mcts_sims is not None and args.mcts_sims < 1:
-        ap.error("--mcts-sims must be >= 1")
-    agent_kwargs = {"mcts": {"sims": args.mcts_sims, "seconds": args.mcts_seconds}}
-    try:
-        for n in names:  # fail early on unknown names or unreadable checkpoints
-            make_agent(n, seed=0, **agent_kwargs.get(n, {}))
-    except (ValueError, OSError, ImportError) as exc:
-        print(f"ohmygoods tournament: {exc}", file=sys.stderr)
-        return 2
-    specs = schedule(len(names), args.players, args.games, args.seed)
-    label = "-".join(n.replace(":", "_").replace("/", "_") for n in names)
-    out = Path(args.out or f"results/{label}_{args.players}p_{args.rules}_seed{args.seed}")
-    print(
-        f"{len(specs)} games: {len(lineups(len(names), args.players))} lineups x {args.games} games, "
-        f"{args.players} players, rules {args.rules}, seed {args.seed}, {args.workers} workers",
-        file=sys.stderr,
-    )
-    out.mkdir(parents=True, exist_ok=True)
-    partial = out / "games.partial.jsonl"
-    if partial.exists() and not args.resume:
-        partial.unlink()
-    t0 = time.perf_counter()
-    games = run_games(names, specs, args.players, args.rules, args.workers, agent_kwargs, not args.no_progress, partial)
-    wall = time.perf_counter() - t0
-    summary = summarize(names, games, bootstrap=args.bootstrap, seed=args.seed)
-    config = {
-        "agents": names,
-        "players": args.players,
-        "games_per_lineup": args.games,
-        "games": len(games),
-        "rules": args.rules,
-        "seed": args.seed,
-        "workers": args.workers,
-        "mcts_sims": args.mcts_sims,
-        "mcts_seconds": args.mcts_seconds,
-        "wall_s": round(wall, 1),
-        "command": "ohmygoods tournament " + " ".join(argv if argv is not None else sys.argv[1:]),
-    }
-    print(format_tables(summary))
-    written = write_outputs(out, config, summary, games, plots=not args.no_plots)
-    partial.unlink(missing_ok=True)
-    print(f"\n{len(games)} games in {wall:.0f} s; wrote " + ", ".join(str(p) for p in written))
-    return 0
-
-
-def _resummarize(out: Path, args: argparse.Namespace) -> int:
-    try:
-        config = json.loads((out / "summary.json").read_text())["config"]
-        games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines() if line.strip()]
-    except (OSError, KeyError, json.JSONDecodeError) as exc:
-        print(f"ohmygoods tournament: cannot read a finished tournament in {out}: {exc}", file=sys.stderr)
-        return 2
-    summary = summarize(config["agents"], games, bootstrap=args.bootstrap, seed=config["seed"])
-    print(format_tables(summary))
-    written = write_outputs(out, config, summary, games, plots=not args.no_plots)
-    print(f"\n{len(games)} games; wrote " + ", ".join(str(p) for p in written))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

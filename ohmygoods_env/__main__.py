@@ -1,7 +1,7 @@
-"""``python -m ohmygoods_env`` runs the ``ohmygoods`` command."""
+"""``python -m ohmygoods_env`` runs the ``ohmygoods`` command (:mod:`ohmygoods_env.apps.cli`)."""
 
 import sys
 
-from .cli import main
+from .apps.cli import main
 
 sys.exit(main())

@@ -22,17 +22,14 @@ Games are seeded ``seed * 2**32 + slot + games_of_slot * batch`` and every chose
 logged, so a failure is reported as a :class:`~ohmygoods_env.engine.GameRecord` that
 :meth:`Game.replay` reproduces.
 
-Usage::
-
-    ohmygoods fuzz --steps 1000000 --players 2,3,4 --rules omg2,royal --seed 0
+The command line (``ohmygoods fuzz --steps 1000000 --players 2,3,4 --rules omg2,royal``) is
+:mod:`ohmygoods_env.apps.fuzz`.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -348,66 +345,6 @@ def run_fuzz(
         forced_steps=int(col[S_FORCED]),
         failures=failures,
     )
-
-
-def _int_list(text: str) -> list[int]:
-    try:
-        return [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
-
-
-def _str_list(text: str) -> list[str]:
-    return [x.strip() for x in text.split(",") if x.strip()]
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point: ``ohmygoods fuzz [options]``; returns 1 on any failure."""
-    ap = argparse.ArgumentParser(prog="ohmygoods fuzz", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--steps", type=int, default=1_000_000, help="decisions to play in total")
-    ap.add_argument("--players", type=_int_list, default=[2, 3, 4], help="player counts, e.g. 2,3,4")
-    ap.add_argument("--rules", type=_str_list, default=list(EDITIONS), help="rule sets, e.g. omg2,royal")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument(
-        "--auto-forced",
-        choices=("both", "on", "off"),
-        default="both",
-        help="apply forced moves automatically (on), ask every decision (off), or mix games (both)",
-    )
-    ap.add_argument("--batch", type=int, default=64, help="games played side by side")
-    ap.add_argument("--threads", type=int, default=None, help="worker threads (default: all CPUs)")
-    ap.add_argument("--max-rounds", type=int, default=60, help="round cap (decision R8.4)")
-    ap.add_argument("--dump", default=None, help="write failing game records (JSON) to this file")
-    args = ap.parse_args(argv)
-    for r in args.rules:
-        if r not in EDITIONS:
-            ap.error(f"unknown rule set {r!r}; expected some of {list(EDITIONS)}")
-    for n in args.players:
-        if n not in (2, 3, 4):
-            ap.error(f"player count must be 2, 3 or 4, got {n}")
-    auto = {"both": (True, False), "on": (True,), "off": (False,)}[args.auto_forced]
-    print("compiling the fuzz kernel (cached after the first run)...", file=sys.stderr)
-    run_fuzz(steps=0, players=tuple(args.players), rules=tuple(args.rules), batch=1)
-    rep = run_fuzz(
-        steps=args.steps,
-        players=tuple(args.players),
-        rules=tuple(args.rules),
-        seed=args.seed,
-        auto_forced=auto,
-        batch=args.batch,
-        max_rounds=args.max_rounds,
-        threads=args.threads,
-    )
-    print(rep.summary())
-    if rep.failures and args.dump:
-        with open(args.dump, "w", encoding="utf-8") as fh:
-            json.dump([{"why": why, **rec.to_dict()} for why, rec in rep.failures], fh)
-        print(f"failing games written to {args.dump}; replay with Game.replay(GameRecord.from_dict(d))")
-    return 1 if rep.failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
 
 
 _jit.register(globals(), core, L, _cards)

@@ -1,37 +1,51 @@
-"""Picture view of a game: the table as an RGB image (``render_mode="rgb_array"``).
+"""Picture view of a game: the table as an SVG drawing, and as an RGB image rasterised from it.
 
-:func:`render_image` draws what :func:`~ohmygoods_env.render.render_text` writes, from the
-same *shown state* (``render._shown_state``) and the same hiding rules, so a seat's picture
-never shows more than its text view or its observation: opponents' hands and set-aside
-cards are hidden, and during the phase-II choices (R5.2) opponents appear as they were at
-the start of phase II. ``viewer=None`` is the spectator view (every hand shown).
+:func:`render_svg` draws what :func:`~ohmygoods_env.render.render_text` writes, from the same
+*shown state* (``render._shown_state``) and the same hiding rules, so a seat's picture never
+shows more than its text view or its observation: opponents' hands and set-aside cards are
+hidden (their backs are counted), and during the phase-II choices (R5.2) opponents appear as
+they were at the start of phase II. ``viewer=None`` is the spectator view (every hand shown).
+The drawing is a plain string of SVG 1.1 (no dependency, no script, no external resource),
+deterministic: the same view of the same position gives the same bytes.
 
-It holds no rules and never changes the state. It needs matplotlib (in the ``train`` and
-``dev`` extras; ``pip install matplotlib`` otherwise) and draws off-screen with the Agg
-canvas, without pyplot's global state. The image size depends only on the number of
-players (so frames of one game stack into a video):
+It holds no rules and never changes the state. Its size depends only on the number of
+players (:func:`svg_size`), so frames of one game stack into a video:
 
 =========  =====================================================================
-rows       content
+band       content
 =========  =====================================================================
 header     edition, view, round and phase, pending decision and who acts, deck
-market     the two market rows: cards per resource (resource colours), half-suns
+           and discard pile; the last move (when the caller passes it) in a
+           yellow box; the final scores when the game is over
+market     the two market rows: cards per resource in the resource colours,
+           half-suns, "cut short" (R3.1)
 player     per seat: score, coins, hand size, tags; the buildings in slot order
-           (colour of the card, name, good and its value, goods, staff, VP); the
-           set-aside card (or "hidden"); the hand as chips in the resource colour
-           (own seat or spectator only)
-display    the assistants on display: card and side, cost, VP, requirements
+           as cards (name in full, what each needs drawn as resource chips with
+           counts, good and value, goods, VP, staff); the set-aside card (or a
+           hidden back); the hand as named cards (own seat or spectator), else
+           one back per card. The seat to act has a yellow background.
+display    the assistants on display: label, cost, VP, buildings needed (R6)
+choices    the legal moves of the seat to act, numbered, in ``describe`` words
+           (shown to that seat and to the spectator; 16 at most, then "+N
+           more"); the cards and slots they name have an orange frame
 =========  =====================================================================
+
+:func:`view` wraps a drawing for Jupyter (``_repr_svg_``). :func:`render_image` (the
+``rgb_array`` render mode) rasterises the same SVG with ``cairosvg`` (the ``picture``
+extra); there is no second drawing.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
 
 import numpy as np
 
 from . import core
 from . import layout as L
+from .actions import action_kind, describe
 from .cards import (
     A_COST,
     A_REQ0,
@@ -39,17 +53,20 @@ from .cards import (
     B_COLOUR,
     B_GOOD,
     B_KIND,
+    B_NEED0,
+    B_NEED_ANY,
     B_OFFICE,
     B_RES,
+    B_SUN,
     B_VALUE,
     B_VP,
     GOODS,
     KIND_EXTRA,
     KIND_OFFICE,
+    N_RES,
     RESOURCES,
 )
 from .render import (
-    _STAFF_TEXT,
     _assistant_label,
     _decision_text,
     _hand_size,
@@ -64,7 +81,7 @@ from .render import (
 if TYPE_CHECKING:
     from .engine import Game
 
-__all__ = ["COLOUR_RGB", "render_image"]
+__all__ = ["COLOUR_RGB", "SvgView", "move_text", "render_image", "render_svg", "svg_size", "view"]
 
 #: Face colours of the five resources and the charburner colour (card colours, R1.5).
 COLOUR_RGB: dict[str, str] = {
@@ -76,184 +93,395 @@ COLOUR_RGB: dict[str, str] = {
     "charburner": "#2f2f2f",
 }
 _DARK = {"wood", "clay", "charburner"}  # white text on these
+_COLOURS = ("grain", "wood", "clay", "wool", "stone", "charburner")
+_MARK = "#ff7f00"  # frame of the cards and slots a legal move names
+_FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-_WIDTH_IN = 13.0
-_HEADER_IN, _MARKET_IN, _PLAYER_IN, _DISPLAY_IN = 0.75, 0.95, 2.25, 0.95
-_HAND_CHIPS = 18  # chips per hand row; more cards are summarised as "+N"
+WIDTH = 1340
+_HEADER, _MARKET, _PLAYER, _DISPLAY, _CHOICES = 92, 100, 292, 96, 190
+_CARD_W, _CARD_H, _GAP = 124, 150, 6
+_HAND_PER_ROW, _HAND_ROWS, _HAND_H = 9, 2, 40
+_MAX_CHOICES = 16
 
 
-def _colour_name(index: int) -> str:
-    return ("grain", "wood", "clay", "wool", "stone", "charburner")[index]
+def svg_size(num_players: int) -> tuple[int, int]:
+    """(width, height) of the drawing in pixels for ``num_players`` seats."""
+    return WIDTH, _HEADER + _MARKET + num_players * _PLAYER + _DISPLAY + _CHOICES
 
 
-def _box(ax: Any, x: float, y: float, w: float, h: float, colour: str, text: str = "", size: float = 7.0) -> None:
-    from matplotlib.patches import FancyBboxPatch
+class _Svg:
+    """An SVG document built element by element (coordinates in pixels)."""
 
-    ax.add_patch(
-        FancyBboxPatch(
-            (x, y), w, h, boxstyle="round,pad=0,rounding_size=0.05", facecolor=COLOUR_RGB[colour],
-            edgecolor="#444444", linewidth=0.8,
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.parts: list[str] = []
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = "#555", sw: float = 1, rx=5):
+        self.parts.append(
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{rx:g}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="{sw:g}"/>'
         )
-    )  # fmt: skip
-    if text:
-        ax.text(
-            x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=size,
-            color="white" if colour in _DARK else "black", linespacing=1.1,
-        )  # fmt: skip
+
+    def text(self, x: float, y: float, s: str, size: float = 13, fill: str = "#1a1a1a", bold: bool = False,
+             anchor: str = "start") -> None:  # fmt: skip
+        weight = ' font-weight="bold"' if bold else ""
+        self.parts.append(
+            f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{fill}" text-anchor="{anchor}"{weight}>'
+            f"{escape(s)}</text>"
+        )
+
+    def chip(self, x: float, y: float, colour: str, label: str, w: float = 22, h: float = 22, size: float = 12):
+        """A resource-coloured square with a count or short label in it."""
+        self.rect(x, y, w, h, COLOUR_RGB[colour], rx=3)
+        self.text(x + w / 2, y + h / 2 + size * 0.36, label, size, "white" if colour in _DARK else "#1a1a1a",
+                  True, "middle")  # fmt: skip
+
+    def document(self) -> str:
+        w, h = self.width, self.height
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+            f'font-family="{_FONT}">'
+        )
+        return "\n".join([head, f'<rect width="{w}" height="{h}" fill="white"/>', *self.parts, "</svg>\n"])
 
 
-def _short(name: str, n: int) -> str:
-    return name if len(name) <= n else name[: n - 1].rstrip() + "."
+def _wrap(name: str, width: int) -> list[str]:
+    """Words of ``name`` in lines of at most ``width`` characters (a longer word gets its own line)."""
+    lines: list[str] = []
+    for word in name.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
-def _building_label(game: Game, s: np.ndarray, p: int, slot: int) -> str:
-    C = game.cards.buildings
-    base = p * L.MAX_SLOTS
-    bid = int(s[L.F_BLD + base + slot])
-    b = C[bid]
-    staff = int(s[L.F_STAFF + base + slot])
-    staff_text = {L.STAFF_EFFICIENT: "worker eff.", L.STAFF_SLOPPY: "worker sloppy"}.get(staff, "")
-    if staff == L.STAFF_ASSISTANT:
-        aslot = int(s[L.F_ASLOT + base + slot])
-        staff_text = "asst. " + (_assistant_label(game, s, aslot) if aslot >= 0 else "")
-    elif staff == L.STAFF_NONE:
-        staff_text = _STAFF_TEXT[staff].strip("-")
-    if b[B_KIND] == KIND_OFFICE:
-        what = f"office +1 {RESOURCES[b[B_OFFICE]]}"
-    elif b[B_KIND] == KIND_EXTRA:
-        what = "extra card"
-    else:
-        shown = sum(1 for _, sl in shown_goods(s, p) if sl == slot)  # R3.2, R7.7
-        what = f"{GOODS[b[B_GOOD]]} ({int(b[B_VALUE])})\ngoods {int(s[L.F_GOODS + base + slot])}"
-        what += f", {shown} shown" if shown else ""
-    return f"{_short(game.cards.name(bid), 15)}\n{what}\n{int(b[B_VP])} VP {staff_text}".rstrip()
+@dataclass(frozen=True)
+class _Marks:
+    """What the legal moves of the seat to act name: hand cards and building slots."""
+
+    cards: frozenset[int]
+    slots: frozenset[int]
+    texts: tuple[str, ...]
 
 
-def _draw_header(ax: Any, game: Game, s: np.ndarray, viewer: int | None, y: float) -> None:
+def _marks(game: Game, s: np.ndarray, viewer: int | None, show_legal: bool) -> _Marks | None:
+    cur = int(s[L.F_CUR])
+    if not show_legal or game.done or cur < 0 or (viewer is not None and viewer != cur):
+        return None
+    cards: set[int] = set()
+    slots: set[int] = set()
+    texts = []
+    for a in game.legal_actions():
+        kind, i = action_kind(a)
+        if kind in ("set aside", "spend hand card", "chain with hand card", "discard for new deck"):
+            cards.add(i)
+        elif kind in ("produce", "open chain", "pay", "place assistant"):
+            slots.add(i)
+        elif kind == "place worker":
+            slots.add(i // 2)
+        elif kind == "move assistant":
+            slots.update((i // L.MAX_SLOTS, i % L.MAX_SLOTS))
+        texts.append(describe(a, game))
+    return _Marks(frozenset(cards), frozenset(slots), tuple(texts))
+
+
+def _draw_header(d: _Svg, game: Game, s: np.ndarray, viewer: int | None, last_move: str | None) -> None:
     n = game.num_players
     edition = "royal" if s[L.F_ROYAL] else "omg2"
-    view = "spectator view (all hands shown)" if viewer is None else f"view of player {viewer}"
-    if game.done:
-        when = f"game over after {int(s[L.F_ROUND])} rounds"
-    else:
-        when = f"round {int(s[L.F_ROUND]) + 1}, phase {L.PHASE_NAMES[int(s[L.F_PH])]}"
-        if s[L.F_FINAL]:
-            when += " (final round)"
-    cur = int(s[L.F_CUR])
+    who = "spectator view (all hands shown)" if viewer is None else f"view of player {viewer}"
+    d.text(14, 26, f"Oh my Goods! ({edition}, {n} players) \u2014 {who}", 19, bold=True)
     loc = s[L.F_LOC : L.F_LOC + L.N_CARDS]
-    ax.text(0.1, y - 0.25, f"Oh my Goods! ({edition}, {n} players) - {view}", fontsize=11, weight="bold", va="center")
-    who = f", player {cur} to act" if cur >= 0 else ""
-    ax.text(
-        0.1, y - 0.55,
-        f"{when}; decision: {_decision_text(s, viewer)}{who}; deck {int(s[L.F_DECK_N])}, "
-        f"discard {int(np.count_nonzero(loc == L.L_DISCARD))}",
-        fontsize=8.5, va="center",
-    )  # fmt: skip
+    pile = f"deck {int(s[L.F_DECK_N])} cards, discard pile {int(np.count_nonzero(loc == L.L_DISCARD))}"
+    if game.done:
+        scores = game.scores()
+        winners = game.winners()
+        parts = [f"player {p}: {vp} VP (+{left})" for p, (vp, left) in enumerate(scores)]
+        line = f"Game over after {int(s[L.F_ROUND])} rounds. Final scores (R8.3): {', '.join(parts)}"
+        line += f"; {'winner' if len(winners) == 1 else 'shared win'}: player {', '.join(map(str, winners))}"
+    else:
+        cur = int(s[L.F_CUR])
+        line = f"Round {int(s[L.F_ROUND]) + 1}, phase {L.PHASE_NAMES[int(s[L.F_PH])]}"
+        if s[L.F_FINAL]:
+            line += " (final round, R8.1)"
+        line += f" \u2014 decision: {_decision_text(s, viewer)}"
+        line += f", player {cur} to act" if cur >= 0 else ""
+        line += f"; {pile}"
+    d.text(14, 50, line, 14)
+    if last_move:
+        d.rect(12, 60, WIDTH - 24, 26, "#fff3b0", "#d4b106", rx=4)
+        d.text(20, 78, f"last move: {last_move}", 14)
 
 
-def _draw_market(ax: Any, s: np.ndarray, y: float) -> None:
-    ax.text(0.1, y - 0.15, "market", fontsize=8.5, weight="bold", va="center")
+def _draw_market(d: _Svg, s: np.ndarray, y: float) -> None:
+    d.text(14, y + 18, "Market", 15, bold=True)
     for row in range(2):
-        yy = y - 0.5 - row * 0.38
-        ax.text(0.1, yy + 0.15, f"row {row + 1}", fontsize=8, va="center")
-        for r in range(len(RESOURCES)):
-            count = int(s[L.F_MKT + row * len(RESOURCES) + r])
-            _box(ax, 0.8 + r * 1.15, yy, 1.05, 0.3, RESOURCES[r], f"{RESOURCES[r]} {count}", 7.5)
-        cut = " (cut short)" if s[L.F_ROW_CUT + row] else ""
-        ax.text(0.8 + 5 * 1.15 + 0.1, yy + 0.15, f"{int(s[L.F_SUNS + row])} half-suns{cut}", fontsize=8, va="center")
+        yy = y + 28 + row * 34
+        d.text(14, yy + 19, f"row {row + 1}", 13)
+        for r in range(N_RES):
+            count = int(s[L.F_MKT + row * N_RES + r])
+            d.chip(70 + r * 118, yy, RESOURCES[r], f"{RESOURCES[r]} {count}", 110, 28, 13)
+        cut = " (cut short: no cards left, R3.1)" if s[L.F_ROW_CUT + row] else ""
+        d.text(70 + N_RES * 118 + 8, yy + 19, f"{int(s[L.F_SUNS + row])} half-suns{cut}", 13)
 
 
-def _draw_player(ax: Any, game: Game, s: np.ndarray, p: int, viewer: int | None, y: float) -> None:
+def _needs(d: _Svg, b: np.ndarray, x: float, y: float) -> None:
+    """What a building needs to produce (R7), as resource chips with counts."""
+    if b[B_KIND] == KIND_OFFICE:
+        d.text(x, y + 16, "office: +1", 12)
+        d.chip(x + 64, y, RESOURCES[b[B_OFFICE]], "1", 22, 22)
+        return
+    if b[B_KIND] == KIND_EXTRA:
+        d.text(x, y + 16, "extra card", 12)
+        return
+    if b[B_NEED_ANY] > 0:
+        d.rect(x, y, 84, 22, "#e0e0e0", rx=3)
+        d.text(x + 42, y + 16, f"any {int(b[B_NEED_ANY])}", 12, bold=True, anchor="middle")
+        return
+    k = 0
+    for r in range(N_RES):
+        if b[B_NEED0 + r] > 0:
+            d.chip(x + k * 26, y, RESOURCES[r], str(int(b[B_NEED0 + r])))
+            k += 1
+    if k == 0:
+        d.text(x, y + 16, "needs nothing", 12)
+
+
+def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y: float, marked: bool) -> None:
+    base = p * L.MAX_SLOTS
+    bid = int(s[L.F_BLD + base + slot])
+    b = game.cards.buildings[bid]
+    colour = _COLOURS[int(b[B_COLOUR])]
+    d.rect(x, y, _CARD_W, _CARD_H, "#fbfaf7", _MARK if marked else "#555", 3.5 if marked else 1)
+    d.rect(x, y, _CARD_W, 38, COLOUR_RGB[colour], "none", 0, rx=5)
+    fg = "white" if colour in _DARK else "#1a1a1a"
+    lines = _wrap(game.cards.name(bid), 15)[:2]
+    for i, line in enumerate(lines):
+        d.text(x + 6, y + (16 if len(lines) == 2 else 24) + 15 * i, line, 12.5, fg, True)
+    d.text(x + _CARD_W - 5, y + 50, f"slot {slot}", 10, "#666", anchor="end")
+    _needs(d, b, x + 6, y + 56)
+    if b[B_GOOD] >= 0:
+        d.text(x + 6, y + 96, f"\u2192 {GOODS[b[B_GOOD]]} ({int(b[B_VALUE])})", 12)
+        goods = int(s[L.F_GOODS + base + slot])
+        shown = sum(1 for _, sl in shown_goods(s, p) if sl == slot)  # public identities, R3.2, R7.7
+        d.text(x + 6, y + 113, f"goods: {goods}" + (f", {shown} shown" if shown else ""), 12, bold=goods > 0)
+    sun = ", half-sun" if b[B_SUN] else ""
+    d.text(x + 6, y + 129, f"{int(b[B_VP])} VP{sun}", 12)
+    staff = int(s[L.F_STAFF + base + slot])
+    if staff == L.STAFF_ASSISTANT:
+        aslot = int(s[L.F_ASLOT + base + slot])
+        text = "assistant " + (_assistant_label(game, s, aslot) if aslot >= 0 else "")
+    else:
+        text = {L.STAFF_EFFICIENT: "worker (efficient)", L.STAFF_SLOPPY: "worker (sloppy)"}.get(staff, "")
+    if text:
+        d.rect(x + 4, y + 134, _CARD_W - 8, 13, "#dfe9f7", "none", 0, rx=3)
+        d.text(x + 8, y + 145, text, 10.5)
+
+
+def _hand_card(d: _Svg, game: Game, c: int, x: float, y: float, marked: bool) -> None:
+    res = RESOURCES[int(game.cards.buildings[c, B_RES])]
+    d.rect(x, y, _CARD_W, _HAND_H - 4, COLOUR_RGB[res], _MARK if marked else "#555", 3.5 if marked else 1)
+    fg = "white" if res in _DARK else "#1a1a1a"
+    lines = _wrap(game.cards.name(c), 15)[:2]
+    for i, line in enumerate(lines):
+        d.text(x + 5, y + (15 if len(lines) == 2 else 22) + 13 * i, line, 11.5, fg, True)
+
+
+def _card_back(d: _Svg, x: float, y: float, w: float, h: float, label: str = "") -> None:
+    d.rect(x, y, w, h, "#6b7b8c", "#3d4650", rx=4)
+    if label:
+        d.text(x + w / 2, y + h / 2 + 4, label, 11, "white", anchor="middle")
+
+
+def _draw_player(d: _Svg, game: Game, s: np.ndarray, p: int, viewer: int | None, y: float, marks) -> None:
     C, AS = game.cards.buildings, game.cards.assistants
     score, left = (int(x) for x in core.score_player(s, C, AS, p))
+    to_act = p == int(s[L.F_CUR]) and not game.done
+    d.rect(4, y + 2, WIDTH - 8, _PLAYER - 4, "#fffbe6" if to_act else "#f6f6f6", "#cfcfcf", 1, 8)
     head = (
-        f"Player {p}{_player_tag(s, p, viewer)}: {score} VP (+{left} coins), goods worth "
-        f"{int(core.coins(s, C, p))} coins, hand {_hand_size(game, s, p, viewer)}, "
+        f"Player {p}{_player_tag(s, p, viewer)}: {score} VP (+{left} coins left over), goods worth "
+        f"{int(core.coins(s, C, p))} coins, hand {_hand_size(game, s, p, viewer)} cards, "
         f"assistants: {', '.join(_owned_assistants(game, s, p)) or 'none'}"
     )
-    ax.text(0.1, y - 0.15, head, fontsize=8.5, weight="bold", va="center")
-    w, h, top = 1.16, 0.95, y - 0.35
+    d.text(14, y + 22, head, 15, bold=True)
+    mine = marks is not None and int(s[L.F_CUR]) == p
+    top = y + 32
     for slot in range(int(s[L.F_NB + p])):
-        bid = int(s[L.F_BLD + p * L.MAX_SLOTS + slot])
-        _box(ax, 0.1 + slot * (w + 0.06), top - h, w, h, _colour_name(int(C[bid, B_COLOUR])),
-             _building_label(game, s, p, slot), 6.5)  # fmt: skip
-    x_aside = 0.1 + L.MAX_SLOTS * (w + 0.06) + 0.1
-    ax.text(x_aside, top - 0.08, "set aside", fontsize=7, va="center")
+        marked = mine and slot in marks.slots
+        _building(d, game, s, p, slot, 12 + slot * (_CARD_W + _GAP), top, marked)
+    xa = 12 + L.MAX_SLOTS * (_CARD_W + _GAP) + 10
+    d.text(xa, top + 12, "set aside", 12, "#444")
     aside = int(s[L.F_ASIDE + p])
     if (viewer is None or p == viewer) and aside >= 0:
-        _box(
-            ax,
-            x_aside,
-            top - h,
-            w,
-            h - 0.2,
-            _colour_name(int(C[aside, B_COLOUR])),
-            _short(game.cards.name(aside), 15),
-            6.0,
-        )
+        _hand_card(d, game, aside, xa, top + 20, False)
     elif _has_aside(s, p, viewer):
-        _box(ax, x_aside, top - h, w, h - 0.2, "stone", "hidden card", 6.5)
-    hand_y = top - h - 0.42
+        _card_back(d, xa, top + 20, _CARD_W, _HAND_H - 4, "hidden card")
+    hand_y = top + _CARD_H + 10
     if viewer is None or p == viewer:
         loc = s[L.F_LOC : L.F_LOC + L.N_CARDS]
         cards = [int(c) for c in np.flatnonzero(loc == L.L_HAND + p)]
-        ax.text(0.1, hand_y + 0.15, "hand", fontsize=7.5, va="center")
-        for j, c in enumerate(cards[:_HAND_CHIPS]):
-            _box(
-                ax, 0.55 + j * 0.68, hand_y, 0.64, 0.3, RESOURCES[int(C[c, B_RES])], _short(game.cards.name(c), 10), 5.0
-            )
-        if len(cards) > _HAND_CHIPS:
-            ax.text(0.55 + _HAND_CHIPS * 0.68, hand_y + 0.15, f"+{len(cards) - _HAND_CHIPS}", fontsize=7, va="center")
+        shown = _HAND_PER_ROW * _HAND_ROWS
+        for j, c in enumerate(cards[:shown]):
+            row, col = divmod(j, _HAND_PER_ROW)
+            marked = mine and c in marks.cards
+            _hand_card(d, game, c, 12 + col * (_CARD_W + _GAP), hand_y + row * _HAND_H, marked)
+        if len(cards) > shown:
+            d.text(xa, hand_y + _HAND_H + 22, f"+{len(cards) - shown} more cards", 13, bold=True)
+        if not cards:
+            d.text(14, hand_y + 22, "hand: empty", 13)
     else:
-        ax.text(0.1, hand_y + 0.15, f"hand: {_hand_size(game, s, p, viewer)} cards (hidden)", fontsize=7.5, va="center")
+        n = _hand_size(game, s, p, viewer)
+        for j in range(min(n, _HAND_PER_ROW * 3)):
+            _card_back(d, 12 + j * 30, hand_y, 26, 36)
+        d.text(12 + min(n, _HAND_PER_ROW * 3) * 30 + 8, hand_y + 23, f"hand: {n} cards (hidden)", 13)
 
 
-def _draw_display(ax: Any, game: Game, s: np.ndarray, y: float) -> None:
-    ax.text(0.1, y - 0.15, "assistants on display", fontsize=8.5, weight="bold", va="center")
+def _draw_display(d: _Svg, game: Game, s: np.ndarray, y: float) -> None:
+    d.text(14, y + 18, "Assistants on display", 15, bold=True)
     shown = [k for k in range(L.N_ASSIST) if int(s[L.F_A_OWNER + k]) == -1]
+    if not shown:
+        d.text(14, y + 44, "none", 13)
+    step = min(186, (WIDTH - 24) // max(1, len(shown)))
     for j, k in enumerate(shown):
         a = game.cards.assistants[int(s[L.F_A_CARD + k]), int(s[L.F_A_SIDE + k])]
-        req = " ".join(f"{int(a[A_REQ0 + c])}{_colour_name(c)[:2]}" for c in range(6) if a[A_REQ0 + c] > 0)
-        text = f"{_assistant_label(game, s, k)}: cost {int(a[A_COST])}, {int(a[A_VP])} VP\nneeds {req or '-'}"
-        _box(ax, 0.1 + j * 2.1, y - 0.85, 2.0, 0.55, "wool", text, 7.0)
+        x = 12 + j * step
+        d.rect(x, y + 26, step - 6, 62, "#f4f1ea")
+        d.text(
+            x + 6, y + 43, f"{_assistant_label(game, s, k)}: cost {int(a[A_COST])}, {int(a[A_VP])} VP", 12.5, bold=True
+        )
+        d.text(x + 6, y + 66, "needs", 11)
+        col = 0
+        for c in range(len(_COLOURS)):
+            if a[A_REQ0 + c] > 0:
+                d.chip(x + 42 + col * 24, y + 52, _COLOURS[c], str(int(a[A_REQ0 + c])), 21, 20, 11)
+                col += 1
+        if col == 0:
+            d.text(x + 42, y + 66, "nothing", 11)
 
 
-def render_image(game: Game, viewer: int | None = None, dpi: int = 90) -> np.ndarray:
-    """``uint8[H, W, 3]`` picture of ``game``: spectator view if ``viewer`` is None, else seat ``viewer``'s.
+def _draw_choices(d: _Svg, marks: _Marks | None, y: float, viewer: int | None, s: np.ndarray, done: bool) -> None:
+    if done:
+        d.text(14, y + 20, "Game over.", 15, bold=True)
+        return
+    if marks is None:
+        cur = int(s[L.F_CUR])
+        d.text(14, y + 20, f"Waiting for player {cur}." if cur >= 0 else "", 15, bold=True)
+        return
+    who = "Your choices" if viewer is not None else f"Choices of player {int(s[L.F_CUR])}"
+    d.text(14, y + 20, f"{who} ({len(marks.texts)} legal moves; orange frames: the cards and slots they name)", 15,
+           bold=True)  # fmt: skip
+    rows = _MAX_CHOICES // 2
+    for i, text in enumerate(marks.texts[:_MAX_CHOICES]):
+        col, row = divmod(i, rows)
+        d.text(14 + col * (WIDTH // 2), y + 42 + row * 18, f"{i + 1:>2}. {text}", 12.5)
+    if len(marks.texts) > _MAX_CHOICES:
+        d.text(WIDTH - 14, y + 20, f"+{len(marks.texts) - _MAX_CHOICES} more", 13, anchor="end")
 
-    ``H`` and ``W`` depend only on the number of players and ``dpi`` (936 x 497 + 162 per
-    player at 72 dpi).
+
+def _hidden_choice(game: Game) -> str | None:
+    """How the pending move reads to the other seats when the rules hide it, else None."""
+    dec = game.decision
+    if dec == L.D_PHASE1:
+        return "has chosen to keep or discard their hand (revealed when everyone has chosen, R4.1)"
+    if game.phase == L.PH_P2 and dec in (L.D_MOVE, L.D_WORKER, L.D_ASIDE, L.D_PAY):
+        return "made a phase-II choice (revealed at sunset, R5.2)"
+    if dec == L.D_REFILL:
+        return "discarded a card face down for the new deck (R3.1)"
+    return None
+
+
+def move_text(game: Game, action: int, viewer: int | None = None) -> str:
+    """How the move ``action`` of the seat to act in ``game`` (before it is applied) reads to ``viewer``.
+
+    The spectator (``None``) and the mover read ``describe``'s words; the other seats read
+    only that a choice was made where the rules keep it hidden until a reveal: phase-I
+    keep/discard (R4.1), the phase-II choices (R5.2) and face-down discards (R3.1).
+    """
+    viewer = check_viewer(game, viewer)
+    p = game.current_player
+    if viewer is not None and viewer != p:
+        hidden = _hidden_choice(game)
+        if hidden is not None:
+            return f"player {p} {hidden}"
+    aside = int(game.state[L.F_ASIDE + p]) if p >= 0 else -1
+    if int(action) in (L.A_BUILD, L.A_NO_BUILD) and aside >= 0:  # revealed at sunset (R5.2): name it
+        verb = "build" if int(action) == L.A_BUILD else "do not build"
+        return f"player {p}: {verb} {game.cards.name(aside)}"
+    return f"player {p}: {describe(int(action), game)}"
+
+
+def render_svg(game: Game, viewer: int | None = None, last_move: str | None = None, show_legal: bool = True) -> str:
+    """The table as an SVG document (a string): spectator view if ``viewer`` is None, else seat ``viewer``'s.
+
+    ``last_move`` is drawn in the header as given (callers hide what the viewer may not see,
+    e.g. with :func:`ohmygoods_env.render.move_text`). With ``show_legal``, the seat to act
+    (and the spectator) sees its legal moves listed and the cards and slots they name framed.
+    """
+    viewer = check_viewer(game, viewer)
+    if last_move is not None and not isinstance(last_move, str):
+        raise TypeError(f"last_move must be a str or None, got {type(last_move).__name__}")
+    s = _shown_state(game, viewer)
+    width, height = svg_size(game.num_players)
+    d = _Svg(width, height)
+    marks = _marks(game, s, viewer, show_legal)
+    _draw_header(d, game, s, viewer, last_move)
+    y = _HEADER
+    _draw_market(d, s, y)
+    y += _MARKET
+    for p in range(game.num_players):
+        _draw_player(d, game, s, p, viewer, y, marks)
+        y += _PLAYER
+    _draw_display(d, game, s, y)
+    y += _DISPLAY
+    _draw_choices(d, marks, y, viewer, s, game.done)
+    return d.document()
+
+
+@dataclass(frozen=True)
+class SvgView:
+    """An SVG drawing that Jupyter shows inline; ``save(path)`` writes it."""
+
+    svg: str
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def save(self, path) -> None:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(self.svg)
+
+
+def view(game: Game, viewer: int | None = None, last_move: str | None = None) -> SvgView:
+    """:func:`render_svg` wrapped for Jupyter: the last expression of a cell shows the picture."""
+    return SvgView(render_svg(game, viewer, last_move))
+
+
+def render_image(game: Game, viewer: int | None = None, dpi: int = 96) -> np.ndarray:
+    """``uint8[H, W, 3]`` picture of ``game``: :func:`render_svg` rasterised at ``dpi`` (96 = 1 px per unit).
+
+    ``H`` and ``W`` depend only on the number of players and ``dpi``. Needs ``cairosvg``
+    (``pip install cairosvg``, or the ``picture`` extra) and the cairo library it loads.
     """
     viewer = check_viewer(game, viewer)
     if not isinstance(dpi, (int, np.integer)) or isinstance(dpi, bool) or not 20 <= int(dpi) <= 300:
         raise ValueError(f"dpi must be an int in [20, 300], got {dpi!r}")
     try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError as exc:  # an optional dependency of the core install
+        import cairosvg
+    except (ImportError, OSError) as exc:  # the package, or the cairo library it loads
         raise ImportError(
-            "render_image (render_mode='rgb_array') needs matplotlib: pip install matplotlib "
-            "(it is in the 'train' and 'dev' extras)"
+            "render_image (render_mode='rgb_array') rasterises the SVG picture with cairosvg: "
+            "pip install cairosvg (the 'picture' extra), which needs the cairo library (Debian: libcairo2); "
+            f"render_svg needs nothing ({exc})"
         ) from exc
-    s = _shown_state(game, viewer)
-    n = game.num_players
-    height = _HEADER_IN + _MARKET_IN + n * _PLAYER_IN + _DISPLAY_IN
-    fig = Figure(figsize=(_WIDTH_IN, height), dpi=int(dpi), facecolor="white")
-    canvas = FigureCanvasAgg(fig)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, _WIDTH_IN)
-    ax.set_ylim(0, height)
-    ax.axis("off")
-    y = height
-    _draw_header(ax, game, s, viewer, y)
-    y -= _HEADER_IN
-    _draw_market(ax, s, y)
-    y -= _MARKET_IN
-    for p in range(n):
-        ax.axhline(y, color="#bbbbbb", linewidth=0.6)
-        _draw_player(ax, game, s, p, viewer, y)
-        y -= _PLAYER_IN
-    ax.axhline(y, color="#bbbbbb", linewidth=0.6)
-    _draw_display(ax, game, s, y)
-    canvas.draw()
-    return np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
+    import io
+
+    from PIL import Image
+
+    width, height = svg_size(game.num_players)
+    scale = int(dpi) / 96
+    png = cairosvg.svg2png(
+        bytestring=render_svg(game, viewer).encode(),
+        output_width=round(width * scale),
+        output_height=round(height * scale),
+    )
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).copy()

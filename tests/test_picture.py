@@ -1,4 +1,5 @@
-"""Picture view (``render_image``, ``render_mode="rgb_array"``): size, content, hidden information,
+"""Picture view: the SVG drawing (``render_svg``, ``render_mode="svg"``, Jupyter) and the RGB image
+rasterised from it (``render_image``, ``render_mode="rgb_array"``): size, content, hidden information,
 bad input; ``Game.from_state`` and ``BatchGames.game`` that the Gymnasium env renders through."""
 
 from __future__ import annotations
@@ -6,13 +7,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("matplotlib")
+from ohmygoods_env import Game
+from ohmygoods_env import layout as L
+from ohmygoods_env.actions import describe
+from ohmygoods_env.batch import BatchGames
+from ohmygoods_env.infostate import hidden_cards, swap_cards
+from ohmygoods_env.picture import move_text, render_image, render_svg, svg_size, view
 
-from ohmygoods_env import Game  # noqa: E402
-from ohmygoods_env import layout as L  # noqa: E402
-from ohmygoods_env.batch import BatchGames  # noqa: E402
-from ohmygoods_env.infostate import hidden_cards, swap_cards  # noqa: E402
-from ohmygoods_env.picture import render_image  # noqa: E402
+
+def _cairo() -> None:
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError):
+        pytest.skip("render_image needs cairosvg and the cairo library: pip install cairosvg")
 
 
 def _advance(g: Game, steps: int, seed: int) -> Game:
@@ -25,6 +32,7 @@ def _advance(g: Game, steps: int, seed: int) -> Game:
 
 
 def test_size_depends_only_on_players_and_the_picture_has_content() -> None:
+    _cairo()
     for n in (2, 3, 4):
         g = Game(n, seed=n)
         first = render_image(g, dpi=40)
@@ -41,6 +49,7 @@ def test_size_depends_only_on_players_and_the_picture_has_content() -> None:
 
 def test_seat_view_ignores_hidden_information_and_the_spectator_sees_it() -> None:
     """Twin states that differ only in what seat ``me`` may not see give byte-identical pictures."""
+    _cairo()
     checked = 0
     for seed in range(6):
         g = _advance(Game(2, seed=seed), 40 + 25 * seed, seed)
@@ -65,6 +74,7 @@ def test_seat_view_ignores_hidden_information_and_the_spectator_sees_it() -> Non
 
 
 def test_rendering_changes_nothing_and_bad_input_is_named() -> None:
+    _cairo()
     g = _advance(Game(3, seed=1), 60, 1)
     before = g.state.copy()
     render_image(g, dpi=30)
@@ -79,6 +89,7 @@ def test_rendering_changes_nothing_and_bad_input_is_named() -> None:
 
 
 def test_gymnasium_checker_passes_with_every_render_mode() -> None:
+    _cairo()
     import warnings
 
     import gymnasium as gym
@@ -92,6 +103,7 @@ def test_gymnasium_checker_passes_with_every_render_mode() -> None:
 
 
 def test_env_render_modes_return_pictures() -> None:
+    _cairo()
     from ohmygoods_env.envs.gym_env import OhMyGoodsEnv
     from ohmygoods_env.envs.pettingzoo_env import env
 
@@ -148,9 +160,125 @@ def test_batch_game_is_an_independent_copy() -> None:
         b.game(1.0)
 
 
-def test_without_matplotlib_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_cairosvg_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    monkeypatch.setitem(sys.modules, "matplotlib.backends.backend_agg", None)  # import fails
-    with pytest.raises(ImportError, match="needs matplotlib: pip install matplotlib"):
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # import fails
+    with pytest.raises(ImportError, match="pip install cairosvg"):
         render_image(Game(2, seed=0))
+    assert render_svg(Game(2, seed=0)).startswith("<svg")  # the SVG needs nothing
+
+
+# ---------------------------------------------------------------------------- SVG
+
+
+def _parse(svg: str):
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    texts = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    return root, texts
+
+
+def test_svg_is_well_formed_and_its_size_depends_only_on_the_player_count() -> None:
+    for n in (2, 3, 4):
+        g = Game(n, seed=n)
+        first = render_svg(g)
+        _advance(g, 10_000, n)
+        last = render_svg(g)
+        for svg in (first, last):
+            root, _ = _parse(svg)
+            assert (int(root.get("width")), int(root.get("height"))) == svg_size(n)
+        assert "http" not in first.replace("http://www.w3.org/2000/svg", "")  # nothing from the network
+        assert "<script" not in first
+    assert svg_size(2)[1] < svg_size(3)[1] < svg_size(4)[1]
+
+
+def test_svg_names_buildings_in_full_and_draws_their_needs() -> None:
+    from ohmygoods_env.cards import B_NEED0, N_RES
+    from ohmygoods_env.picture import _wrap
+
+    g = _advance(Game(2, seed=3), 60, 0)
+    _, texts = _parse(render_svg(g))
+    for p in range(2):
+        for b in g.buildings(p):
+            lines = _wrap(g.cards.name(b), 15)
+            assert " ".join(lines) == g.cards.name(b) and all(line in texts for line in lines)
+        for c in g.hand(p):  # the spectator sees every hand, names in full
+            assert all(line in texts for line in _wrap(g.cards.name(c), 15))
+    # every building's needs are drawn: a chip per needed resource, labelled with the count
+    needed = 0
+    for b in g.buildings(0) + g.buildings(1):
+        counts = [int(g.cards.buildings[b, B_NEED0 + r]) for r in range(N_RES)]
+        needed += sum(1 for k in counts if k > 0)
+    chips = [t for t in texts if t.isdigit()]
+    assert needed > 0 and len(chips) >= needed
+
+
+def test_svg_lists_and_marks_the_legal_moves_and_shows_the_last_move() -> None:
+    g = _advance(Game(2, seed=3), 60, 0)
+    me = g.current_player
+    svg = render_svg(g, viewer=me, last_move="player 1: produce at Bakery (slot 2)")
+    _, texts = _parse(svg)
+    legal = [describe(a, g) for a in g.legal_actions()]
+    shown = [t.split(". ", 1)[1] for t in texts if t[:3].strip().rstrip(".").isdigit() and ". " in t]
+    assert shown == legal[:16]
+    assert "last move: player 1: produce at Bakery (slot 2)" in texts
+    assert 'stroke="#ff7f00"' in svg  # the named cards are framed
+    other = render_svg(g, viewer=1 - me)
+    assert 'stroke="#ff7f00"' not in other and f"Waiting for player {me}." in _parse(other)[1]
+    assert 'stroke="#ff7f00"' not in render_svg(g, viewer=me, show_legal=False)
+
+
+def test_svg_seat_view_is_byte_identical_under_hidden_card_swaps() -> None:
+    """R5.2 and the hidden hands: swapping cards seat ``me`` may not see changes nothing in its SVG."""
+    checked = 0
+    for seed in range(12):
+        for n in (2, 3):
+            g = _advance(Game(n, seed=seed), 30 + 17 * seed, seed)
+            if g.done:
+                continue
+            for me in range(n):
+                hidden = hidden_cards(g.state, me)
+                loc = g.state[L.F_LOC : L.F_LOC + L.N_CARDS]
+                theirs = [c for c in hidden if L.L_HAND <= loc[c] < L.L_HAND + n]
+                deck = [c for c in hidden if loc[c] == L.L_DECK]
+                if not theirs or not deck:
+                    continue
+                h = g.clone()
+                swap_cards(h.state, theirs[0], deck[-1])
+                assert h.check_invariants() == 0
+                assert render_svg(g, viewer=me) == render_svg(h, viewer=me)
+                assert render_svg(g) != render_svg(h)  # control: the spectator sees the swap
+                checked += 1
+    assert checked >= 10
+
+
+def test_move_text_hides_what_the_rules_hide() -> None:
+    for seed in range(50):
+        g = _advance(Game(2, seed=seed), 5, seed)
+        while not g.done and not (g.phase == L.PH_P2 and g.decision == L.D_ASIDE):
+            g.step(int(np.random.default_rng(seed).choice(g.legal_actions())))
+        if not g.done:
+            break
+    p = g.current_player
+    a = [x for x in g.legal_actions() if "set aside to build" in describe(x, g)][0]
+    assert move_text(g, a, viewer=p) == f"player {p}: {describe(a, g)}"
+    assert move_text(g, a) == f"player {p}: {describe(a, g)}"
+    hidden = move_text(g, a, viewer=1 - p)
+    assert "phase-II choice" in hidden and g.cards.name(a - L.A_ASIDE) not in hidden
+
+
+def test_jupyter_view_and_env_svg_mode() -> None:
+    from ohmygoods_env.envs.gym_env import OhMyGoodsEnv
+    from ohmygoods_env.envs.pettingzoo_env import env
+
+    g = Game(2, seed=1)
+    v = view(g, viewer=0)
+    assert v._repr_svg_() == render_svg(g, viewer=0)
+    e = env(num_players=2, render_mode="svg")
+    e.reset(seed=3)
+    assert e.render() == render_svg(e.unwrapped.game)
+    ge = OhMyGoodsEnv(num_players=2, learner_seat=1, render_mode="svg")
+    ge.reset(seed=4)
+    assert ge.render() == render_svg(ge.games.game(0), viewer=1)

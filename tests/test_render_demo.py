@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import re
-import sys
-import types
 
 import numpy as np
 import pytest
 
-from ohmygoods_env import cli, demo
 from ohmygoods_env import layout as L
 from ohmygoods_env.engine import Game
 from ohmygoods_env.render import final_scores_text, render_text
@@ -138,86 +135,6 @@ def test_render_text_checks_the_viewer() -> None:
         render_text(g, viewer=2)
     with pytest.raises(TypeError, match="viewer"):
         render_text(g, viewer="0")
-
-
-# ---------------------------------------------------------------------------- demo
-
-
-def test_demo_quiet_prints_only_final_scores(capsys: pytest.CaptureFixture[str]) -> None:
-    assert demo.main(["--quiet", "--seed", "5"]) == 0
-    out = capsys.readouterr().out
-    assert "Final scores (R8.3):" in out
-    assert "player 0:" in out and "player 1:" in out and "VP" in out
-    assert re.search(r"winner: player [01]|shared win|all players tie", out)
-    assert "Round 1" not in out
-    g = Game(2, "omg2", seed=5, auto_forced=False)
-    bots, _ = demo.make_bots(g, 5)
-    demo.play(g, bots, quiet=True)
-    assert final_scores_text(g) in out  # the printed scores are those of the game played
-
-
-def test_demo_tells_the_game_round_by_round(capsys: pytest.CaptureFixture[str]) -> None:
-    assert demo.main(["--players", "3", "--rules", "royal", "--seed", "7"]) == 0
-    out = capsys.readouterr().out
-    assert "3 players, rules royal, seed 7" in out
-    rounds = re.findall(r"^Round (\d+) \(active player \d\)$", out, flags=re.M)
-    assert rounds and [int(r) for r in rounds] == list(range(1, len(rounds) + 1))
-    assert out.count("  market   row 1:") >= len(rounds) - 1
-    assert "worker to" in out and "standing" in out and "Buildings:" in out
-    assert "I       player" not in out  # royal: no discard-all decision in phase I (§9)
-    assert "Final scores (R8.3):" in out
-    assert max(len(line) for line in out.splitlines()) <= 120
-    assert demo.main(["--players", "3", "--rules", "royal", "--seed", "7"]) == 0
-    assert capsys.readouterr().out == out  # same seed, same game, same account
-
-
-def test_demo_via_cli_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["demo", "--players", "4", "--quiet"]) == 0
-    assert "player 3:" in capsys.readouterr().out
-    with pytest.raises(SystemExit) as exc:
-        demo.main(["--players", "5"])
-    assert exc.value.code == 2
-
-
-def test_random_bot_plays_legal_actions() -> None:
-    g = Game(2, seed=3)
-    bot = demo.random_bot(1)
-    for _ in range(50):
-        a = bot(g)
-        assert g.legal_mask()[a] == 1
-        g.step(a)
-
-
-def test_demo_uses_a_heuristic_agent_when_one_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agents.base import Agent
-
-    calls = []
-
-    class HeuristicAgent(Agent):
-        def __init__(self, seed: int | None = None) -> None:
-            self.seed = seed
-
-        def act(self, observation, mask, info_state=None) -> int:
-            assert info_state is not None and observation.shape == (L.OBS_DIM,)
-            calls.append(self.seed)
-            return int(np.flatnonzero(mask)[-1])
-
-    fake = types.ModuleType("agents.heuristic")
-    fake.HeuristicAgent = HeuristicAgent
-    monkeypatch.setitem(sys.modules, "agents.heuristic", fake)
-    g = Game(2, seed=1, auto_forced=False)
-    bots, name = demo.make_bots(g, 1)
-    assert name.startswith("heuristic")
-    demo.play(g, bots, quiet=True)
-    assert g.done and calls and set(calls) == {1001, 2001}  # one seeded agent per seat
-
-    class Broken(Agent):
-        def act(self, observation, mask, info_state=None) -> int:
-            raise RuntimeError("broken")
-
-    fake.HeuristicAgent = Broken
-    bots, name = demo.make_bots(Game(2, seed=1), 1)
-    assert name == "random legal"
 
 
 def test_seated_view_hides_an_opponents_phase_two_payment() -> None:

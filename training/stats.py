@@ -1,27 +1,17 @@
-"""Match statistics: win rates with Wilson 95% intervals, and matches of one agent against a baseline."""
+"""Match statistics: win rates with Wilson 95% intervals (:func:`ohmygoods_env.stats.wilson`), and matches
+of one agent against a baseline."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
 from agents import make_agent
+from ohmygoods_env.stats import wilson
 
 from .league import POOL_AGENT_KWARGS, play_games
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion (``successes`` may be fractional: ties count half)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass

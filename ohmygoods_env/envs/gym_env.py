@@ -344,7 +344,7 @@ class OhMyGoodsEnv(gym.Env):
     >>> obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array", "svg"], "render_fps": 4}
 
     def __init__(
         self,
@@ -439,11 +439,16 @@ class OhMyGoodsEnv(gym.Env):
 
     def render(self) -> str | np.ndarray | None:
         """``"ansi"``: one status line; ``"rgb_array"``: the learner's seat view as ``uint8[H, W, 3]``
-        (:func:`~ohmygoods_env.picture.render_image`, needs matplotlib; opponents' hands hidden)."""
+        (:func:`~ohmygoods_env.picture.render_image`, needs cairosvg; opponents' hands hidden); ``"svg"``:
+        the same view as SVG text (:func:`~ohmygoods_env.picture.render_svg`)."""
         if self.render_mode == "rgb_array":
             from ..picture import render_image
 
             return render_image(self._lg.games.game(0), viewer=self.seat)
+        if self.render_mode == "svg":
+            from ..picture import render_svg
+
+            return render_svg(self._lg.games.game(0), viewer=self.seat)
         if self.render_mode != "ansi":
             return None
         g = self._lg.games

@@ -137,7 +137,7 @@ class raw_env(AECEnv):
     """Oh my Goods! as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata = {
-        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array", "svg"],
         "name": f"oh_my_goods_v{L.LAYOUT_VERSION}",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -277,7 +277,8 @@ class raw_env(AECEnv):
         """The spectator view: text (:func:`~ohmygoods_env.render.render_text`) or a picture.
 
         ``"ansi"`` returns the text, ``"human"`` prints it, ``"rgb_array"`` returns
-        ``uint8[H, W, 3]`` from :func:`~ohmygoods_env.picture.render_image` (needs matplotlib).
+        ``uint8[H, W, 3]`` from :func:`~ohmygoods_env.picture.render_image` (needs cairosvg),
+        ``"svg"`` the SVG text of :func:`~ohmygoods_env.picture.render_svg`.
         """
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
@@ -286,6 +287,10 @@ class raw_env(AECEnv):
             from ..picture import render_image
 
             return render_image(self._game)
+        if self.render_mode == "svg":
+            from ..picture import render_svg
+
+            return render_svg(self._game)
         text = render_text(self._game)
         if self.render_mode == "ansi":
             return text

@@ -9,9 +9,10 @@ import pytest
 
 from ohmygoods_env import core
 from ohmygoods_env import layout as L
+from ohmygoods_env.apps.fuzz import main
 from ohmygoods_env.cards import B_KIND, KIND_PRODUCTION
 from ohmygoods_env.engine import Game
-from ohmygoods_env.fuzz import main, run_fuzz
+from ohmygoods_env.fuzz import run_fuzz
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

@@ -281,7 +281,7 @@ def test_constructor_checks() -> None:
 
 
 def test_bench_runs_and_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
-    from ohmygoods_env.bench import main
+    from ohmygoods_env.apps.bench import main
 
     assert main(["--quick", "--seconds", "0.01", "--sizes", "1,4", "--no-compile"]) == 0
     out = capsys.readouterr().out
@@ -302,7 +302,7 @@ def test_bench_runs_and_prints_the_table(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_bench_targets_are_judged_on_the_rows_of_the_run() -> None:
-    from ohmygoods_env.bench import Row, target_lines
+    from ohmygoods_env.apps.bench import Row, target_lines
 
     rows = [
         Row("ohmygoods BatchGames.step", "1024", 900_000.0, 1_200_000.0, 10.0),

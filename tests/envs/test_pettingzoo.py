@@ -47,7 +47,7 @@ def test_seed_test(num_players: int, rules: str) -> None:
 def test_metadata_agents_and_spaces() -> None:
     e = raw_env(num_players=3)
     assert e.metadata == {
-        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array", "svg"],
         "name": "oh_my_goods_v1",
         "is_parallelizable": False,
         "render_fps": 2,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections import Counter
 
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from agents import tournament as T
+from ohmygoods_env.apps import tournament as A
 
 
 def test_schedule_two_players_rotates_seats_over_shared_deals() -> None:
@@ -63,7 +65,7 @@ def _run(tmp_path, name: str, *extra: str) -> dict:
     out = tmp_path / name
     argv = ["--agents", "random,greedy", "--games", "4", "--seed", "3", "--out", str(out)]
     argv += ["--no-progress", "--no-plots", "--bootstrap", "20", *extra]
-    assert T.main(argv) == 0
+    assert A.main(argv) == 0
     return json.loads((out / "summary.json").read_text())
 
 
@@ -95,7 +97,7 @@ def test_tournament_three_players_and_plots(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     out = tmp_path / "p3"
     argv = ["--agents", "random,greedy", "--players", "3", "--games", "3", "--out", str(out)]
-    assert T.main(argv + ["--no-progress", "--workers", "1", "--bootstrap", "10"]) == 0
+    assert A.main(argv + ["--no-progress", "--workers", "1", "--bootstrap", "10"]) == 0
     s = json.loads((out / "summary.json").read_text())
     assert s["config"]["games"] == 2 * 3  # lineups (r,r,g) and (r,g,g), 3 rotations each
     assert (out / "winrate_heatmap.png").stat().st_size > 1000
@@ -107,18 +109,62 @@ def test_tournament_three_players_and_plots(tmp_path) -> None:
     for u in ("random+random+greedy", "random+greedy+greedy"):
         assert ups[(u, "random")]["game_win_rate"] + ups[(u, "greedy")]["game_win_rate"] == pytest.approx(1.0)
     assert (out / "lineups.csv").exists()
+    if importlib.util.find_spec("openskill") is not None:  # multiplayer ratings with real intervals
+        assert s["rating_model"].startswith("Plackett-Luce")
+        for a in s["agents"]:
+            assert a["rating_lo"] < a["rating"] < a["rating_hi"]
     # --summarize recomputes the same tables from games.jsonl without playing
     (out / "agents.csv").unlink()
-    assert T.main(["--summarize", str(out), "--no-plots", "--bootstrap", "10"]) == 0
+    assert A.main(["--summarize", str(out), "--no-plots", "--bootstrap", "10"]) == 0
     assert json.loads((out / "summary.json").read_text()) == s
     assert (out / "agents.csv").exists()
 
 
-def test_tournament_rejects_bad_arguments(capsys) -> None:
-    assert T.main(["--agents", "random,nosuchagent", "--games", "1", "--no-progress"]) == 2
-    assert "unknown agent" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        T.main(["--agents", "random", "--games", "1"])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--agents", "random,nosuchagent"], "unknown agent"),
+        (["--agents", "random"], "at least 2"),
+        (["--agents", "random,random"], "twice"),
+        (["--games", "0"], "--games: expected an integer >= 1, got 0"),
+        (["--bootstrap", "-1"], "--bootstrap: expected an integer >= 0, got -1"),
+        (["--workers", "0"], "--workers"),
+        (["--mcts-seconds", "-2"], "--mcts-seconds"),
+    ],
+)
+def test_tournament_rejects_bad_arguments_before_playing(argv, message, tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr(T, "run_games", lambda *a, **k: pytest.fail("played games despite a bad argument"))
+    with pytest.raises(SystemExit) as exc:
+        A.main([*argv, "--out", str(tmp_path / "t"), "--no-progress"])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize("name", ["games.jsonl", "games.partial.jsonl"])
+def test_a_second_run_never_deletes_earlier_games(name, tmp_path, capsys) -> None:
+    out = tmp_path / "t"
+    out.mkdir()
+    earlier = '{"index": 0, "earlier": true}\n'
+    (out / name).write_text(earlier)
+    with pytest.raises(SystemExit) as exc:
+        A.main(["--agents", "random,greedy", "--games", "2", "--out", str(out), "--no-progress"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--resume" in err and "nothing was deleted" in err
+    assert (out / name).read_text() == earlier
+
+
+def test_games_jsonl_holds_a_record_that_replays_the_game(tmp_path) -> None:
+    from ohmygoods_env.engine import Game, GameRecord
+
+    _run(tmp_path, "rec", "--workers", "1")
+    for line in (tmp_path / "rec" / "games.jsonl").read_text().splitlines():
+        g = json.loads(line)
+        game = Game.replay(GameRecord.from_dict(g["record"]))
+        assert game.done
+        assert [s for s, _ in game.scores()] == g["scores"]
+        assert game.winners() == g["winners"]
 
 
 def test_resume_keeps_finished_games_of_an_interrupted_run(tmp_path, monkeypatch) -> None:
@@ -139,11 +185,10 @@ def test_resume_keeps_finished_games_of_an_interrupted_run(tmp_path, monkeypatch
 def test_a_finished_run_can_be_extended_with_more_games(tmp_path, monkeypatch) -> None:
     _run(tmp_path, "ext", "--workers", "1")  # 4 games per lineup
     out = tmp_path / "ext"
-    (out / "games.partial.jsonl").write_text((out / "games.jsonl").read_text())
     played = []
     real = T._run_spec
     monkeypatch.setattr(T, "_run_spec", lambda spec: played.append(spec.number) or real(spec))
     argv = ["--agents", "random,greedy", "--games", "6", "--seed", "3", "--out", str(out)]
-    assert T.main(argv + ["--no-progress", "--no-plots", "--bootstrap", "5", "--workers", "1", "--resume"]) == 0
+    assert A.main(argv + ["--no-progress", "--no-plots", "--bootstrap", "5", "--workers", "1", "--resume"]) == 0
     assert sorted(played) == [4, 5]
     assert len((out / "games.jsonl").read_text().splitlines()) == 6

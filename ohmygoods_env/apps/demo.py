@@ -1,8 +1,8 @@
 """``ohmygoods demo``: one game between built-in bots, told round by round, with final scores.
 
-This module owns the demo narration only. The bots are the heuristic agent of
-``agents.heuristic`` when that module is installed and usable, otherwise a seeded
-random-legal policy; the rules are the engine's. Each round is told as: the market (both
+This module owns the demo narration only. The bots are agents of the ``agents`` registry
+(``--bots``, default the heuristic agent; ``random`` is a seeded random-legal policy); the
+rules are the engine's. Each round is told as: the market (both
 rows), what every player did in phase I, II and IV (consecutive actions of one player
 grouped on one line, repeated actions counted, filler such as "production done" left
 out), and a one-line standing. The game ends with the scores by R8.3.
@@ -15,18 +15,18 @@ taken by the bots like any other, so they appear in the account too.
 from __future__ import annotations
 
 import argparse
-import importlib
 import textwrap
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from . import layout as L
-from .actions import describe
-from .cards import B_COST, RESOURCES
-from .engine import Game
-from .render import final_scores_text
-from .rules import EDITIONS
+from .. import layout as L
+from ..actions import describe
+from ..cards import B_COST, RESOURCES
+from ..engine import Game
+from ..render import final_scores_text
+from ..rules import EDITIONS
+from .common import parser, warm_engine
 
 Bot = Callable[[Game], int]
 
@@ -53,64 +53,34 @@ def random_bot(seed: int) -> Bot:
     return act
 
 
-def _heuristic_bot(seed: int) -> Bot | None:
-    """The ``agents.heuristic`` agent as a ``Game -> action`` callable, or None if unavailable.
+def agent_bot(name: str, seed: int) -> Bot:
+    """An agent of the ``agents`` registry (``heuristic``, ``mcts``, ``ppo:PATH``...) as a bot.
 
-    Agents follow the ``agents.base.Agent`` protocol: ``act(observation, mask, info_state)``
-    with the acting player's observation, legal mask and redacted information state.
+    The agent gets what a seated player gets: its observation, the legal mask and its
+    redacted information state (``agents.base.Agent`` protocol).
     """
-    try:
-        module = importlib.import_module("agents.heuristic")
-        base = importlib.import_module("agents.base")
-    except Exception:  # absent or broken: the demo falls back to random bots and says so
-        return None
-    cls = getattr(module, "HeuristicAgent", None)
-    if cls is None:
-        found = [
-            v
-            for v in vars(module).values()
-            if isinstance(v, type)
-            and issubclass(v, base.Agent)
-            and v is not base.Agent
-            and v.__module__ == module.__name__
-        ]
-        cls = found[0] if found else None
-    if cls is None:
-        return None
-    try:
-        agent = cls(seed=seed)
-    except TypeError:
-        try:
-            agent = cls()
-        except Exception:
-            return None
-    except Exception:
-        return None
+    from agents import make_agent
+    from agents.base import info_state_of
+
+    agent = make_agent(name, seed=seed)
 
     def act(game: Game) -> int:
         p = game.current_player
-        return int(agent.act(game.observe(p), game.legal_mask(), base.info_state_of(game.state, p)))
+        return int(agent.act(game.observe(p), game.legal_mask(), info_state_of(game.state, p)))
 
     return act
 
 
-def _works_on(bot: Bot, game: Game) -> bool:
-    """True if ``bot`` returns a legal action for (a copy of) ``game``."""
-    try:
-        return int(bot(game.clone())) in game.legal_actions()
-    except Exception:
-        return False
-
-
-def make_bots(game: Game, seed: int) -> tuple[list[Bot], str]:
-    """One bot per seat of ``game`` and the name of the policy used."""
-    bots: list[Bot] = []
-    for p in range(game.num_players):
-        bot = _heuristic_bot(seed + 1000 * (p + 1))
-        if bot is None or not _works_on(bot, game):
-            return [random_bot(seed + 1000 * (q + 1)) for q in range(game.num_players)], "random legal"
-        bots.append(_heuristic_bot(seed + 1000 * (p + 1)) or bot)  # a fresh agent: the probe may have used its RNG
-    return bots, "heuristic (agents.heuristic)"
+def make_bots(game: Game, seed: int, agents: Sequence[str] = ("heuristic",)) -> tuple[list[Bot], str]:
+    """One bot per seat of ``game`` (``agents``: one name for all seats, or one per seat) and their names."""
+    names = list(agents) * game.num_players if len(agents) == 1 else list(agents)
+    if len(names) != game.num_players:
+        raise ValueError(f"give one agent or {game.num_players} agents, got {len(names)}: {names}")
+    bots = [
+        random_bot(seed + 1000 * (p + 1)) if n == "random" else agent_bot(n, seed + 1000 * (p + 1))
+        for p, n in enumerate(names)
+    ]
+    return bots, ", ".join(dict.fromkeys(names))
 
 
 def _market_text(market: np.ndarray, suns: Sequence[int]) -> str:
@@ -227,26 +197,37 @@ def _final_lines(game: Game) -> list[str]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="ohmygoods demo", description="Play one game between bots and tell it.")
-    ap.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="number of players (default 2)")
-    ap.add_argument("--rules", choices=EDITIONS, default="omg2", help="rule set (default omg2)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the deal and of the bots (default 0)")
+    ap = parser("ohmygoods demo", "Play one game between bots and tell it round by round.")
+    ap.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="number of players")
+    ap.add_argument("--rules", choices=EDITIONS, default="omg2", help="rule set")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the deal and of the bots")
+    ap.add_argument(
+        "--bots", default="heuristic", help="the bots: one agent for every seat or a comma list, one per seat"
+    )
     ap.add_argument("--quiet", action="store_true", help="print only the final scores")
     return ap
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``ohmygoods demo``; returns the exit status."""
-    args = _parser().parse_args(None if argv is None else list(argv))
+    ap = _parser()
+    args = ap.parse_args(None if argv is None else list(argv))
+    names = [n.strip() for n in args.bots.split(",") if n.strip()]
+    if len(names) not in (1, args.players):
+        ap.error(f"--bots: give one agent or {args.players}, got {len(names)}: {names}")
+    from agents import make_agent
+
+    try:
+        for n in set(names) - {"random"}:  # unknown names and unreadable checkpoints before any work
+            make_agent(n, seed=0)
+    except (ValueError, OSError, ImportError) as exc:
+        ap.error(f"--bots: {exc}")
+    warm_engine()
     game = Game(args.players, args.rules, seed=args.seed, auto_forced=False)
-    bots, policy = make_bots(game, args.seed)
+    bots, policy = make_bots(game, args.seed, names)
     print(f"Oh my Goods! demo: {args.players} players, rules {args.rules}, seed {args.seed}, bots: {policy}")
     play(game, bots, quiet=args.quiet)
     if not args.quiet:
         print("\n".join(_final_lines(game)))
     print(final_scores_text(game))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

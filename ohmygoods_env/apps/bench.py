@@ -56,7 +56,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import layout as L
+from .. import layout as L
+from .common import parser, positive_float
 
 SIZES = (1, 16, 256, 1024, 4096, 16384)
 
@@ -96,7 +97,7 @@ def _timed(step: Callable[[], tuple[int, int, int]], seconds: float) -> tuple[fl
 
 def decisions_per_game(n: int = 1024) -> tuple[float, float]:
     """Mean (decisions, agent steps) of a 2-player game under random play, over ``n`` games."""
-    from .batch import BatchGames, make_rng
+    from ..batch import BatchGames, make_rng
 
     b = BatchGames(n, seed=12345)
     rng = make_rng(n, 6789)
@@ -108,7 +109,7 @@ def decisions_per_game(n: int = 1024) -> tuple[float, float]:
 
 
 def bench_batch(size: int, seconds: float, mode: str = "step") -> Row:
-    from .batch import BatchGames, make_rng, random_actions
+    from ..batch import BatchGames, make_rng, random_actions
 
     b = BatchGames(size, seed=1)
     rng = make_rng(size, 2)
@@ -150,10 +151,10 @@ def bench_batch(size: int, seconds: float, mode: str = "step") -> Row:
 
 
 def bench_vecenv(size: int, seconds: float) -> Row:
-    from .batch import make_rng, random_actions
+    from ..batch import make_rng, random_actions
 
     try:
-        from .envs.sb3 import OhMyGoodsVecEnv
+        from ..envs.sb3 import OhMyGoodsVecEnv
     except ImportError as exc:  # stable-baselines3 is the optional [train] extra
         return Row("ohmygoods OhMyGoodsVecEnv (SB3)", str(size), note=f"skipped: {exc}")
     env = OhMyGoodsVecEnv(size, seed=3)
@@ -172,7 +173,7 @@ def bench_vecenv(size: int, seconds: float) -> Row:
 
 
 def bench_game(seconds: float) -> Row:
-    from .engine import Game
+    from ..engine import Game
 
     rng = np.random.default_rng(0)
     state = {"game": Game(2, seed=0), "seed": 0}
@@ -199,7 +200,7 @@ def bench_game(seconds: float) -> Row:
 
 
 def bench_gym(seconds: float) -> Row:
-    from .envs.gym_env import OhMyGoodsEnv
+    from ..envs.gym_env import OhMyGoodsEnv
 
     name = "ohmygoods Gymnasium OhMyGoodsEnv"
     env = OhMyGoodsEnv(num_players=2)
@@ -247,7 +248,7 @@ def _aec_random_run(e: object, rng: np.random.Generator, limit: int = 100) -> tu
 def bench_aec(seconds: float) -> Row:
     name = "ohmygoods PettingZoo AEC env"
     try:
-        from .envs.pettingzoo_env import env as make_aec
+        from ..envs.pettingzoo_env import env as make_aec
     except ImportError as exc:
         return Row(name, "1", note=f"skipped: {exc}")
     e = make_aec(num_players=2)
@@ -368,8 +369,8 @@ def bench_pz_connect_four(seconds: float) -> Row:
 
 def warm_up() -> float:
     """Load (or compile) every kernel the rows use, so no row times compilation; returns seconds."""
-    from .batch import PARALLEL_MIN, BatchGames, make_rng, random_actions
-    from .engine import Game
+    from ..batch import PARALLEL_MIN, BatchGames, make_rng, random_actions
+    from ..engine import Game
 
     t = time.perf_counter()
     for n in (1, PARALLEL_MIN):
@@ -383,7 +384,7 @@ def warm_up() -> float:
     g = Game(2, seed=0)
     g.step(int(np.flatnonzero(g.legal_mask())[0]))
     try:
-        from .envs.sb3 import OhMyGoodsVecEnv
+        from ..envs.sb3 import OhMyGoodsVecEnv
 
         env = OhMyGoodsVecEnv(PARALLEL_MIN, seed=0)
         env.reset()
@@ -524,16 +525,58 @@ def target_lines(rows: list[Row], mem_per_game: int) -> list[str]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="ohmygoods bench", description=__doc__.split("\n")[0])
+def train_bench(argv: list[str]) -> int:
+    """``ohmygoods bench --train``: the training benchmark, ``training.bench_train.main(argv)``."""
+    try:
+        from training import bench_train
+    except ImportError as exc:
+        if exc.name not in ("training.bench_train", "training"):
+            print(
+                f"ohmygoods bench --train needs the 'train' extra: pip install -e '.[train]' ({exc})", file=sys.stderr
+            )
+            return 2
+        print(
+            "ohmygoods bench --train: not available in this version (training.bench_train is not installed)",
+            file=sys.stderr,
+        )
+        return 2
+    return int(bench_train.main(argv) or 0)
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(s) for s in text.split(",") if s.strip())
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"expected batch sizes as positive integers, e.g. 1,256,4096; got {text!r}")
+    return sizes
+
+
+def _parser():
+    ap = parser("ohmygoods bench", __doc__.split("\n")[0])
+    ap.add_argument("--train", action="store_true", help="the training benchmark instead (options after --train)")
     ap.add_argument("--quick", action="store_true", help="short timings, no cold-compile measurement")
-    ap.add_argument("--seconds", type=float, default=None, help="seconds per row (default 2, --quick 0.3)")
-    ap.add_argument("--sizes", type=str, default=None, help="comma-separated batch sizes (default 1..16384)")
+    ap.add_argument(
+        "--seconds", type=positive_float, default=None, help="seconds per row (default: 2, with --quick 0.3)"
+    )
+    ap.add_argument("--sizes", type=_sizes, default=SIZES, help="comma-separated batch sizes of the BatchGames rows")
     ap.add_argument("--no-compile", action="store_true", help="skip the cold/warm compile measurement")
     ap.add_argument("--no-anchors", action="store_true", help="skip Pgx, OpenSpiel and PettingZoo classic")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``ohmygoods bench``; ``--train ...`` hands the rest to the training benchmark."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--train"]:
+        return train_bench(argv[1:])
+    ap = _parser()
     args = ap.parse_args(argv)
+    if args.train:
+        return train_bench([a for a in argv if a != "--train"])
     seconds = args.seconds if args.seconds is not None else (0.3 if args.quick else 2.0)
-    sizes = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else SIZES
+    sizes = args.sizes
 
     print("ohmygoods bench: random play, steps per second (higher is better)")
     print(f"machine: {machine_info()}")
@@ -567,7 +610,7 @@ def main(argv: list[str] | None = None) -> int:
             r.games = r.decisions / per_game
     print(format_table(rows))
 
-    from .batch import BatchGames
+    from ..batch import BatchGames
 
     mem = BatchGames(1).memory_per_game
     print(

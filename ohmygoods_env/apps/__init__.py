@@ -1,0 +1,23 @@
+"""The app layer: the ``ohmygoods`` command and its subcommands, the top of the import graph.
+
+Layers import only downward (cards → rules → layout → core → engine / infostate → actions /
+scenario / render → batch / picture → envs → agents → training → apps). This package is the
+only place that imports :mod:`agents` and :mod:`training`, with plain imports, inside the
+functions that need them so that ``ohmygoods --help`` starts fast. Nothing below it imports it.
+
+=================  =============================================================
+module             owns
+=================  =============================================================
+``cli``            the dispatcher: subcommands, ``--version``, quiet closed pipes
+``common``         argument parsing: defaults in ``--help``, validated types, the
+                   one-time engine compile notice
+``demo``           ``ohmygoods demo``: a narrated game between bots
+``play``           ``ohmygoods play``: terminal play (seat choice, hint, undo)
+``serve``          ``ohmygoods serve``: play in the browser (standard-library server)
+``replay``         ``ohmygoods replay``: a game as a self-contained HTML page
+``tournament``     ``ohmygoods tournament``: the command line of ``agents.tournament``
+``bench``          ``ohmygoods bench``: throughput next to the anchors
+``fuzz``           ``ohmygoods fuzz``: the command line of ``ohmygoods_env.fuzz``
+``train``          ``ohmygoods train``: prints the plan, then ``training.train_ppo``
+=================  =============================================================
+"""

@@ -1,0 +1,187 @@
+"""Shared pieces of the command line: the parser factory and argument types that refuse bad values.
+
+Every subcommand builds its parser with :func:`parser`, so ``--help`` shows each option's
+default, and validates with the types below, so bad values are usage errors (exit status 2,
+a message naming the option and what was expected) before any work starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+__all__ = ["comma_choices", "comma_ints", "int_at_least", "parser", "positive_float"]
+
+
+class DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Help that shows each option's default; options without one (None, off) say so in their text."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def parser(prog: str, description: str) -> argparse.ArgumentParser:
+    """An ``ArgumentParser`` whose help shows every option's default."""
+    return argparse.ArgumentParser(prog=prog, description=description, formatter_class=DefaultsFormatter)
+
+
+def int_at_least(low: int) -> Callable[[str], int]:
+    """Argument type: an integer ``>= low``."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {value}")
+        return value
+
+    convert.__name__ = f"integer >= {low}"
+    return convert
+
+
+def positive_float(text: str) -> float:
+    """Argument type: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
+    return value
+
+
+def comma_ints(allowed: Sequence[int]) -> Callable[[str], list[int]]:
+    """Argument type: a non-empty comma list of integers, each one of ``allowed``."""
+
+    def convert(text: str) -> list[int]:
+        parts = [x.strip() for x in text.split(",") if x.strip()]
+        if not parts:
+            raise argparse.ArgumentTypeError(f"expected a comma list of some of {list(allowed)}, got {text!r}")
+        try:
+            values = [int(x) for x in parts]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+        bad = [v for v in values if v not in allowed]
+        if bad:
+            raise argparse.ArgumentTypeError(f"{bad[0]} is not allowed: expected some of {list(allowed)}")
+        return list(dict.fromkeys(values))
+
+    convert.__name__ = "comma list"
+    return convert
+
+
+def comma_choices(allowed: Sequence[str]) -> Callable[[str], list[str]]:
+    """Argument type: a non-empty comma list of names, each one of ``allowed``."""
+
+    def convert(text: str) -> list[str]:
+        values = [x.strip() for x in text.split(",") if x.strip()]
+        if not values:
+            raise argparse.ArgumentTypeError(f"expected a comma list of some of {list(allowed)}, got {text!r}")
+        bad = [v for v in values if v not in allowed]
+        if bad:
+            raise argparse.ArgumentTypeError(f"unknown {bad[0]!r}: expected some of {list(allowed)}")
+        return list(dict.fromkeys(values))
+
+    convert.__name__ = "comma list"
+    return convert
+
+
+# ===================================================================== first-use compile notice
+
+COMPILE_NOTICE = "compiling the engine once (about a minute)"
+
+
+#: Engine kernels every command runs first (``Game``: deal, mask, step, observation).
+ENTRY_KERNELS = ("init_game", "legal_mask", "step_checked", "observe")
+
+
+def engine_cache_cold() -> bool:
+    """True when numba has no up-to-date cache of the engine's entry kernels (a cheap look at file times).
+
+    The engine's kernels are compiled with ``cache=True`` into ``__pycache__`` beside their
+    source (or under ``NUMBA_CACHE_DIR``), one index file ``<module>.<kernel>-<line>.py*.nbi``
+    per kernel. The cache counts as cold when an entry kernel (:data:`ENTRY_KERNELS`) has no
+    cached machine code (``*.nbc``), when its index was emptied after the code was written (a
+    stale-kernel refresh), or when its index file is older than its source file.
+    """
+    from pathlib import Path
+
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return False
+    pkg = Path(__file__).resolve().parent.parent
+    cache_root = os.environ.get("NUMBA_CACHE_DIR")
+    index = list(Path(cache_root).rglob("*.nbi")) if cache_root else list(pkg.rglob("__pycache__/*.nbi"))
+    for kernel in ENTRY_KERNELS:
+        found = [p for p in index if p.name.split("-")[0].rsplit(".", 1)[-1] == kernel]
+        if not found:
+            return True
+        for nbi in found:
+            module = nbi.name.split("-")[0].rsplit(".", 1)[0].split(".")[-1]
+            src = nbi.parent.parent / f"{module}.py"
+            code = [c.stat().st_mtime for c in nbi.parent.glob(nbi.name[: -len(".nbi")] + ".*.nbc")]
+            if not code or max(code) < nbi.stat().st_mtime - 2.0:  # no machine code, or the index was emptied
+                return True
+            if src.exists() and nbi.stat().st_mtime < src.stat().st_mtime:
+                return True
+    return False
+
+
+def warm_engine(stream=None) -> float:
+    """Compile (or load from numba's cache) the engine, telling the user when that takes a while.
+
+    With a cold cache the first use prints :data:`COMPILE_NOTICE` and the seconds elapsed
+    (updated in place on a terminal) to ``stream`` (stderr). Returns the seconds spent.
+    """
+    import threading
+    import time
+
+    stream = sys.stderr if stream is None else stream
+    cold = engine_cache_cold()
+    done = threading.Event()
+    t0 = time.perf_counter()
+    tty = hasattr(stream, "isatty") and stream.isatty()
+
+    def ticker() -> None:
+        while not done.wait(1.0):
+            stream.write(f"\r{COMPILE_NOTICE}: {time.perf_counter() - t0:4.0f} s")
+            stream.flush()
+
+    thread = None
+    if cold:
+        stream.write(f"{COMPILE_NOTICE}...{'' if tty else chr(10)}")
+        stream.flush()
+        if tty:
+            thread = threading.Thread(target=ticker, daemon=True)
+            thread.start()
+    try:
+        _touch_engine()
+    finally:
+        done.set()
+        if thread is not None:
+            thread.join()
+    seconds = time.perf_counter() - t0
+    if cold:
+        stream.write(f"{chr(13) if tty else ''}{COMPILE_NOTICE}: done in {seconds:.0f} s; later starts are quick\n")
+        stream.flush()
+    return seconds
+
+
+def _touch_engine() -> None:
+    """Run every engine path the commands use once: a short game with observations and masks."""
+    import numpy as np
+
+    from ..engine import Game
+
+    for players, rules in ((2, "omg2"), (3, "royal")):
+        game = Game(players, rules, seed=0)
+        rng = np.random.default_rng(0)
+        while not game.done:
+            game.observe(game.current_player)
+            game.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+        game.scores()

@@ -1,0 +1,145 @@
+"""``ohmygoods tournament``: the command line of the round-robin runner in :mod:`agents.tournament`.
+
+Arguments are checked before any game is played (agent names and checkpoints, counts).
+Results are never deleted: an output folder that already holds games (``games.jsonl`` or
+the ``games.partial.jsonl`` of an interrupted run) is refused unless ``--resume`` keeps and
+extends them, or ``--out`` names another folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from ..rules import EDITIONS
+from .common import int_at_least, parser, positive_float
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = parser(
+        "ohmygoods tournament",
+        "Round-robin tournament between agents: win rates with 95% intervals, scores, ratings.",
+    )
+    ap.add_argument(
+        "--agents", default="random,heuristic", help="comma list of agents: random, greedy, heuristic, mcts, ppo:PATH"
+    )
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players per game")
+    ap.add_argument("--games", type=int_at_least(1), default=100, help="games per lineup")
+    ap.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the schedule: deals and agent seeds")
+    ap.add_argument(
+        "--workers", type=int_at_least(1), default=min(2, os.cpu_count() or 1), help="processes playing games"
+    )
+    ap.add_argument(
+        "--out", default=None, help="output folder (default: results/<agents>_<players>p_<rules>_seed<seed>)"
+    )
+    ap.add_argument("--mcts-sims", type=int_at_least(1), default=1000, help="MCTS simulations per decision")
+    ap.add_argument("--mcts-seconds", type=positive_float, default=None, help="MCTS seconds per decision (a cap)")
+    ap.add_argument(
+        "--bootstrap", type=int_at_least(0), default=200, help="bootstrap resamples for the 2-player rating intervals"
+    )
+    ap.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the games already in OUT (an interrupted run's games.partial.jsonl, or a finished run's "
+        "games.jsonl) and play only the missing ones; needed whenever OUT already holds games",
+    )
+    ap.add_argument(
+        "--summarize",
+        metavar="DIR",
+        default=None,
+        help="play nothing: recompute the tables, files and plots of DIR from DIR/games.jsonl",
+    )
+    ap.add_argument("--no-plots", action="store_true", help="write no PNG plots")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``ohmygoods tournament``; returns the exit status."""
+    from agents import make_agent
+    from agents import tournament as T
+
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if args.summarize:
+        return _resummarize(Path(args.summarize), args)
+    names = [n.strip() for n in args.agents.split(",") if n.strip()]
+    if len(set(names)) != len(names):
+        ap.error(f"--agents lists an agent twice: {names}")
+    if len(names) < 2:
+        ap.error(f"--agents needs at least 2 different agents, got {names}")
+    agent_kwargs = {"mcts": {"sims": args.mcts_sims, "seconds": args.mcts_seconds}}
+    try:
+        for n in names:  # fail early on unknown names or unreadable checkpoints
+            make_agent(n, seed=0, **agent_kwargs.get(n, {}))
+    except (ValueError, OSError, ImportError) as exc:
+        ap.error(f"--agents: {exc}")
+    specs = T.schedule(len(names), args.players, args.games, args.seed)
+    label = "-".join(n.replace(":", "_").replace("/", "_") for n in names)
+    out = Path(args.out or f"results/{label}_{args.players}p_{args.rules}_seed{args.seed}")
+    partial = out / "games.partial.jsonl"
+    finished = out / "games.jsonl"
+    held = [p for p in (partial, finished) if p.exists() and p.stat().st_size > 0]
+    if held and not args.resume:
+        ap.error(
+            f"{', '.join(str(p) for p in held)} already holds games; nothing was deleted. Pass --resume to keep "
+            "them and play only the missing games, or --out to write somewhere else"
+        )
+    print(
+        f"{len(specs)} games: {len(T.lineups(len(names), args.players))} lineups x {args.games} games, "
+        f"{args.players} players, rules {args.rules}, seed {args.seed}, {args.workers} workers; output {out}",
+        file=sys.stderr,
+    )
+    from .common import warm_engine
+
+    warm_engine()
+    out.mkdir(parents=True, exist_ok=True)
+    if args.resume and finished.exists():  # a finished run extended with more games: keep its games
+        kept = finished.read_text()
+        with open(partial, "a") as fh:
+            fh.write(kept if kept.endswith("\n") or not kept else kept + "\n")
+    t0 = time.perf_counter()
+    games = T.run_games(
+        names, specs, args.players, args.rules, args.workers, agent_kwargs, not args.no_progress, partial
+    )
+    wall = time.perf_counter() - t0
+    summary = T.summarize(names, games, bootstrap=args.bootstrap, seed=args.seed)
+    config = {
+        "agents": names,
+        "players": args.players,
+        "games_per_lineup": args.games,
+        "games": len(games),
+        "rules": args.rules,
+        "seed": args.seed,
+        "workers": args.workers,
+        "mcts_sims": args.mcts_sims,
+        "mcts_seconds": args.mcts_seconds,
+        "wall_s": round(wall, 1),
+        "command": "ohmygoods tournament " + " ".join(argv if argv is not None else sys.argv[1:]),
+    }
+    print(T.format_tables(summary))
+    written = T.write_outputs(out, config, summary, games, plots=not args.no_plots)
+    partial.unlink(missing_ok=True)  # every game in it is now in games.jsonl
+    print(f"\n{len(games)} games in {wall:.0f} s; wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def _resummarize(out: Path, args: argparse.Namespace) -> int:
+    from agents import tournament as T
+
+    try:
+        config = json.loads((out / "summary.json").read_text())["config"]
+        games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines() if line.strip()]
+    except (OSError, KeyError, json.JSONDecodeError) as exc:
+        print(f"ohmygoods tournament: cannot read a finished tournament in {out}: {exc}", file=sys.stderr)
+        return 2
+    summary = T.summarize(config["agents"], games, bootstrap=args.bootstrap, seed=config["seed"])
+    print(T.format_tables(summary))
+    written = T.write_outputs(out, config, summary, games, plots=not args.no_plots)
+    print(f"\n{len(games)} games; wrote " + ", ".join(str(p) for p in written))
+    return 0

@@ -1,0 +1,60 @@
+"""The app layer is the top of the import graph: nothing below it imports it, ``agents`` or ``training``."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: resolve against the file's package
+                pkg = path.relative_to(ROOT).with_suffix("").parts[: -node.level]
+                base = ".".join([*pkg, base] if base else pkg)
+            names.add(base)
+            names |= {f"{base}.{a.name}" for a in node.names}
+    return names
+
+
+def _modules(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+LIBRARY = [p for p in _modules("ohmygoods_env") if "apps" not in p.parts and p.name != "__main__.py"]
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_library_imports_nothing_above_itself(path: Path) -> None:
+    above = {
+        n for n in _imports(path) if n.split(".")[0] in ("agents", "training") or n.startswith("ohmygoods_env.apps")
+    }
+    assert not above, f"{path.relative_to(ROOT)} imports {sorted(above)}"
+
+
+@pytest.mark.parametrize("path", _modules("agents"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_agents_import_neither_training_nor_apps(path: Path) -> None:
+    above = {n for n in _imports(path) if n.split(".")[0] == "training" or n.startswith("ohmygoods_env.apps")}
+    assert not above, f"{path.relative_to(ROOT)} imports {sorted(above)}"
+
+
+@pytest.mark.parametrize("path", _modules("training"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_training_does_not_import_the_apps(path: Path) -> None:
+    above = {n for n in _imports(path) if n.startswith("ohmygoods_env.apps")}
+    assert not above, f"{path.relative_to(ROOT)} imports {sorted(above)}"
+
+
+def test_no_import_strings_hide_upward_imports() -> None:
+    for path in LIBRARY + _modules("agents") + _modules("training"):
+        text = path.read_text(encoding="utf-8")
+        for needle in ('import_module("agents', 'import_module("training', "import_module('agents"):
+            assert needle not in text, f"{path.relative_to(ROOT)} imports by string: {needle}"

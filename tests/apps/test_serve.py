@@ -1,0 +1,208 @@
+"""``ohmygoods serve``: the JSON endpoints, and a whole game played in a real headless browser.
+
+The browser test drives Debian's chromium with Selenium (the ``web`` extra). Where either is
+missing it is skipped with a message saying how to install them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ohmygoods_env import layout as L
+from ohmygoods_env.apps import serve as S
+from ohmygoods_env.engine import Game
+from ohmygoods_env.infostate import hidden_cards, swap_cards
+from ohmygoods_env.picture import render_svg
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = S.make_server("127.0.0.1", 0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def _url(srv, path: str) -> str:
+    host, port = srv.server_address[:2]
+    return f"http://{host}:{port}{path}"
+
+
+def _call(srv, path: str, body: dict | None = None) -> tuple[int, dict]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(_url(srv, path), data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as res:
+            return res.status, json.loads(res.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def test_the_server_binds_to_this_computer_only_by_default() -> None:
+    args = S._parser().parse_args([])
+    assert args.host == "127.0.0.1"
+
+
+def test_a_game_through_the_json_endpoints(server) -> None:
+    status, view = _call(server, "/api/new", {"rules": "royal", "players": 3, "seat": 1, "opponents": ["random"]})
+    assert status == 200 and view["seat"] == 1 and view["players"] == ["random", "you", "random"]
+    game = server.game(view["id"]).game
+    moves = 0
+    while not view["done"]:
+        assert game.current_player == 1  # the agents played up to the person's turn
+        assert [c["action"] for c in view["choices"]] == game.legal_actions()
+        assert view["svg"] == render_svg(game, 1, last_move=server.game(view["id"]).last_move)
+        assert all(not t.startswith(("player 0: set aside to build", "player 2: set aside to build"))
+                   for t in view["since"])  # fmt: skip
+        status, view = _call(server, "/api/move", {"id": view["id"], "action": view["choices"][-1]["action"]})
+        assert status == 200
+        moves += 1
+    assert moves > 10 and game.done
+    assert [s["vp"] for s in view["scores"]] == [vp for vp, _ in game.scores()]
+    assert view["result"].startswith(("You won", "You lost", "You shared")) and view["winners"] == game.winners()
+
+
+def test_bad_requests_get_400_and_a_message_and_change_nothing(server) -> None:
+    _, view = _call(server, "/api/new", {"players": 2, "seat": 0, "opponents": ["random"], "seed": 5})
+    game = server.game(view["id"]).game
+    before = game.state.copy()
+    illegal = next(a for a in range(L.N_ACTIONS) if a not in game.legal_actions())
+    cases = [
+        ("/api/move", {"id": view["id"], "action": illegal}, "not one of your legal choices"),
+        ("/api/move", {"id": view["id"], "action": "3"}, "integer action id"),
+        ("/api/move", {"id": "nope", "action": 1}, "no game 'nope'"),
+        ("/api/new", {"players": 5}, "players must be 2, 3 or 4"),
+        ("/api/new", {"players": 2, "seat": 2}, "seat must be in 0..1"),
+        ("/api/new", {"rules": "deluxe"}, "rules must be one of"),
+        ("/api/new", {"opponents": ["nobody"]}, "unknown agent"),
+        ("/api/new", {"opponents": "heuristic"}, "list of agent names"),
+    ]
+    for path, body, message in cases:
+        status, answer = _call(server, path, body)
+        assert status == 400 and message in answer["error"], (body, answer)
+    assert np.array_equal(game.state, before)
+    assert _call(server, "/nothing")[0] == 404
+
+
+def test_the_view_holds_nothing_the_seat_may_not_see(server) -> None:
+    """Swap an opponent's hidden card with a deck card: the person's view is byte-identical."""
+    checked = 0
+    for seed in range(8):
+        _, view = _call(server, "/api/new", {"players": 2, "seat": 0, "opponents": ["random"], "seed": seed})
+        web = server.game(view["id"])
+        rng = np.random.default_rng(seed)
+        for _ in range(int(rng.integers(0, 8))):
+            if view["done"]:
+                break
+            _, view = _call(
+                server, "/api/move", {"id": view["id"], "action": int(rng.choice(web.game.legal_actions()))}
+            )
+        if view["done"]:
+            continue
+        loc = web.game.state[L.F_LOC : L.F_LOC + L.N_CARDS]
+        hidden = hidden_cards(web.game.state, 0)
+        theirs = [c for c in hidden if loc[c] == L.L_HAND + 1]
+        deck = [c for c in hidden if loc[c] == L.L_DECK]
+        if not theirs or not deck:
+            continue
+        twin = Game.from_state(web.game.state, web.game.rules, seed=web.game.seed)
+        swap_cards(twin.state, theirs[0], deck[-1])
+        original, seen = web.game, web.view(view["id"])
+        web.game = twin
+        try:
+            assert web.view(view["id"]) == seen
+        finally:
+            web.game = original
+        assert render_svg(twin) != render_svg(original)  # control: the swap is real
+        checked += 1
+    assert checked >= 3
+
+
+# ---------------------------------------------------------------------------- the browser
+
+
+def _browser():
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.options import Options
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("the browser test needs selenium: pip install -e '.[web]'")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if not chromium or not driver:
+        pytest.skip("the browser test needs Debian's chromium: apt-get install -y chromium chromium-driver")
+    options = Options()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1780,1180"):
+        options.add_argument(arg)
+    options.binary_location = chromium
+    return webdriver.Chrome(options=options, service=Service(driver))
+
+
+def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
+    """Choose rules, players, seat and opponents on the page; click choices to the end; see the scores."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser = _browser()
+    # OHMYGOODS_SCREENSHOTS=1 refreshes the screenshots of the docs; otherwise they go to a temporary folder
+    shots = ROOT / "docs" / "img" if os.environ.get("OHMYGOODS_SCREENSHOTS") == "1" else tmp_path
+    try:
+        browser.get(_url(server, "/"))
+        wait = WebDriverWait(browser, 60)
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "setup")
+        Select(browser.find_element(By.ID, "players")).select_by_value("3")
+        Select(browser.find_element(By.ID, "seat")).select_by_value("1")
+        opponents = browser.find_elements(By.CSS_SELECTOR, "select.opponent")
+        assert [o.get_attribute("data-seat") for o in opponents] == ["0", "2"]
+        offered = [o.get_attribute("value") for o in Select(opponents[0]).options]
+        assert {"random", "greedy", "heuristic", "mcts"} <= set(offered)
+        Select(opponents[0]).select_by_value("heuristic")
+        Select(opponents[1]).select_by_value("random")
+        browser.find_element(By.ID, "seed").clear()
+        browser.find_element(By.ID, "seed").send_keys("3")
+        browser.save_screenshot(str(shots / "serve_setup.png"))
+        browser.find_element(By.ID, "start").click()
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#choices button.choice")))
+        web = next(iter(g for g in server.games.values() if g.seat == 1 and g.names == ["heuristic", "you", "random"]))
+        clicks = 0
+        while browser.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "playing":
+            buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
+            assert [int(b.get_attribute("data-action")) for b in buttons] == web.game.legal_actions()
+            svg = browser.find_element(By.CSS_SELECTOR, "#picture svg").get_attribute("outerHTML")
+            assert "view of player 1" in svg
+            if clicks == 12:
+                since = browser.find_element(By.ID, "since").text
+                assert since  # the others' moves since the last decision are listed
+                browser.save_screenshot(str(shots / "serve_game.png"))
+            before = len(web.game.actions)
+            buttons[0].click()
+            wait.until(lambda b, n=before: len(web.game.actions) > n and not b.find_elements(By.CSS_SELECTOR,
+                       "#choices button:disabled"))  # fmt: skip
+            clicks += 1
+        assert web.game.done and clicks > 10
+        result = browser.find_element(By.ID, "result").text
+        assert result.startswith(("You won", "You lost", "You shared"))
+        rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
+        assert len(rows) == 1 + 3
+        for p, (vp, left) in enumerate(web.game.scores()):
+            assert rows[p + 1].text.split()[:1] == [str(p)] and f"{vp} {left}" in rows[p + 1].text
+        browser.save_screenshot(str(shots / "serve_final.png"))
+        assert all((shots / f"serve_{k}.png").stat().st_size > 10_000 for k in ("setup", "game", "final"))
+    finally:
+        browser.quit()

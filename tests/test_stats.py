@@ -1,0 +1,64 @@
+"""The shared statistics: one Wilson interval, and multiplayer ratings with honest intervals."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from ohmygoods_env.stats import multiplayer_ratings, wilson
+
+
+def test_wilson_matches_the_textbook_values() -> None:
+    lo, hi = wilson(8, 10)
+    assert (round(lo, 3), round(hi, 3)) == (0.49, 0.943)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(50.5, 100)  # ties count half: fractional successes
+    assert lo < 0.505 < hi and math.isclose(lo + hi, 2 * ((0.505 + 1.96**2 / 200) / (1 + 1.96**2 / 100)), rel_tol=1e-3)
+    with pytest.raises(ValueError, match=r"successes must be in \[0, n\]"):
+        wilson(11, 10)
+
+
+def test_training_and_tournaments_use_the_same_function() -> None:
+    from agents import tournament
+    from training import stats
+
+    assert tournament.wilson is wilson and stats.wilson is wilson
+
+
+def _games(n: int, order=(0, 1, 2)) -> list[dict]:
+    """3-player games where the agents finish in ``order`` (first is best), seats rotating."""
+    games = []
+    for k in range(n):
+        seats = [order[(s + k) % 3] for s in range(3)]
+        scores = [30 - 10 * order.index(a) for a in seats]
+        games.append({"agent_index": seats, "scores": scores, "leftover": [0, 0, 0]})
+    return games
+
+
+def test_multiplayer_ratings_order_the_agents_with_intervals_that_are_never_zero_width() -> None:
+    pytest.importorskip("openskill")
+    names = ["heuristic", "random", "greedy"]
+    few = multiplayer_ratings(names, _games(6, order=(0, 2, 1)))
+    many = multiplayer_ratings(names, _games(90, order=(0, 2, 1)))
+    assert many[1]["rating"] == 0.0  # random is the anchor
+    assert many[0]["rating"] > many[2]["rating"] > many[1]["rating"]
+    for r in few + many:
+        assert r["lo"] < r["rating"] < r["hi"] and r["sigma"] > 0
+    assert many[0]["hi"] - many[0]["lo"] < few[0]["hi"] - few[0]["lo"]  # more games, narrower
+
+
+def test_an_agent_in_several_seats_of_one_game_and_ties() -> None:
+    pytest.importorskip("openskill")
+    games = [{"agent_index": [0, 0, 1], "scores": [20, 20, 10], "leftover": [1, 1, 0]} for _ in range(20)]
+    r = multiplayer_ratings(["a", "b"], games)
+    assert r[0]["rating"] > r[1]["rating"] and all(x["hi"] > x["lo"] for x in r)
+
+
+def test_without_openskill_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "openskill.models", None)
+    with pytest.raises(ImportError, match="pip install openskill"):
+        multiplayer_ratings(["a", "b"], [])
