@@ -1,20 +1,28 @@
-"""The action space: one ``Discrete(N_ACTIONS)`` for every decision, and ``describe``.
+"""The action space: one ``Discrete(N_ACTIONS)`` for every decision, its id table, and ``describe``.
 
 The ranges are declared once in :mod:`ohmygoods_env.layout` (``_a``); :data:`RANGES` is that
 registry and :data:`MEANINGS` says what each range decides. The id table below is generated
 from both (:func:`action_table`) and checked against ``docs/layouts.md`` by the tests.
 Slots are a player's buildings in the order built; slot 0 is the Charburner.
+:func:`describe` and the one illegal-action message live with the forward model
+(:mod:`ohmygoods_env.engine`, which uses them without importing this module) and are
+re-exported here.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import layout as L
-from .cards import A_COST, A_VP, B_RES, RESOURCES, default_cards
+from .engine import action_kind, describe, illegal_action_message
 
-if TYPE_CHECKING:
-    from .engine import Game
+__all__ = [
+    "MEANINGS",
+    "N_ACTIONS",
+    "RANGES",
+    "action_kind",
+    "action_table",
+    "describe",
+    "illegal_action_message",
+]
 
 N_ACTIONS = L.N_ACTIONS
 
@@ -71,65 +79,3 @@ def action_table() -> str:
 __doc__ = (
     (__doc__ or "") + "\nAction id table::\n\n" + "\n".join("    " + x for x in action_table().splitlines()) + "\n"
 )
-
-
-def action_kind(action: int) -> tuple[str, int]:
-    """(range name, index inside the range) of an action id."""
-    for name, start, n in RANGES:
-        if start <= action < start + n:
-            return name, action - start
-    raise ValueError(f"action {action} is out of range: expected an int in [0, {N_ACTIONS - 1}]")
-
-
-def _card(cards, c: int) -> str:
-    return f"{cards.name(c)} [{RESOURCES[cards.buildings[c, B_RES]]}] (card {c})"
-
-
-def describe(action: int, game: Game | None = None) -> str:
-    """Human-readable meaning of ``action``; with a game, slots are named by their building.
-
-    >>> describe(197)
-    'produce at slot 0'
-    """
-    name, i = action_kind(int(action))
-    cards = game.cards if game is not None else default_cards()
-
-    def slot(s: int) -> str:
-        if game is not None and game.current_player >= 0:
-            blds = game.buildings(game.current_player)
-            if s < len(blds):
-                return f"{cards.name(blds[s])} (slot {s})"
-        return f"slot {s}"
-
-    if name == "move assistant":
-        return f"move assistant from {slot(i // L.MAX_SLOTS)} to {slot(i % L.MAX_SLOTS)} for 2 coins"
-    if name == "place worker":
-        return f"worker to {slot(i // 2)}, {'sloppy' if i % 2 else 'efficient'}"
-    if name in ("set aside", "spend hand card", "chain with hand card", "discard for new deck"):
-        verb = {
-            "set aside": "set aside to build",
-            "spend hand card": "spend for a missing resource",
-            "chain with hand card": "feed the chain with",
-            "discard for new deck": "discard into the new deck",
-        }[name]
-        return f"{verb}: {_card(cards, i)}"
-    if name == "produce":
-        return f"produce at {slot(i)}"
-    if name == "open chain":
-        return f"open the chain of {slot(i)} (final round)"
-    if name == "pay":
-        return f"pay with a good from {slot(i)}"
-    if name == "place assistant":
-        return f"place the assistant on {slot(i)}"
-    if name == "hire":
-        if game is not None:
-            s = game.state
-            card, side = int(s[L.F_A_CARD + i]), int(s[L.F_A_SIDE + i])
-            a = cards.assistants[card, side]
-            return f"hire assistant {card + 1}{'AB'[side]} (position {i}): cost {a[A_COST]}, {a[A_VP]} VP"
-        return f"hire the assistant at position {i}"
-    if name == "wait":
-        return "wait (nothing to decide)"
-    if name == "discard hand, keep one":
-        return f"discard the hand but keep {_card(cards, i)}"
-    return name

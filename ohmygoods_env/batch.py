@@ -67,7 +67,7 @@ from . import layout as L
 from ._jit import PARALLEL_MIN as PARALLEL_MIN  # re-exported: the batch size of the parallel twins
 from ._jit import twin
 from .cards import CardSet, default_cards
-from .engine import REWARD_MODES, IllegalActionError
+from .engine import REWARD_MODES, IllegalActionError, illegal_action_message
 from .rules import RuleSet, make_rules
 
 # numba's OpenMP threading layer busy-waits between parallel kernels by default; on a machine
@@ -696,16 +696,11 @@ class BatchGames:
 
     # ------------------------------------------------------------------ errors
     def _raise_illegal(self, i: int, a: int) -> None:
-        from .actions import describe
-
         if not 0 <= a < L.N_ACTIONS:
             raise ValueError(f"game {i}: action {a} is out of range: expected an int in [0, {L.N_ACTIONS - 1}]")
-        dec = L.DECISION_NAMES[int(self.state[i, L.F_DEC])]
         legal = np.flatnonzero(self._masks[i]).tolist()
-        raise IllegalActionError(
-            f"game {i}: action {a} ({describe(a)}) is illegal for player {int(self.state[i, L.F_CUR])} "
-            f"in decision '{dec}'; legal actions: {legal[:20]}" + ("..." if len(legal) > 20 else "")
-        )
+        dec, player = int(self.state[i, L.F_DEC]), int(self.state[i, L.F_CUR])
+        raise IllegalActionError(f"game {i}: " + illegal_action_message(a, dec, player, legal, self.game(i)))
 
 
 _jit.register(globals(), core, L, _cards)

@@ -5,7 +5,10 @@ A :class:`Game` owns one state row of the batch layout and calls the numba kerne
 Python user needs: type and range checks with clear errors, a game record
 (rules + seed + actions) that replays exactly, cheap cloning for search, scores and
 rewards, and :meth:`Game.full_state_view` (a debugging view that shows hidden information;
-never give it to an agent).
+never give it to an agent). It also owns the words for actions (:func:`describe`) and the
+one illegal-action message (:func:`illegal_action_message`) that ``Game`` and ``BatchGames``
+raise; :mod:`ohmygoods_env.actions` re-exports them. Seeds: :func:`seed_bits` turns any
+integer seed into the 64 bits that ``core.seed_rng`` mixes into the game's RNG state.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import numpy as np
 
 from . import core
 from . import layout as L
-from .cards import CardSet, default_cards
+from .cards import A_COST, A_VP, B_RES, RESOURCES, CardSet, default_cards
 from .rules import RuleSet, make_rules
 
 REWARD_MODES: tuple[str, ...] = ("win", "score", "margin")
@@ -64,6 +67,80 @@ def check_action(action: object) -> int:
     if not 0 <= a < L.N_ACTIONS:
         raise ValueError(f"action {a} is out of range: expected an int in [0, {L.N_ACTIONS - 1}]")
     return a
+
+
+# ------------------------------------------------------------------ describing actions
+
+
+def action_kind(action: int) -> tuple[str, int]:
+    """(range name, index inside the range) of an action id."""
+    for name, start, n in L.ACTION_RANGES:
+        if start <= action < start + n:
+            return name, action - start
+    raise ValueError(f"action {action} is out of range: expected an int in [0, {L.N_ACTIONS - 1}]")
+
+
+def _card(cards, c: int) -> str:
+    return f"{cards.name(c)} [{RESOURCES[cards.buildings[c, B_RES]]}] (card {c})"
+
+
+def describe(action: int, game: Game | None = None) -> str:
+    """Human-readable meaning of ``action``; with a game, slots are named by their building.
+
+    >>> describe(L.A_PRODUCE)
+    'produce at slot 0'
+    """
+    name, i = action_kind(int(action))
+    cards = game.cards if game is not None else default_cards()
+
+    def slot(s: int) -> str:
+        if game is not None and game.current_player >= 0:
+            blds = game.buildings(game.current_player)
+            if s < len(blds):
+                return f"{cards.name(blds[s])} (slot {s})"
+        return f"slot {s}"
+
+    if name == "move assistant":
+        return f"move assistant from {slot(i // L.MAX_SLOTS)} to {slot(i % L.MAX_SLOTS)} for 2 coins"
+    if name == "place worker":
+        return f"worker to {slot(i // 2)}, {'sloppy' if i % 2 else 'efficient'}"
+    if name in ("set aside", "spend hand card", "chain with hand card", "discard for new deck"):
+        verb = {
+            "set aside": "set aside to build",
+            "spend hand card": "spend for a missing resource",
+            "chain with hand card": "feed the chain with",
+            "discard for new deck": "discard into the new deck",
+        }[name]
+        return f"{verb}: {_card(cards, i)}"
+    if name == "produce":
+        return f"produce at {slot(i)}"
+    if name == "open chain":
+        return f"open the chain of {slot(i)} (final round)"
+    if name == "pay":
+        return f"pay with a good from {slot(i)}"
+    if name == "place assistant":
+        return f"place the assistant on {slot(i)}"
+    if name == "hire":
+        if game is not None:
+            s = game.state
+            card, side = int(s[L.F_A_CARD + i]), int(s[L.F_A_SIDE + i])
+            a = cards.assistants[card, side]
+            return f"hire assistant {card + 1}{'AB'[side]} (position {i}): cost {a[A_COST]}, {a[A_VP]} VP"
+        return f"hire the assistant at position {i}"
+    if name == "wait":
+        return "wait (nothing to decide)"
+    if name == "discard hand, keep one":
+        return f"discard the hand but keep {_card(cards, i)}"
+    return name
+
+
+def illegal_action_message(action: int, decision: int, player: int, legal: list[int], game: Game | None = None) -> str:
+    """The one message for an action the mask forbids (:class:`Game` and ``BatchGames`` alike)."""
+    more = "..." if len(legal) > 20 else ""
+    return (
+        f"action {action} ({describe(action, game)}) is illegal for player {player} "
+        f"in decision '{L.DECISION_NAMES[decision]}'; legal actions: {legal[:20]}{more}"
+    )
 
 
 @dataclass
@@ -235,12 +312,8 @@ class Game:
             raise GameOverError(f"the game is over; no action (got {a}) can be applied")
         code = core.step_checked(self.state, self.cards.buildings, self.cards.assistants, a)
         if code != 0:
-            from .actions import describe
-
-            legal = self.legal_actions()
             raise IllegalActionError(
-                f"action {a} ({describe(a, self)}) is illegal for player {self.current_player} "
-                f"in decision '{self.decision_name}'; legal actions: {legal[:20]}" + ("..." if len(legal) > 20 else "")
+                illegal_action_message(a, self.decision, self.current_player, self.legal_actions(), self)
             )
         self.actions.append(a)
 

@@ -22,7 +22,7 @@ Games are seeded ``seed * 2**32 + slot + games_of_slot * batch`` and every chose
 logged, so a failure is reported as a :class:`~ohmygoods_env.engine.GameRecord` that
 :meth:`Game.replay` reproduces.
 
-The command line (``ohmygoods fuzz --steps 1000000 --players 2,3,4 --rules omg2,royal``) is
+The command line (``ohmygoods fuzz --steps 1000000 --players 1,2,3,4 --rules omg2,royal``) is
 :mod:`ohmygoods_env.apps.fuzz`.
 """
 

@@ -379,3 +379,16 @@ def test_batch_bad_max_steps_observe_and_play_random() -> None:
         b.play_random([1, 2, 3])
     assert np.array_equal(b.state, before)
     assert BatchGames(2, num_players=np.int64(3)).num_players == 3
+
+
+def test_batch_and_game_share_one_illegal_action_message() -> None:
+    """One message (engine.illegal_action_message) for Game.step and BatchGames.step."""
+    b = BatchGames(2, seed=6)
+    g = b.game(1)
+    bad = int(np.flatnonzero(b.masks()[1] == 0)[0])
+    with pytest.raises(IllegalActionError) as game_err:
+        g.step(bad)
+    acts = np.array([int(np.flatnonzero(b.masks()[0])[0]), bad])
+    with pytest.raises(IllegalActionError) as batch_err:
+        b.step(acts)
+    assert str(batch_err.value) == f"game 1: {game_err.value}"
