@@ -1877,7 +1877,8 @@ def check_invariants(g, C):
     4 goods count mismatch, 5 market count mismatch, 6 building location mismatch,
     7 set-aside mismatch, 8 staffing mismatch, 9 escrow card outside phase II or refill
     card outside the refill, 10 persons: more than one worker, or an owned assistant not
-    on exactly one of its owner's buildings (R7.14), 11 half-suns of a market row mismatch.
+    on exactly one of its owner's buildings (R7.14), 11 half-suns of a market row mismatch,
+    12 a card shown in a chain (R3.2, R7.7) outside the goods, escrow or discard pile.
     """
     np_ = g[F_NP]
     # every deck card is in exactly one place: loc codes are valid and agree with arrays
@@ -1978,6 +1979,10 @@ def check_invariants(g, C):
         if g[F_A_OWNER + k] >= 0 and placed[k] == 0:
             if not (g[F_PH] == PH_P4 and g[F_SUB] == SUB_PLACE and g[F_HIRE_K] == k):
                 return 10  # only a just-hired assistant waits for its place (R7.12)
+    for c in range(N_CARDS):  # a card shown in a chain (R3.2, R7.7) stays shown until reshuffled
+        lc = g[F_LOC + c]
+        if is_shown(g, c) == 1 and not (lc >= L_GOODS or lc == L_ESCROW or lc == L_DISCARD):
+            return 12
     return 0
 
 

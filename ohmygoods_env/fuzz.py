@@ -24,7 +24,7 @@ logged, so a failure is reported as a :class:`~ohmygoods_env.engine.GameRecord` 
 
 Usage::
 
-    ohmygoods fuzz --steps 1000000 --players 2,3,4 --rules omg2,royal --seed 0
+    ohmygoods fuzz --steps 1000000 --players 1,2,3,4 --rules omg2,royal --seed 0
 """
 
 from __future__ import annotations
@@ -365,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry point: ``ohmygoods fuzz [options]``; returns 1 on any failure."""
     ap = argparse.ArgumentParser(prog="ohmygoods fuzz", description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=1_000_000, help="decisions to play in total")
-    ap.add_argument("--players", type=_int_list, default=[2, 3, 4], help="player counts, e.g. 2,3,4")
+    ap.add_argument("--players", type=_int_list, default=[1, 2, 3, 4], help="player counts, e.g. 1,2,3,4")
     ap.add_argument("--rules", type=_str_list, default=list(EDITIONS), help="rule sets, e.g. omg2,royal")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
@@ -383,8 +383,8 @@ def main(argv: list[str] | None = None) -> int:
         if r not in EDITIONS:
             ap.error(f"unknown rule set {r!r}; expected some of {list(EDITIONS)}")
     for n in args.players:
-        if n not in (2, 3, 4):
-            ap.error(f"player count must be 2, 3 or 4, got {n}")
+        if n not in (1, 2, 3, 4):
+            ap.error(f"player count must be 1 (solo, R10.3), 2, 3 or 4, got {n}")
     auto = {"both": (True, False), "on": (True,), "off": (False,)}[args.auto_forced]
     print("compiling the fuzz kernel (cached after the first run)...", file=sys.stderr)
     run_fuzz(steps=0, players=tuple(args.players), rules=tuple(args.rules), batch=1)

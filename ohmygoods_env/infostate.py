@@ -77,6 +77,7 @@ from .layout import (
     STAFF_NONE,
     STAFF_SLOPPY,
     SUB_MOVE,
+    SUB_PAY,
 )
 
 
@@ -210,6 +211,8 @@ def redact(g, me, out):
         # an opponent mid-turn in phase II: how far it got (moves, payment) is hidden (R5.2)
         out[F_SUB] = SUB_MOVE
         out[F_DEC] = D_MOVE
+    if not (out[F_CUR] == me and out[F_SUB] == SUB_PAY):
+        # the payment fields outlive a payment: an opponent's phase-II payment would show
         out[F_PAY_DUE] = 0
         out[F_PAY_FOR] = 0
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ohmygoods_env import Game
+from ohmygoods_env import Game, core
 from ohmygoods_env import layout as L
 from ohmygoods_env.infostate import determinize, hidden_cards, redact, swap_cards
 
@@ -44,7 +44,7 @@ def test_redaction_ignores_opponent_hands_goods_and_deck_order():
             c
             for c in range(L.N_CARDS)
             if loc[c] in (L.L_DECK, L.L_LIMBO, L.L_ESCROW)
-            or loc[c] >= L.L_GOODS
+            or (loc[c] >= L.L_GOODS and not core.is_shown(g.state, c))  # shown chain cards: public (R3.2, R7.7)
             or (L.L_HAND <= loc[c] < L.L_HAND + L.MAX_PLAYERS and loc[c] != L.L_HAND + me)
             or (L.L_ASIDE <= loc[c] < L.L_ASIDE + L.MAX_PLAYERS and loc[c] != L.L_ASIDE + me)
         ]

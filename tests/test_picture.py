@@ -123,7 +123,7 @@ def test_from_state_continues_exactly_like_the_original() -> None:
 
 def test_from_state_rejects_malformed_or_mismatched_rows() -> None:
     g = Game(2, seed=1)
-    with pytest.raises(ValueError, match=r"integer row of shape \(546,\)"):
+    with pytest.raises(ValueError, match=rf"integer row of shape \({L.STATE_LEN},\)"):
         Game.from_state(g.state[:-1], g.rules)
     with pytest.raises(ValueError, match="does not match the rules"):
         Game.from_state(g.state, Game(3, seed=1).rules)

@@ -76,17 +76,17 @@ def test_step_after_the_end():
     _unchanged(g, lambda: g.step(L.A_PRODUCTION_DONE), GameOverError, "game is over")
 
 
-@pytest.mark.parametrize("n,exc", [(1, ValueError), (5, ValueError), (0, ValueError), (-2, ValueError)])
+@pytest.mark.parametrize("n,exc", [(5, ValueError), (0, ValueError), (-2, ValueError)])
 def test_bad_player_count(n, exc):
-    """Player counts outside 2..4: ValueError naming the value and 2, 3 or 4."""
-    with pytest.raises(exc, match=rf"num_players must be 2, 3 or 4 .*got {n}"):
+    """Player counts outside 1..4: ValueError naming the value and 1 (solo), 2, 3 or 4."""
+    with pytest.raises(exc, match=rf"num_players must be 1 \(solo, R10.3\), 2, 3 or 4 .*got {n}"):
         Game(n)
 
 
 @pytest.mark.parametrize("n", ["2", 2.0, True, None])
 def test_wrongly_typed_player_count(n):
     """A string, float, bool or None as player count: TypeError naming the value."""
-    with pytest.raises(TypeError, match=r"num_players must be an int in 2\.\.4, got"):
+    with pytest.raises(TypeError, match=r"num_players must be an int in 1\.\.4, got"):
         Game(n)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -102,3 +104,13 @@ def test_invariant_checker_detects_corruption():
         s[L.F_A_OWNER] = 0  # owned but on no building
 
     assert code(stray_assistant) == 10
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("OHMYGOODS_SLOW"), reason="10^7-step fuzz: set OHMYGOODS_SLOW=1")
+def test_ten_million_steps_every_configuration():
+    """10^7 random steps over 1-4 players x omg2/royal x forced-move modes x variants (R10);
+    the recorded output is in docs/rules.md."""
+    rep = run_fuzz(steps=10_000_000, batch=64, seed=2026)
+    print(rep.summary())
+    assert rep.failures == [] and rep.steps >= 10_000_000

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from engine_helpers import MILL, SAWMILL, Picker, legal, step_all
 
+from ohmygoods_env import core
 from ohmygoods_env import layout as L
 from ohmygoods_env.engine import Game
 from ohmygoods_env.infostate import swap_cards
@@ -78,7 +79,8 @@ def test_deck_order_and_goods_identities_are_hidden(n, rules):
         h = g.clone()
         k = int(h.state[L.F_DECK_N])
         h.state[L.F_DECK : L.F_DECK + k] = rng.permutation(h.state[L.F_DECK : L.F_DECK + k])
-        goods = [c for c in range(94) if g.state[L.F_LOC + c] >= L.L_GOODS]
+        # goods stay hidden, except hand cards shown when fed into a chain (R3.2, R7.7)
+        goods = [c for c in range(94) if g.state[L.F_LOC + c] >= L.L_GOODS and not core.is_shown(g.state, c)]
         deck = _cards_at(h, L.L_DECK)
         if goods and deck:
             _swap(h, int(rng.choice(goods)), int(rng.choice(deck)))

@@ -296,7 +296,7 @@ def test_bench_runs_and_prints_the_table(capsys: pytest.CaptureFixture[str]) -> 
         "machine:",
         "batched engine >= 1,000,000 decisions/s",
         "AEC env >= 50,000 steps/s",
-        "state of one game <= 4 KiB: 2,184 B",
+        f"state of one game <= 4 KiB: {L.STATE_LEN * 4:,} B",
     ):
         assert text in out
 
