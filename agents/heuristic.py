@@ -3,7 +3,7 @@
 Every decision (``layout.D_*``) has one documented rule; values are in coins, victory
 points are converted at ``vp_coins`` coins per VP (5 in the final round, R8.3).
 
-* **Card keep value** ``kv(c)`` of a hand card: the larger of its value as a resource
+* **Card keep value** ``kv(v, c)`` of a hand card: the larger of its value as a resource
   (a base value, more when my buildings need that resource to produce or as a chain input,
   R7.1, R7.7) and its value as a building to build soon. In the final round (R8.2) a hand card
   is worth almost nothing after the round, so its value drops to a token amount.
@@ -72,6 +72,42 @@ from ._kernels import chain_tiers, sample_row_counts
 from .base import Agent, require_info_state
 
 _N_STATIC = 4000
+
+# ---------------------------------------------------------------- tuned weights (coins unless noted)
+#: VP worth in coins in the final round (a VP is all that is left to gain)
+FINAL_VP_COINS = 5.0
+#: typical market supply of one resource, and of the most common one (wood: 26 of 94 cards, R1.2)
+MARKET_SUPPLY, MARKET_SUPPLY_WOOD = 1.6, 2.4
+#: demand of a resource: share of the good's value per building that needs "any" / that is short
+DEMAND_ANY, DEMAND_SHORT, DEMAND_SHORT_CAP, DEMAND_SHORT_SLACK = 0.15, 0.35, 2.0, 0.5
+#: demand of a resource as the hand-card input of one of my chains: share of the chain's gain
+DEMAND_CHAIN = 0.6
+#: keep value of a hand card in the final round: a floor plus a small share of its demand
+FINAL_CARD_BASE, FINAL_DEMAND = 0.1, 0.01
+#: hands larger than this are worth less per card (by HAND_CROWDING each), never below CARD_FLOOR
+HAND_COMFORT, HAND_CROWDING, CARD_FLOOR = 4, 0.12, 0.3
+#: expected coins per round, and rounds counted, when judging whether a building is reachable
+INCOME_PER_ROUND, REACH_ROUNDS = 4.0, 2.0
+#: share of a top building's value kept in its card: reachable / not yet reachable
+KEEP_REACHABLE, KEEP_UNREACHABLE = 0.5, 0.25
+#: rounds left: per building still to build before the end (R9.1: 8 buildings end the game)
+ROUNDS_PER_BUILDING, END_BUILDINGS = 1.4, 8
+#: most rounds a building's income is counted for
+HORIZON = 8.0
+#: weights of a building's yearly value: worker goods, goods chain, hand-card chain, office, extra
+W_WORKER, W_GOODS_CHAIN, W_HAND_CHAIN, W_OFFICE, W_EXTRA = 0.25, 0.35, 0.15, 0.3, 0.5
+#: a second building of a good I already make is worth this share
+REPEAT_GOOD = 0.35
+#: chain runs counted at most; a cost that stands for "no card to spend"
+MAX_CHAIN_RUNS, NO_CARD = 6, 99.0
+#: discard the hand (phase I) when the unseen cards are worth this much more per card
+DISCARD_MARGIN = 0.4
+#: move an assistant only for at least this gain
+MOVE_GAIN = 2.5
+#: share of the expected income counted towards a building's cost: Royal Goods / Oh my Goods!
+BUDGET_INCOME_ROYAL, BUDGET_INCOME = 0.3, 0.8
+#: tie-breaks: worker on the dearer good, then efficient; paying: the dearer good first
+TIE_GOOD_VALUE, TIE_SLOPPY, TIE_PAY = 0.01, 0.001, 0.001
 
 
 @functools.lru_cache(maxsize=4)
@@ -146,7 +182,7 @@ class _View:
         elif info[L.F_TRIGGER]:
             self.rounds_left = 1.0
         else:
-            self.rounds_left = 1.0 + 1.4 * max(0, 8 - most)
+            self.rounds_left = 1.0 + ROUNDS_PER_BUILDING * max(0, END_BUILDINGS - most)
         # cards I have not seen: deck, other hands, goods, escrow, set-aside cards of others
         seen = (
             (loc == L.L_HAND + me)
@@ -157,6 +193,12 @@ class _View:
             | ((loc >= L.L_BUILT) & (loc < L.L_GOODS))
         )
         self.unseen = np.flatnonzero(~seen)
+
+        # per-decision caches and the tie-break word: set by HeuristicAgent.act, never on the agent
+        self.vpc = 0.0
+        self.kv_cache: dict[int, float] = {}
+        self.top: tuple[int, ...] | None = None
+        self.word = np.ones(1, np.int64)
 
     def n_assistants(self) -> int:
         return int((self.g[L.F_A_OWNER : L.F_A_OWNER + L.N_ASSIST] == self.me).sum())
@@ -202,15 +244,12 @@ class HeuristicAgent(Agent):
             raise ValueError("no legal action: the mask is all zero (is the game over?)")
         if legal.size == 1:
             return int(legal[0])
-        v = _View(info, self.cards)
-        self._vpc = 5.0 if v.final else self.vp_coins_mid
-        self._kv_cache: dict[int, float] = {}
-        self._top_cache = None
-        self._v = v
+        v = _View(info, self.cards)  # everything this decision computes lives on v, not on the agent
+        v.vpc = FINAL_VP_COINS if v.final else self.vp_coins_mid
         # tie-breaks from public information only: the information state is identical for
         # positions that differ only in hidden information (infostate.redact)
         word = (self.seed * 0x9E3779B1 + zlib.crc32(np.ascontiguousarray(info).tobytes())) & 0xFFFFFFFF
-        self._word = np.array([word or 1], np.int64)
+        v.word = np.array([word or 1], np.int64)
         dec = int(info[L.F_DEC])
         a = self._decide(dec, v, mask, legal)
         if not (0 <= a < L.N_ACTIONS and mask[a]):  # defensive: never return an illegal action
@@ -229,7 +268,7 @@ class HeuristicAgent(Agent):
         if dec == L.D_PRODUCE:
             return self._produce(v, mask)
         if dec == L.D_SPEND:
-            return L.A_SPEND + self._cheapest(legal - L.A_SPEND)
+            return L.A_SPEND + self._cheapest(v, legal - L.A_SPEND)
         if dec == L.D_CHAIN:
             return self._chain(v, mask, legal)
         if dec == L.D_BUILD:
@@ -241,7 +280,7 @@ class HeuristicAgent(Agent):
         if dec == L.D_PLACE:
             return self._place(v, mask)
         if dec == L.D_REFILL:
-            return L.A_REFILL + self._cheapest(legal - L.A_REFILL)
+            return L.A_REFILL + self._cheapest(v, legal - L.A_REFILL)
         return int(legal[0])
 
     # ------------------------------------------------------------------ values
@@ -254,49 +293,48 @@ class HeuristicAgent(Agent):
                 continue
             need = C[b, B_NEED_ANY] if C[b, B_NEED_ANY] > 0 else C[b, B_NEED0 + r]
             if need > 0:
-                avail = 1.6 if r != 1 else 2.4  # typical market supply of one resource (R5.1, R6.1)
+                avail = MARKET_SUPPLY if r != 1 else MARKET_SUPPLY_WOOD  # R5.1, R6.1
                 if C[b, B_NEED_ANY] > 0:
-                    val += 0.15 * C[b, B_VALUE]
+                    val += DEMAND_ANY * C[b, B_VALUE]
                 elif need > avail:
-                    val += 0.35 * C[b, B_VALUE] * min(2.0, need - avail + 0.5)
+                    val += DEMAND_SHORT * C[b, B_VALUE] * min(DEMAND_SHORT_CAP, need - avail + DEMAND_SHORT_SLACK)
             if C[b, B_CH_HAND] == r:
-                val += max(0.0, self._chain_gain(v, b, card_cost=0.0)) * 0.6
+                val += max(0.0, self._chain_gain(v, b, card_cost=0.0)) * DEMAND_CHAIN
         return val
 
     @property
     def C(self) -> np.ndarray:
         return self.cards.buildings
 
-    def kv(self, c: int) -> float:
+    def kv(self, v: _View, c: int) -> float:
         """Keep value of hand card c (coins): as a resource, or as one of my next buildings."""
-        got = self._kv_cache.get(c)
+        got = v.kv_cache.get(c)
         if got is not None:
             return got
-        v = self._v
         r = int(self.C[c, B_RES])
         if v.final:
-            val = 0.1 + 0.01 * self._resource_demand(v, r)
+            val = FINAL_CARD_BASE + FINAL_DEMAND * self._resource_demand(v, r)
         else:
             h = len(v.hand)
-            base = self.card_base if h <= 4 else max(0.3, self.card_base - 0.12 * (h - 4))
+            crowd = HAND_CROWDING * (h - HAND_COMFORT)
+            base = self.card_base if h <= HAND_COMFORT else max(CARD_FLOOR, self.card_base - crowd)
             val = base + self.demand_scale * self._resource_demand(v, r)
             if c in self._top_builds(v):
                 bv = self.build_value(v, c)
-                reach = v.coins + 4.0 * min(v.rounds_left, 2.0)
-                val = max(val, (0.5 if self.C[c, B_COST] <= reach else 0.25) * bv)
-        self._kv_cache[c] = val
+                reach = v.coins + INCOME_PER_ROUND * min(v.rounds_left, REACH_ROUNDS)
+                val = max(val, (KEEP_REACHABLE if self.C[c, B_COST] <= reach else KEEP_UNREACHABLE) * bv)
+        v.kv_cache[c] = val
         return val
 
     def _top_builds(self, v: _View) -> tuple[int, ...]:
         """The two hand cards I would most like to build (kept rather than spent)."""
-        top = getattr(self, "_top_cache", None)
-        if top is None:
+        if v.top is None:
             ranked = sorted(v.hand, key=lambda c: -self.build_value(v, c))
-            top = self._top_cache = tuple(ranked[:2])
-        return top
+            v.top = tuple(ranked[:2])
+        return v.top
 
-    def _cheapest(self, cards: np.ndarray) -> int:
-        return int(min(cards, key=lambda c: (self.kv(int(c)), int(c))))
+    def _cheapest(self, v: _View, cards: np.ndarray) -> int:
+        return int(min(cards, key=lambda c: (self.kv(v, int(c)), int(c))))
 
     def _chain_gain(self, v: _View, b: int, card_cost: float) -> float:
         """Gain of running building b's chain once (goods out - goods in - card), coins."""
@@ -328,14 +366,14 @@ class HeuristicAgent(Agent):
                 if C[b, B_GOOD] == gd:
                     have = 0
                 runs = min(runs, have // (2 if (g1 == g2 and gd >= 0) else 1))
-        runs = min(runs, 6)
+        runs = min(runs, MAX_CHAIN_RUNS)
         cost = 0.0
         if C[b, B_CH_HAND] >= 0:
             r = C[b, B_CH_HAND]
-            costs = sorted(self.kv(c) for c in v.hand if C[c, B_RES] == r)
+            costs = sorted(self.kv(v, c) for c in v.hand if C[c, B_RES] == r)
             total = 0.0
             for i in range(runs):
-                gain = self._chain_gain(v, b, costs[i] if i < len(costs) else 99.0)
+                gain = self._chain_gain(v, b, costs[i] if i < len(costs) else NO_CARD)
                 if gain <= 0:
                     break
                 total += gain
@@ -345,29 +383,28 @@ class HeuristicAgent(Agent):
     def build_value(self, v: _View, c: int) -> float:
         """Value (coins) of adding building card c to my buildings now."""
         C = self.C
-        vpc = self._vpc
-        val = C[c, B_VP] * vpc - C[c, B_COST]
+        val = C[c, B_VP] * v.vpc - C[c, B_COST]
         rl = v.rounds_left
         if rl <= 0:
             return val
-        horizon = min(rl, 8.0)
+        horizon = min(rl, HORIZON)
         kind = C[c, B_KIND]
         if kind == KIND_PRODUCTION:
             gd = C[c, B_GOOD]
-            novelty = 0.35 if v.makes[gd] > 0 else 1.0
-            val += 0.25 * self.ease[c] * C[c, B_VALUE] * horizon * novelty
+            novelty = REPEAT_GOOD if v.makes[gd] > 0 else 1.0
+            val += W_WORKER * self.ease[c] * C[c, B_VALUE] * horizon * novelty
             if C[c, B_CH_G1] >= 0:
                 inputs_made = all(C[c, col] < 0 or v.makes[C[c, col]] > 0 for col in (B_CH_G1, B_CH_G2))
                 if inputs_made:
-                    val += 0.35 * self._chain_gain(v, c, self.card_base) * horizon * novelty
+                    val += W_GOODS_CHAIN * self._chain_gain(v, c, self.card_base) * horizon * novelty
             elif C[c, B_CH_HAND] >= 0:
-                val += 0.15 * max(0.0, self._chain_gain(v, c, self.card_base)) * horizon * novelty
+                val += W_HAND_CHAIN * max(0.0, self._chain_gain(v, c, self.card_base)) * horizon * novelty
         elif kind == KIND_OFFICE:
             r = C[c, B_OFFICE]
             users = sum(1 for b in v.blds if C[b, B_KIND] == KIND_PRODUCTION and C[b, B_NEED0 + r] > 0)
-            val += 0.3 * users * horizon
+            val += W_OFFICE * users * horizon
         elif kind == KIND_EXTRA:
-            val += 0.5 * self.card_base * horizon
+            val += W_EXTRA * self.card_base * horizon
         return float(val)
 
     # ------------------------------------------------------------------ market odds
@@ -380,7 +417,7 @@ class HeuristicAgent(Agent):
         res = np.ascontiguousarray(C[pool, B_RES].astype(np.int64))
         sun = np.ascontiguousarray(C[pool, B_SUN].astype(np.int64))
         out = np.zeros((self.n_samples, N_RES), np.int64)
-        sample_row_counts(res, sun, 2, self.n_samples, self._word, out)
+        sample_row_counts(res, sun, 2, self.n_samples, v.word, out)
         return out + v.market[0][None, :] + v.office[None, :]
 
     def _production_ev(self, v: _View, s: int, markets: np.ndarray, mode: int) -> float:
@@ -392,11 +429,13 @@ class HeuristicAgent(Agent):
         b = v.blds[s]
         gv = float(C[b, B_VALUE])
         hres = v.hres
-        res_cost = np.array([min((self.kv(c) for c in v.hand if C[c, B_RES] == r), default=99.0) for r in range(N_RES)])
+        res_cost = np.array(
+            [min((self.kv(v, c) for c in v.hand if C[c, B_RES] == r), default=NO_CARD) for r in range(N_RES)]
+        )
         if C[b, B_NEED_ANY] > 0:
             miss = np.maximum(0, C[b, B_NEED_ANY] - markets.sum(1))
             unc = np.maximum(0, miss - hres.sum())
-            spent_cost = np.minimum(miss, hres.sum()) * min(res_cost.min(), 99.0)
+            spent_cost = np.minimum(miss, hres.sum()) * min(res_cost.min(), NO_CARD)
         else:
             need = C[b, B_NEED0 : B_NEED0 + N_RES]
             missr = np.maximum(0, need[None, :] - markets)
@@ -419,13 +458,13 @@ class HeuristicAgent(Agent):
     def _phase1(self, v: _View) -> int:
         if not v.hand or v.unseen.size == 0:
             return L.A_KEEP
-        mine = np.mean([self.kv(c) for c in v.hand])
-        pool = np.mean([self.kv(int(c)) for c in v.unseen])
-        return L.A_DISCARD_HAND if mine < pool - 0.4 else L.A_KEEP
+        mine = np.mean([self.kv(v, c) for c in v.hand])
+        pool = np.mean([self.kv(v, int(c)) for c in v.unseen])
+        return L.A_DISCARD_HAND if mine < pool - DISCARD_MARGIN else L.A_KEEP
 
     def _move(self, v: _View, mask: np.ndarray) -> int:
         markets = self._sunset_samples(v)
-        best, best_a = 2.5, L.A_MOVES_DONE
+        best, best_a = MOVE_GAIN, L.A_MOVES_DONE
         for a in np.flatnonzero(mask[L.A_MOVE : L.A_MOVES_DONE]):
             fr, to = divmod(int(a), L.MAX_SLOTS)
             gain = self._production_ev(v, to, markets, 2) - self._production_ev(v, fr, markets, 2)
@@ -440,7 +479,7 @@ class HeuristicAgent(Agent):
             s, mode = divmod(int(i), 2)
             ev = self._production_ev(v, s, markets, mode)
             # ties: prefer the more valuable good, then efficient
-            key = ev + 0.01 * self.C[v.blds[s], B_VALUE] - 0.001 * mode
+            key = ev + TIE_GOOD_VALUE * self.C[v.blds[s], B_VALUE] - TIE_SLOPPY * mode
             if key > best:
                 best, best_a = key, L.A_WORKER + int(i)
         return best_a, best
@@ -462,7 +501,7 @@ class HeuristicAgent(Agent):
         if v.nb >= L.MAX_SLOTS:
             return L.A_ASIDE_NONE
         income = self._expected_income(v)
-        budget = v.coins + (0.3 if v.royal else 0.8) * income
+        budget = v.coins + (BUDGET_INCOME_ROYAL if v.royal else BUDGET_INCOME) * income
         best, best_c = -1e9, -1
         for c in v.hand:
             if C[c, B_COST] > budget:
@@ -482,7 +521,7 @@ class HeuristicAgent(Agent):
         b = v.blds[s]
         st = v.staff[s]
         market = v.market.sum(0) + v.office
-        costs = {r: sorted(self.kv(c) for c in v.hand if C[c, B_RES] == r) for r in range(N_RES)}
+        costs = {r: sorted(self.kv(v, c) for c in v.hand if C[c, B_RES] == r) for r in range(N_RES)}
         spend: list[float] = []
         if C[b, B_NEED_ANY] > 0:
             m = max(0, int(C[b, B_NEED_ANY] - market.sum()))
@@ -530,8 +569,8 @@ class HeuristicAgent(Agent):
         cards = legal[legal < L.A_CHAIN_GOODS] - L.A_CHAIN_HAND
         if cards.size == 0:
             return L.A_CHAIN_STOP
-        c = self._cheapest(cards)
-        if self._chain_gain(v, b, self.kv(c)) > 0 or not can_stop:
+        c = self._cheapest(v, cards)
+        if self._chain_gain(v, b, self.kv(v, c)) > 0 or not can_stop:
             return L.A_CHAIN_HAND + c
         return L.A_CHAIN_STOP
 
@@ -558,7 +597,7 @@ class HeuristicAgent(Agent):
                 if tot >= due:
                     continue
                 nt = tot + val
-                cand = (p + pen - 0.001 * val, n + 1, used + (s,))
+                cand = (p + pen - TIE_PAY * val, n + 1, used + (s,))
                 if nt not in best or cand[:2] < best[nt][:2]:
                     best[nt] = cand
         paid = sorted(t for t in best if t >= due)
@@ -576,12 +615,12 @@ class HeuristicAgent(Agent):
     def _hire(self, v: _View, mask: np.ndarray) -> int:
         AS = self.cards.assistants
         free = [s for s in range(v.nb) if self.C[v.blds[s], B_KIND] == KIND_PRODUCTION and v.staff[s] == L.STAFF_NONE]
-        prod = max((self._assistant_ev(v, s) for s in free), default=0.0) * min(v.rounds_left, 8.0)
+        prod = max((self._assistant_ev(v, s) for s in free), default=0.0) * min(v.rounds_left, HORIZON)
         best, best_a = 0.0, L.A_NO_HIRE
         for k in np.flatnonzero(mask[L.A_HIRE : L.A_NO_HIRE]):
             card, side = int(v.g[L.F_A_CARD + k]), int(v.g[L.F_A_SIDE + k])
             a = AS[card, side]
-            val = a[A_VP] * self._vpc - a[A_COST] + prod
+            val = a[A_VP] * v.vpc - a[A_COST] + prod
             if val > best:
                 best, best_a = val, L.A_HIRE + int(k)
         return best_a

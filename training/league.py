@@ -168,16 +168,16 @@ class LeagueGames(LearnerGames):
         self.last_seat = np.zeros(self.num_games, np.int64)
         self.last_opponent = np.zeros(self.num_games, np.int64)
 
-    def _all_random(self) -> bool:
+    def all_random(self) -> bool:
         return False
 
-    def _assign_opponents(self, rows: np.ndarray) -> None:
+    def assign_opponents(self, rows: np.ndarray) -> None:
         n, P = rows.shape[0], self.num_players
         owner = self.pool.sample(n * P).reshape(n, P)
         owner[np.arange(n), self.seat[rows]] = -1
         self.owner[rows] = owner
 
-    def _policy(self, k: int) -> BatchPolicy:
+    def policy_of(self, k: int) -> BatchPolicy:
         return BatchPolicy(self.pool.agents[k])  # snapshots may replace pool entries between calls
 
     def reset(self, rows: np.ndarray | None = None, seeds: np.ndarray | None = None) -> np.ndarray:
@@ -221,12 +221,12 @@ class LeagueVecEnv(OhMyGoodsVecEnv):
             seed=seed,
         )
 
-    def _make_games(self, *args: Any, **kwargs: Any) -> LeagueGames:
+    def make_games(self, *args: Any, **kwargs: Any) -> LeagueGames:
         return LeagueGames(*args, pool=self.pool, **kwargs)
 
     def step_wait(self) -> VecEnvStepReturn:
         obs, rewards, dones, infos = super().step_wait()
-        lg = self._lg
+        lg = self.learner_games
         for i in np.flatnonzero(dones):
             all_r, seat = infos[i]["rewards"], int(lg.last_seat[i])
             if lg.games.reward_mode == "win":

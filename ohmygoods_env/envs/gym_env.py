@@ -168,6 +168,11 @@ class LearnerGames:
     to move, until every game waits for its learner or has ended. Rewards are the
     learner's (``float32[N]``). With only built-in :class:`~ohmygoods_env.policy.RandomAgent` opponents the
     whole opponent phase is one numba call (RNG words per game in ``opponent_rng``).
+
+    Public hooks for subclasses (the training league draws opponents per game):
+    :meth:`assign_opponents` fills ``owner`` for new games, :meth:`policy_of` maps an owner
+    index to a :class:`~ohmygoods_env.policy.BatchPolicy`, :meth:`all_random` enables the
+    one-kernel path.
     """
 
     def __init__(
@@ -208,7 +213,7 @@ class LearnerGames:
         else:
             raise ValueError(f"learner_seat must be an int seat or 'random', got {learner_seat!r}")
         self.opponents = _opponent_list(opponents, P)
-        self._fast_random = self._all_random()
+        self._fast_random = self.all_random()
         # one BatchPolicy per distinct opponent object; _owner_of_rel[k]: its index for the seat k
         # places after the learner (-1 at k = 0: the learner itself)
         index: dict[int, int] = {}
@@ -296,7 +301,7 @@ class LearnerGames:
         begun = rows
         for _ in range(1000):
             _seats_and_rngs(self.games.seeds, rows, self._fixed_seat, self.num_players, self.seat, self.opponent_rng)
-            self._assign_opponents(rows)
+            self.assign_opponents(rows)
             self._play_opponents(rows)
             # a game that ends before its learner ever moves is replaced by the slot's next game
             ended = rows[self.games.done[rows]]
@@ -308,17 +313,17 @@ class LearnerGames:
             rows = ended
         self._last_rewards[begun] = 0.0
 
-    def _all_random(self) -> bool:
+    def all_random(self) -> bool:
         """Only built-in random opponents: the whole opponent phase is one kernel call."""
         return all(isinstance(o, RandomAgent) for o in self.opponents)
 
-    def _assign_opponents(self, rows: np.ndarray) -> None:
+    def assign_opponents(self, rows: np.ndarray) -> None:
         """Fill ``owner`` for freshly started games (here: the fixed opponents, by seat after the learner)."""
         P = self.num_players
         rel = (np.arange(P)[None, :] - self.seat[rows, None]) % P
         self.owner[rows] = self._owner_of_rel[rel]
 
-    def _policy(self, k: int) -> BatchPolicy:
+    def policy_of(self, k: int) -> BatchPolicy:
         """The policy with owner index ``k``."""
         return self._policies[k]
 
@@ -330,7 +335,7 @@ class LearnerGames:
             r, _, _ = g.play_random(self.opponent_rng, until=self.seat, rows=rows)
             self._last_rewards += r
             return
-        self._last_rewards += play_owned(g, rows, self.owner, self._policy)
+        self._last_rewards += play_owned(g, rows, self.owner, self.policy_of)
 
 
 # ===================================================================== the env

@@ -89,7 +89,7 @@ class BatchedVecEnv(VecEnv):
 class OhMyGoodsVecEnv(BatchedVecEnv):
     """``num_envs`` games of Oh my Goods! for one learner seat each (see the module docstring).
 
-    Subclasses may override :meth:`_make_games` to run a :class:`LearnerGames` subclass (the
+    Subclasses may override :meth:`make_games` to run a :class:`LearnerGames` subclass (the
     training league draws each game's opponents from a pool that way).
     """
 
@@ -110,7 +110,7 @@ class OhMyGoodsVecEnv(BatchedVecEnv):
     ) -> None:
         self.render_mode = None
         self._base_seed = int(np.random.SeedSequence().entropy) & ((1 << 63) - 1) if seed is None else int(seed)
-        self._lg = self._make_games(
+        self._lg = self.make_games(
             num_envs,
             num_players,
             rules,
@@ -128,11 +128,16 @@ class OhMyGoodsVecEnv(BatchedVecEnv):
         self._actions: np.ndarray | None = None
         super().__init__(self._lg.num_games, observation_space(self._lg.games.rules.max_rounds, cards), action_space())
 
-    def _make_games(self, *args: Any, **kwargs: Any) -> LearnerGames:
+    def make_games(self, *args: Any, **kwargs: Any) -> LearnerGames:
         """The learner games (arguments as :class:`LearnerGames`)."""
         return LearnerGames(*args, **kwargs)
 
     # ------------------------------------------------------------------ facts
+    @property
+    def learner_games(self) -> LearnerGames:
+        """The :class:`LearnerGames` behind this VecEnv (seats, opponents, final rewards)."""
+        return self._lg
+
     @property
     def games(self) -> BatchGames:
         """The underlying batch (state rows, masks, seeds, episode counters)."""

@@ -119,3 +119,23 @@ def test_mcts_seconds_budget_is_respected() -> None:
     a = agent.act(g.observe(p), g.legal_mask(), info_state_of(g.state, p))
     assert time.perf_counter() - t0 < 1.0
     assert g.legal_mask()[a] == 1 and agent.last_sims > 0
+
+
+def test_heuristic_keeps_no_per_decision_state() -> None:
+    """Acting leaves the agent's attributes as they were; a decision does not depend on the
+    decisions before it (the caches live on the per-decision view)."""
+    from agents import info_state_of
+
+    h = make_agent("heuristic", seed=3)
+    before = {k: (type(v), v if np.isscalar(v) else None) for k, v in vars(h).items()}
+    g = Game(3, seed=8)
+    positions = []
+    while not g.done and len(positions) < 60:
+        p = g.current_player
+        positions.append((g.observe(p), g.legal_mask(), info_state_of(g.state, p)))
+        g.step(h.act(*positions[-1]))
+    after = {k: (type(v), v if np.isscalar(v) else None) for k, v in vars(h).items()}
+    assert after == before
+    backwards = [make_agent("heuristic", seed=3).act(*x) for x in positions[::-1]]
+    reused = [h.act(*x) for x in positions[::-1]]
+    assert reused == backwards

@@ -151,7 +151,7 @@ def test_vecenv_pickles_copies_and_takes_opponent_names() -> None:
     import agents  # noqa: F401  (registers the agent names)
 
     env = OhMyGoodsVecEnv(3, opponents=["greedy"], seed=2)
-    assert type(env._lg.opponents[0]).__name__ == "GreedyAgent"
+    assert type(env.learner_games.opponents[0]).__name__ == "GreedyAgent"
     env.reset()
     rng = np.random.default_rng(0)
     for _ in range(10):
