@@ -83,12 +83,12 @@ from .layout import (
 
 @njit(cache=True)
 def _is_hidden(g, c, me):
-    """Is the place of card ``c`` hidden from seat ``me``? Goods are, unless the card was shown
-    when it was fed into a chain (R3.2, R7.7)."""
+    """Is card ``c`` hidden from seat ``me``? Goods (on a building or paid into the phase-II escrow)
+    are, unless the card was shown when it was fed into a chain (R3.2, R7.7)."""
     loc = g[F_LOC + c]
-    if loc >= L_GOODS:
+    if loc >= L_GOODS or loc == L_ESCROW:  # escrow: goods paid in phase II, still goods until the reveal
         return is_shown(g, c) == 0
-    if loc == L_DECK or loc == L_ESCROW or loc == L_LIMBO:
+    if loc == L_DECK or loc == L_LIMBO:
         return True
     if L_HAND <= loc < L_HAND + MAX_PLAYERS:
         return loc - L_HAND != me

@@ -43,8 +43,9 @@ def test_redaction_ignores_opponent_hands_goods_and_deck_order():
         hidden = [
             c
             for c in range(L.N_CARDS)
-            if loc[c] in (L.L_DECK, L.L_LIMBO, L.L_ESCROW)
-            or (loc[c] >= L.L_GOODS and not core.is_shown(g.state, c))  # shown chain cards: public (R3.2, R7.7)
+            if loc[c] in (L.L_DECK, L.L_LIMBO)
+            # goods, on a building or paid into the phase-II escrow: hidden unless shown in a chain (R3.2, R7.7)
+            or ((loc[c] >= L.L_GOODS or loc[c] == L.L_ESCROW) and not core.is_shown(g.state, c))
             or (L.L_HAND <= loc[c] < L.L_HAND + L.MAX_PLAYERS and loc[c] != L.L_HAND + me)
             or (L.L_ASIDE <= loc[c] < L.L_ASIDE + L.MAX_PLAYERS and loc[c] != L.L_ASIDE + me)
         ]
