@@ -6,7 +6,9 @@ The library of ``ohmygoods tournament --agents random,heuristic,mcts --players 2
 Schedule (fixed by the arguments, so the same command gives the same results):
 
 * **Lineups.** 2 players: every pair of different agents. 3-4 players: every multiset of
-  agents over the seats (repetition allowed) with at least two different agents.
+  agents over the seats (repetition allowed) with at least two different agents. 1 player
+  (solo, R10.3): every agent alone, all on the same deals; the table is the mean score with a
+  95% interval (:func:`solo_summary`).
 * **Deals and seats.** ``--games`` games per lineup. Games are grouped in deals: every deal
   (one game seed) is played once per seat rotation of the lineup, so each agent meets the
   same cards from every seat. Game seeds and agent seeds are derived from ``--seed``, the
@@ -59,7 +61,7 @@ from pathlib import Path
 import numpy as np
 
 from ohmygoods_env import Game
-from ohmygoods_env.stats import Z95, multiplayer_ratings, wilson
+from ohmygoods_env.stats import Z95, mean_interval, multiplayer_ratings, wilson
 
 from . import make_agent
 from .base import Agent, info_state_of
@@ -85,6 +87,8 @@ def _derive(*words: int) -> int:
 
 def lineups(n_agents: int, players: int) -> list[tuple[int, ...]]:
     """Agent multisets over the seats: every pair for 2 players, with repetition for 3-4."""
+    if players == 1:  # solo (R10.3): every agent alone on the same deals, a score attack
+        return [(i,) for i in range(n_agents)]
     if n_agents < 2:
         raise ValueError("a tournament needs at least 2 different agents")
     if players == 2:
@@ -103,7 +107,8 @@ def schedule(n_agents: int, players: int, games: int, seed: int) -> list[GameSpe
             deal = k // players
             seats = lineup[rot:] + lineup[:rot]
             agent_seeds = tuple(_derive(seed, li, k, s, 7) for s in range(players))
-            specs.append(GameSpec(len(specs), li, k, _derive(seed, li, deal, 1), seats, agent_seeds))
+            deal_lineup = 0 if players == 1 else li  # solo: every agent plays the same deals
+            specs.append(GameSpec(len(specs), li, k, _derive(seed, deal_lineup, deal, 1), seats, agent_seeds))
     return specs
 
 
@@ -283,8 +288,51 @@ def bradley_terry(wins: np.ndarray, count: np.ndarray, prior: float = 1.0, iters
     return 400.0 * np.log10(gamma)
 
 
+def solo_summary(names: list[str], games: list[dict]) -> dict:
+    """Solo games (R10.3, a score attack): each agent's mean score with a 95% interval.
+
+    The interval is the normal (t-free, n is large) interval of the mean,
+    ``mean ± 1.96 · sd / sqrt(n)`` (:func:`ohmygoods_env.stats.mean_interval`).
+    """
+    agents = []
+    for i, name in enumerate(names):
+        own = [g for g in games if g["agent_index"][0] == i]
+        scores = np.array([g["scores"][0] for g in own], float)
+        mean, lo, hi = mean_interval(scores)
+        n_dec = sum(g["seat_decisions"][0] for g in own)
+        agents.append(
+            {
+                "agent": name,
+                "games": len(own),
+                "score_mean": mean,
+                "score_lo": lo,
+                "score_hi": hi,
+                "score_std": float(scores.std(ddof=1)) if len(own) > 1 else 0.0,
+                "rounds_mean": float(np.mean([g["rounds"] for g in own])) if own else 0.0,
+                "thinking_s_per_decision": float(sum(g["thinking_s"][0] for g in own) / max(1, n_dec)),
+            }
+        )
+    return {"solo": True, "agents": agents, "names": names}
+
+
+def format_solo(summary: dict) -> str:
+    """The solo score table of :func:`solo_summary`."""
+    w = max(10, *(len(n) for n in summary["names"]))
+    head = f"{'agent':<{w}}  {'games':>6}  {'mean score [95% CI]':>24}  {'std':>5}  {'rounds':>6}  {'s/decision':>10}"
+    lines = [head]
+    for a in summary["agents"]:
+        lines.append(
+            f"{a['agent']:<{w}}  {a['games']:>6}  {a['score_mean']:>8.2f} [{a['score_lo']:>6.2f},{a['score_hi']:>6.2f}]"
+            f"  {a['score_std']:>5.2f}  {a['rounds_mean']:>6.1f}  {a['thinking_s_per_decision']:>10.4f}"
+        )
+    return "\n".join(lines)
+
+
 def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: int = 0) -> dict:
-    """Win-rate matrix, per-agent statistics and ratings (see module docstring)."""
+    """Win-rate matrix, per-agent statistics and ratings (see module docstring); solo games go to
+    :func:`solo_summary`."""
+    if games and len(games[0]["agent_index"]) == 1:
+        return solo_summary(names, games)
     k = len(names)
     wins, count = pairwise(games, k)
     matrix = []
@@ -389,6 +437,8 @@ def lineup_table(names: list[str], games: list[dict]) -> list[dict]:
 
 
 def format_tables(summary: dict) -> str:
+    if summary.get("solo"):
+        return format_solo(summary)
     names = summary["names"]
     w = max(10, *(len(n) for n in names))
     lines = ["win rate of row vs column (95% Wilson interval, comparisons)"]
@@ -436,6 +486,23 @@ def write_outputs(out: Path, config: dict, summary: dict, games: list[dict], plo
         json.dump({"config": config, **summary}, fh, indent=2)
     written.append(out / "summary.json")
     names = summary["names"]
+    if summary.get("solo"):  # no win rates: only agents.csv below, no plots
+        plots = False
+    else:
+        _write_winrates(out, summary, names, written)
+    cols = list(summary["agents"][0].keys())
+    with open(out / "agents.csv", "w", newline="") as fh:
+        wr = csv.DictWriter(fh, fieldnames=cols)
+        wr.writeheader()
+        for a in summary["agents"]:
+            wr.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in a.items()})
+    written.append(out / "agents.csv")
+    if plots:
+        written += _plots(out, summary, games)
+    return written
+
+
+def _write_winrates(out: Path, summary: dict, names: list[str], written: list[Path]) -> None:
     with open(out / "winrates.csv", "w", newline="") as fh:
         wr = csv.writer(fh)
         wr.writerow(["agent", "opponent", "comparisons", "win_rate", "ci_low", "ci_high"])
@@ -452,16 +519,6 @@ def write_outputs(out: Path, config: dict, summary: dict, games: list[dict], plo
             for r in summary["lineups"]:
                 wr.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.items()})
         written.append(out / "lineups.csv")
-    cols = list(summary["agents"][0].keys())
-    with open(out / "agents.csv", "w", newline="") as fh:
-        wr = csv.DictWriter(fh, fieldnames=cols)
-        wr.writeheader()
-        for a in summary["agents"]:
-            wr.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in a.items()})
-    written.append(out / "agents.csv")
-    if plots:
-        written += _plots(out, summary, games)
-    return written
 
 
 def _plots(out: Path, summary: dict, games: list[dict]) -> list[Path]:

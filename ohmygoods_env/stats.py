@@ -2,6 +2,7 @@
 
 * :func:`wilson` — the one Wilson score interval of the project (win rates; ties may count
   half, so the number of successes may be fractional).
+* :func:`mean_interval` — the mean and its 95% normal interval (solo scores).
 * :func:`multiplayer_ratings` — ratings of agents from 3- and 4-player games with the
   Plackett–Luce model of ``openskill`` (the ``ratings`` extra): every game ranks its seats by
   R8.3 (score, then leftover coins; equal counts as a tie), and the posterior of each agent's
@@ -20,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["Z95", "multiplayer_ratings", "wilson"]
+__all__ = ["Z95", "mean_interval", "multiplayer_ratings", "wilson"]
 
 Z95 = 1.959963984540054
 
@@ -42,6 +43,23 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
     lo = 0.0 if successes == 0 else max(0.0, centre - half)
     hi = 1.0 if successes == n else min(1.0, centre + half)
     return (lo, hi)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """Mean of ``values`` and its normal 95% interval ``mean ± z · sd / sqrt(n)`` (sample sd).
+
+    >>> [round(x, 3) for x in mean_interval([1.0, 2.0, 3.0, 4.0])]
+    [2.5, 1.235, 3.765]
+    """
+    n = len(values)
+    if n == 0:
+        raise ValueError("mean_interval needs at least one value")
+    mean = math.fsum(values) / n
+    if n == 1:
+        return (mean, float("-inf"), float("inf"))
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return (mean, mean - half, mean + half)
 
 
 def multiplayer_ratings(names: Sequence[str], games: Sequence[dict], z: float = Z95) -> list[dict[str, float]]:

@@ -27,7 +27,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--agents", default="random,heuristic", help="comma list of agents: random, greedy, heuristic, mcts, ppo:PATH"
     )
-    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players per game")
+    ap.add_argument(
+        "--players", type=int, default=2, choices=(1, 2, 3, 4), help="players per game (1: solo score attack)"
+    )
     ap.add_argument("--games", type=int_at_least(1), default=100, help="games per lineup")
     ap.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")
     ap.add_argument("--seed", type=int, default=0, help="seed of the schedule: deals and agent seeds")
@@ -71,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
     if len(set(names)) != len(names):
         ap.error(f"--agents lists an agent twice: {names}")
-    if len(names) < 2:
+    if len(names) < 2 and args.players > 1:
         ap.error(f"--agents needs at least 2 different agents, got {names}")
     agent_kwargs = {"mcts": {"sims": args.mcts_sims, "seconds": args.mcts_seconds}}
     try:

@@ -192,3 +192,22 @@ def test_a_finished_run_can_be_extended_with_more_games(tmp_path, monkeypatch) -
     assert A.main(argv + ["--no-progress", "--no-plots", "--bootstrap", "5", "--workers", "1", "--resume"]) == 0
     assert sorted(played) == [4, 5]
     assert len((out / "games.jsonl").read_text().splitlines()) == 6
+
+
+def test_solo_tournament_plays_every_agent_on_the_same_deals_and_reports_mean_scores() -> None:
+    """Solo (R10.3) is a score attack: each agent alone, all on the same deals, mean score with a 95% interval."""
+    from agents import tournament as T
+
+    names = ["random", "greedy"]
+    specs = T.schedule(len(names), 1, 4, seed=3)
+    assert [s.seats for s in specs] == [(0,)] * 4 + [(1,)] * 4
+    assert [s.seed for s in specs[:4]] == [s.seed for s in specs[4:]]  # the same deals for every agent
+    games = T.run_games(names, specs, 1, "omg2", workers=1, progress=False)
+    summary = T.summarize(names, games)
+    assert summary["solo"]
+    for i, a in enumerate(summary["agents"]):
+        scores = [g["scores"][0] for g in games if g["agent_index"] == [i]]
+        assert a["games"] == 4
+        assert a["score_mean"] == pytest.approx(sum(scores) / 4)
+        assert a["score_lo"] < a["score_mean"] < a["score_hi"] or len(set(scores)) == 1
+    assert "mean score [95% CI]" in T.format_tables(summary)
