@@ -169,7 +169,7 @@ def _tampered_copy(src: Path, dst: Path, marker: Path) -> Path:
 
 
 def test_tampered_zip_runs_code_only_with_the_opt_in(sb3_zip, tmp_path) -> None:
-    from agents.tournament import main as tournament_main
+    from ohmygoods_env.apps.tournament import main as tournament_main
     from training import evaluate, train_ppo
 
     marker = tmp_path / "marker"
@@ -182,7 +182,9 @@ def test_tampered_zip_runs_code_only_with_the_opt_in(sb3_zip, tmp_path) -> None:
     with pytest.raises(UntrustedCheckpointError):
         read_checkpoint(bad)
     # tournament spec strings: refused before any game
-    assert tournament_main(["--agents", f"sb3:{bad},random", "--games", "1", "--out", str(tmp_path / "t")]) == 2
+    with pytest.raises(SystemExit) as exc:
+        tournament_main(["--agents", f"sb3:{bad},random", "--games", "1", "--out", str(tmp_path / "t")])
+    assert exc.value.code == 2
     # league resume and evaluation
     with pytest.raises(SystemExit) as exc:
         train_ppo.parse_args(["--resume", str(bad)])
