@@ -165,6 +165,9 @@ class _Marks:
     texts: tuple[str, ...]
 
 
+_CARD_KINDS = ("set aside", "spend hand card", "chain with hand card", "discard for new deck", "discard hand, keep one")
+
+
 def _marks(game: Game, s: np.ndarray, viewer: int | None, show_legal: bool) -> _Marks | None:
     cur = int(s[L.F_CUR])
     if not show_legal or game.done or cur < 0 or (viewer is not None and viewer != cur):
@@ -174,7 +177,7 @@ def _marks(game: Game, s: np.ndarray, viewer: int | None, show_legal: bool) -> _
     texts = []
     for a in game.legal_actions():
         kind, i = action_kind(a)
-        if kind in ("set aside", "spend hand card", "chain with hand card", "discard for new deck"):
+        if kind in _CARD_KINDS:
             cards.add(i)
         elif kind in ("produce", "open chain", "pay", "place assistant"):
             slots.add(i)

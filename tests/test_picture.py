@@ -9,7 +9,7 @@ import pytest
 
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
-from ohmygoods_env.actions import describe
+from ohmygoods_env.actions import action_kind, describe
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.infostate import hidden_cards, swap_cards
 from ohmygoods_env.picture import move_text, render_image, render_svg, svg_size, view
@@ -217,6 +217,10 @@ def test_svg_names_buildings_in_full_and_draws_their_needs() -> None:
 
 def test_svg_lists_and_marks_the_legal_moves_and_shows_the_last_move() -> None:
     g = _advance(Game(2, seed=3), 60, 0)
+    rng = np.random.default_rng(1)
+    naming = ("set aside", "spend hand card", "produce", "pay", "place worker", "move assistant")
+    while not any(action_kind(a)[0] in naming for a in g.legal_actions()):  # a decision that names cards or slots
+        g.step(int(rng.choice(g.legal_actions())))
     me = g.current_player
     svg = render_svg(g, viewer=me, last_move="player 1: produce at Bakery (slot 2)")
     _, texts = _parse(svg)

@@ -146,7 +146,7 @@ def test_tournament_harness_passes_only_observation_mask_and_information_state(m
 
 
 def test_play_harness_passes_only_observation_mask_and_information_state(monkeypatch) -> None:
-    from agents import play as play_mod
+    from ohmygoods_env.apps import play as play_mod
 
     ref: list[Game] = []
     real_init = Game.__init__
