@@ -172,6 +172,21 @@ def bench_vecenv(size: int, seconds: float) -> Row:
     return Row("ohmygoods OhMyGoodsVecEnv (SB3)", str(size), a, d, n, "learner + random opponents, obs", cpu)
 
 
+def bench_multiagent(size: int, seconds: float) -> list[Row]:
+    """The all-seats front ends (:mod:`ohmygoods_env.envs.bench_marl`): ``SeatVecEnv`` (one row per
+    game x seat, the SuperSuit convention) and ``BatchEnv`` (Pgx style), ``size`` games each."""
+    from ..envs import bench_marl
+
+    out = []
+    for fn, name, note in (
+        (bench_marl.bench_seat_vec_env, "ohmygoods SeatVecEnv (all seats)", "rows = games x 2 seats, obs + masks"),
+        (bench_marl.bench_batch_env, "ohmygoods BatchEnv (Pgx style)", "acting seat's obs, masks, autoreset"),
+    ):
+        r = fn(size, 2, seconds)  # one agent step per game per call; games/s filled in by main
+        out.append(Row(name, str(size), r["calls_per_s"] * size, r["decisions_per_s"], None, note))
+    return out
+
+
 def bench_game(seconds: float) -> Row:
     from ..engine import Game
 
@@ -518,6 +533,14 @@ def target_lines(rows: list[Row], mem_per_game: int) -> list[str]:
             f"AEC env >= 50,000 steps/s: {_fmt(aec.agent_steps)} agent steps/s ({_fmt(aec.decisions)} decisions/s)"
             f"{vs} -> {verdict((aec.agent_steps or 0) >= 5e4)}"
         )
+    seat = find("ohmygoods SeatVecEnv (all seats)")
+    obs = find("ohmygoods BatchGames.step + observe()", seat.batch) if seat else None
+    if seat and obs:
+        share = (seat.decisions or 0) / (obs.decisions or 1)
+        out.append(
+            f"all-seats SeatVecEnv >= 50 % of step + observe() at B={seat.batch}: {_fmt(seat.decisions)} vs "
+            f"{_fmt(obs.decisions)} decisions/s = {100 * share:.0f} % -> {verdict(share >= 0.5)}"
+        )
     out.append(
         f"state of one game <= 4 KiB: {L.STATE_LEN * 4:,} B ({mem_per_game:,} B with mask and bookkeeping) -> "
         f"{verdict(L.STATE_LEN * 4 <= 4096)}"
@@ -597,6 +620,7 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(bench_batch(big, seconds, mode="play_random"))
     rows.append(bench_batch(min(max(sizes), 256), seconds, mode="whole_games"))
     rows.append(bench_batch(mid, seconds, mode="observe"))
+    rows.extend(bench_multiagent(mid, seconds))
     rows.append(bench_vecenv(min(max(sizes), 256), seconds))
     rows.append(bench_game(seconds))
     rows.append(bench_gym(seconds))
