@@ -1,0 +1,162 @@
+"""The lean self-play PPO: per-seat GAE, masking, final rewards to every seat, checkpoints, a smoke run."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from ohmygoods_env import layout as L
+from training.fast_ppo import (
+    NEG,
+    League,
+    SelfPlayRollout,
+    SlotNet,
+    gae_per_seat,
+    load_net,
+    main,
+    masked_entropy,
+    sample_masked,
+    save_agent,
+)
+
+
+def _gae_reference(traj_values, final_reward, gamma, lam, boot=None):
+    """Plain GAE over one seat's trajectory (reward only at the end, or a bootstrap value)."""
+    n = len(traj_values)
+    adv = np.zeros(n)
+    nxt_adv = 0.0
+    for t in range(n - 1, -1, -1):
+        if t == n - 1:
+            delta = (final_reward - traj_values[t]) if boot is None else gamma * boot - traj_values[t]
+            nxt_adv = delta
+        else:
+            delta = gamma * traj_values[t + 1] - traj_values[t]
+            nxt_adv = delta + gamma * lam * nxt_adv
+        adv[t] = nxt_adv
+    return adv
+
+
+def test_gae_per_seat_interleaved_trajectories_match_separate_ones():
+    # samples of two seats of one game interleaved (seat A: 0, 2, 3; seat B: 1, 4), plus a cut one (5, 6)
+    values = np.array([0.1, -0.2, 0.3, 0.5, -0.4, 0.2, 0.25], np.float32)
+    rewards = np.array([0, 0, 0, 1.0, -1.0, 0, 0], np.float32)
+    done = np.array([0, 0, 0, 1, 1, 0, 0], np.bool_)
+    nxt = np.array([2, 4, 3, -1, -1, 6, -1], np.int64)
+    boot = np.zeros(7, np.float32)
+    boot[6] = 0.7
+    gamma, lam = 0.9, 0.8
+    adv = np.zeros(7, np.float32)
+    gae_per_seat(values, rewards, nxt, done, boot, gamma, lam, adv)
+    a = _gae_reference(values[[0, 2, 3]], 1.0, gamma, lam)
+    b = _gae_reference(values[[1, 4]], -1.0, gamma, lam)
+    c = _gae_reference(values[[5, 6]], 0.0, gamma, lam, boot=0.7)
+    np.testing.assert_allclose(adv[[0, 2, 3]], a, rtol=1e-5)
+    np.testing.assert_allclose(adv[[1, 4]], b, rtol=1e-5)
+    np.testing.assert_allclose(adv[[5, 6]], c, rtol=1e-5)
+
+
+def test_masked_logits_sampling_and_entropy():
+    torch.manual_seed(0)
+    net = SlotNet(hidden=32, embed=8)
+    obs = torch.rand(4, L.OBS_DIM)
+    mask = torch.zeros(4, L.N_ACTIONS, dtype=torch.bool)
+    mask[0, [3, 7]] = True
+    mask[1, 100] = True
+    mask[2, :] = True
+    mask[3, [0, L.N_ACTIONS - 1]] = True
+    with torch.no_grad():
+        logits, value = net(obs, mask)
+    assert value.shape == (4,)
+    assert torch.all(logits[~mask] == NEG)
+    gen = torch.Generator().manual_seed(1)
+    for _ in range(200):
+        a = sample_masked(logits, gen)
+        assert bool(mask[torch.arange(4), a].all())
+    ent = masked_entropy(logits, mask)
+    assert torch.isfinite(ent).all()
+    assert ent[1].item() == pytest.approx(0.0, abs=1e-6)  # one legal action: no choice
+    p = torch.softmax(logits[0, [3, 7]], 0)
+    assert ent[0].item() == pytest.approx(float(-(p * p.log()).sum()), rel=1e-5)
+
+
+def _trajectories(batch):
+    where = batch["where"].numpy()
+    keys = {}
+    for i, (g, s, e) in enumerate(where):
+        keys.setdefault((g, e, s), []).append(i)
+    return keys
+
+
+def test_rollout_final_reward_reaches_every_seat_of_self_play_games():
+    """R8.3 win rewards: both seats' last decisions get +1/-1 (or 0/0), nothing else gets a reward."""
+    net = SlotNet(hidden=16, embed=4)
+    ro = SelfPlayRollout(net, 6, 2, league=League.parse("self:1"), reward="win", reward_scale=1.0, seed=3)
+    batch = ro.collect(900)  # long enough for every slot to finish a game
+    assert ro.games_done >= 6
+    acts, masks = batch["action"], batch["mask"]
+    assert bool(masks[torch.arange(acts.shape[0]), acts].all())  # only legal actions were sampled
+    rewards, done, nxt = batch["reward"].numpy(), batch["done"].numpy(), batch["next"].numpy()
+    assert np.all(rewards[~done] == 0)
+    per_game: dict[tuple[int, int], list[float]] = {}
+    for (g, e, _seat), idx in _trajectories(batch).items():
+        assert list(nxt[idx[:-1]]) == idx[1:]  # a seat's samples are linked in order
+        assert not done[idx[:-1]].any()  # only the last decision of a trajectory can end it
+        if done[idx[-1]]:
+            per_game.setdefault((g, e), []).append(float(rewards[idx[-1]]))
+    assert len(per_game) >= 6
+    for r in per_game.values():
+        assert len(r) == 2  # both seats of a finished self-play game got the final reward
+        assert sorted(r) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_rollout_keeps_no_samples_of_opponent_seats():
+    net = SlotNet(hidden=16, embed=4)
+    ro = SelfPlayRollout(net, 4, 3, league=League.parse("self:0,random:1"), reward="margin", seed=5)
+    batch = ro.collect(400)
+    seats: dict[tuple[int, int], set[int]] = {}
+    for g, s, e in batch["where"].numpy():
+        seats.setdefault((int(g), int(e)), set()).add(int(s))
+    assert all(len(v) == 1 for v in seats.values())  # one learner seat per game, the random seats left none
+    assert ro.games_done >= 1
+
+
+def test_league_parse_rejects_unknown_entries():
+    with pytest.raises(ValueError, match="unknown league entry 'mcts'"):
+        League.parse("self:1,mcts:1")
+    lg = League.parse("self:2,heuristic:1,snapshot:1")
+    assert lg.self_share == pytest.approx(0.5)
+    assert lg.weights == {"heuristic": 0.25, "snapshot": 0.25}
+
+
+def test_checkpoint_round_trip(tmp_path):
+    torch.manual_seed(0)
+    net = SlotNet(hidden=24, embed=8)
+    path = save_agent(net, tmp_path / "agent", {"steps": 5}, half=False)
+    assert path.suffix == ".safetensors"
+    desc = json.loads((tmp_path / "agent.json").read_text())
+    assert desc["steps"] == 5 and desc["obs_dim"] == L.OBS_DIM
+    back = load_net(tmp_path / "agent")
+    obs, mask = torch.rand(3, L.OBS_DIM), torch.ones(3, L.N_ACTIONS, dtype=torch.bool)
+    torch.testing.assert_close(back(obs, mask)[0], net(obs, mask)[0])
+    desc["obs_dim"] = 5
+    (tmp_path / "agent.json").write_text(json.dumps(desc))
+    with pytest.raises(ValueError, match="obs_dim 5"):
+        load_net(tmp_path / "agent")
+
+
+@pytest.mark.training
+def test_fast_ppo_smoke(tmp_path):
+    out = tmp_path / "run"
+    argv = ["--players", "3", "--num-envs", "8", "--n-steps", "16", "--total-steps", "600", "--hidden", "32",
+            "--eval-every", "300", "--eval-games", "3", "--eval-vs", "random", "--snapshot-every", "200",
+            "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    rows = (out / "eval.csv").read_text().splitlines()
+    assert rows[0].startswith("steps,") and len(rows) >= 3
+    run = json.loads((out / "run.json").read_text())
+    assert run["steps"] >= 600
+    agent = load_net(out / "best")
+    assert agent.hidden == 32
