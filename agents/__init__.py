@@ -1,55 +1,36 @@
-"""Baseline agents for Oh my Goods! and the registry that builds them by name.
+"""Baseline and trained agents for Oh my Goods!, registered by name.
 
 ===================  ==========================================================================
-name                 agent
+spec                 agent
 ===================  ==========================================================================
-``random``           uniformly random legal action (:class:`agents.random_agent.RandomAgent`)
+``random``           uniformly random legal action (:class:`ohmygoods_env.policy.RandomAgent`)
 ``greedy``           the light greedy policy MCTS uses in its rollouts (:mod:`agents.greedy`)
 ``heuristic``        documented rule-based player (:class:`agents.heuristic.HeuristicAgent`)
 ``mcts``             determinized information-set MCTS (:class:`agents.mcts.MCTSAgent`)
-``ppo:PATH``         a trained sb3-contrib ``MaskablePPO`` zip (:func:`agents.sb3_policy.load_policy`)
+``ppo``              the shipped 2-player policy (package data, safe format; see below)
+``ppo:PATH``         a policy checkpoint ``PATH`` (``NAME.json`` + ``NAME.safetensors``,
+                     :func:`agents.checkpoint.load_policy`); runs no code when loaded
+``sb3:PATH``         a Stable-Baselines3 ``MaskablePPO`` zip: **only** with
+                     ``trust_pickle=True``, because loading such a zip unpickles code
 ===================  ==========================================================================
 
-All agents follow the protocol of :class:`agents.base.Agent`:
-``act(observation, mask, info_state=None) -> int``.
+Shipped agents (``agents/checkpoints/*.json`` with a ``name``) register under that short name
+(``ppo``; ``ppo-3p`` / ``ppo-4p`` when shipped) and load from any working directory.
+
+Every agent follows the protocol of :class:`ohmygoods_env.policy.Agent`:
+``act(observation, mask, info_state=None) -> int``. :func:`make_agent` is the registry of
+:mod:`ohmygoods_env.policy`; the names above reach it through the ``ohmygoods.agents`` entry
+points (``pyproject.toml``) and are also registered when this package is imported.
 """
 
 from __future__ import annotations
 
-from .base import Agent, info_state_of
+from ohmygoods_env.policy import Agent, agent_names, info_state_of, make_agent, register_agent
 
-AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts", "ppo:PATH")
+from . import registry as _registry
 
+_registry.register_all()
 
-def make_agent(name: str, seed: int | None = None, **kwargs) -> Agent:
-    """Build an agent by registry name (see the module table); ``kwargs`` go to its constructor.
+AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts", "ppo", "ppo:PATH", "sb3:PATH")
 
-    >>> make_agent("random", seed=1).name
-    'random'
-    """
-    if not isinstance(name, str):
-        raise TypeError(f"agent name must be a str, got {name!r}")
-    if name == "random":
-        from .random_agent import RandomAgent
-
-        return RandomAgent(seed=seed, **kwargs)
-    if name == "greedy":
-        from .greedy import GreedyAgent
-
-        return GreedyAgent(seed=seed, **kwargs)
-    if name == "heuristic":
-        from .heuristic import HeuristicAgent
-
-        return HeuristicAgent(seed=seed, **kwargs)
-    if name == "mcts":
-        from .mcts import MCTSAgent
-
-        return MCTSAgent(seed=seed, **kwargs)
-    if name.startswith("ppo:"):
-        from .sb3_policy import load_policy
-
-        return load_policy(name[4:], **kwargs)
-    raise ValueError(f"unknown agent {name!r}: expected one of {list(AGENT_NAMES)}")
-
-
-__all__ = ["AGENT_NAMES", "Agent", "info_state_of", "make_agent"]
+__all__ = ["AGENT_NAMES", "Agent", "agent_names", "info_state_of", "make_agent", "register_agent"]

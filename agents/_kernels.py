@@ -21,10 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ohmygoods_env import _jit, core
 from ohmygoods_env import cards as _cards
-from ohmygoods_env import core
 from ohmygoods_env import layout as _layout
-from ohmygoods_env.batch import refresh_stale_kernels as _refresh_stale_kernels
 from ohmygoods_env.cards import A_VP, B_COST, B_GOOD, B_KIND, B_VALUE, B_VP, KIND_PRODUCTION, N_RES
 from ohmygoods_env.layout import (
     A_ASIDE,
@@ -323,4 +322,4 @@ def chain_tiers(C: np.ndarray) -> np.ndarray:
 
 
 # numba checks a cached kernel only against its own file: recompile when the engine changed
-_refresh_stale_kernels(globals(), core, _layout, _cards)
+_jit.register(globals(), core, _layout, _cards)

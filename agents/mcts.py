@@ -30,11 +30,13 @@ import time
 import numpy as np
 from numba import njit
 
-from ohmygoods_env import core
+from ohmygoods_env import _jit, core
+from ohmygoods_env import infostate as _infostate
 from ohmygoods_env import layout as L
 from ohmygoods_env.cards import CardSet, default_cards
 from ohmygoods_env.infostate import determinize
 
+from . import _kernels
 from ._kernels import chain_tiers, greedy_action, simulate
 from .base import Agent, require_info_state
 from .heuristic import HeuristicAgent
@@ -169,3 +171,6 @@ class MCTSAgent(Agent):
         if not stats:
             return int(root_legal[0])
         return max(stats, key=lambda a: (stats[a], root.w[a], -a))
+
+
+_jit.register(globals(), core, L, _infostate, _kernels)

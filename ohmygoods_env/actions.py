@@ -1,36 +1,8 @@
 """The action space: one ``Discrete(N_ACTIONS)`` for every decision, and ``describe``.
 
-Action id table (``MAX_SLOTS`` = 9 building slots, 94 deck cards, 8 assistant positions):
-
-==========================  ===========  ====================================================
-range                       decision     meaning
-==========================  ===========  ====================================================
-0 ``A_KEEP``                phase I      keep the hand (R4.1)
-1 ``A_DISCARD_HAND``        phase I      discard the whole hand, draw as many (R4.1, omg2)
-2..82 ``A_MOVE``            phase II     move assistant from slot ``i // 9`` to ``i % 9``,
-                                         2 coins (R5.3)
-83 ``A_MOVES_DONE``         phase II     no (more) assistant moves
-84..101 ``A_WORKER``        phase II     worker to slot ``i // 2``, efficient (0) / sloppy (1)
-                                         (R5.4)
-102..195 ``A_ASIDE``        phase II     set aside hand card ``i`` to build (R5.5)
-196 ``A_ASIDE_NONE``        phase II     set nothing aside
-197..205 ``A_PRODUCE``      phase IV     produce at slot ``i`` next (R7.6)
-206..214 ``A_CHAIN_OPEN``   phase IV     final round: open the chain of slot ``i`` (R8.2)
-215 ``A_PRODUCTION_DONE``   phase IV     end production (only when no staffed building is
-                                         covered by the market alone)
-216..309 ``A_SPEND``        phase IV     discard hand card ``i`` for a missing resource (R7.1)
-310..403 ``A_CHAIN_HAND``   phase IV     run the chain once, feeding hand card ``i`` (R7.8)
-404 ``A_CHAIN_GOODS``       phase IV     run a goods-only chain once (R7.8)
-405 ``A_CHAIN_STOP``        phase IV     stop running this chain
-406 ``A_BUILD``             phase IV     build the set-aside card (R7.10)
-407 ``A_NO_BUILD``          phase IV     do not build (card to hand R7.11; royal: discard)
-408..416 ``A_PAY``           payment      spend one good from slot ``i`` (R7.10, R5.3, R7.12)
-417..424 ``A_HIRE``         phase IV     hire the assistant at display position ``i`` (R7.12)
-425 ``A_NO_HIRE``           phase IV     hire nobody
-426..434 ``A_PLACE``        phase IV     put the hired assistant on slot ``i`` (R7.12)
-435..528 ``A_REFILL``       empty deck   discard hand card ``i`` into the new deck (R3.1)
-==========================  ===========  ====================================================
-
+The ranges are declared once in :mod:`ohmygoods_env.layout` (``_a``); :data:`RANGES` is that
+registry and :data:`MEANINGS` says what each range decides. The id table below is generated
+from both (:func:`action_table`) and checked against ``docs/layouts.md`` by the tests.
 Slots are a player's buildings in the order built; slot 0 is the Charburner.
 """
 
@@ -39,35 +11,61 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import layout as L
-from .cards import RESOURCES, default_cards
+from .cards import A_COST, A_VP, B_RES, RESOURCES, default_cards
 
 if TYPE_CHECKING:
     from .engine import Game
 
 N_ACTIONS = L.N_ACTIONS
 
-RANGES: tuple[tuple[str, int, int], ...] = (
-    ("keep hand", L.A_KEEP, 1),
-    ("discard hand", L.A_DISCARD_HAND, 1),
-    ("move assistant", L.A_MOVE, L.MAX_SLOTS * L.MAX_SLOTS),
-    ("moves done", L.A_MOVES_DONE, 1),
-    ("place worker", L.A_WORKER, 2 * L.MAX_SLOTS),
-    ("set aside", L.A_ASIDE, L.N_CARDS),
-    ("set aside nothing", L.A_ASIDE_NONE, 1),
-    ("produce", L.A_PRODUCE, L.MAX_SLOTS),
-    ("open chain", L.A_CHAIN_OPEN, L.MAX_SLOTS),
-    ("production done", L.A_PRODUCTION_DONE, 1),
-    ("spend hand card", L.A_SPEND, L.N_CARDS),
-    ("chain with hand card", L.A_CHAIN_HAND, L.N_CARDS),
-    ("chain with goods", L.A_CHAIN_GOODS, 1),
-    ("stop chain", L.A_CHAIN_STOP, 1),
-    ("build", L.A_BUILD, 1),
-    ("do not build", L.A_NO_BUILD, 1),
-    ("pay", L.A_PAY, L.MAX_SLOTS),
-    ("hire", L.A_HIRE, L.N_ASSIST),
-    ("hire nobody", L.A_NO_HIRE, 1),
-    ("place assistant", L.A_PLACE, L.MAX_SLOTS),
-    ("discard for new deck", L.A_REFILL, L.N_CARDS),
+#: (name, first id, size) of every action range, in id order (from ``layout._a``)
+RANGES: tuple[tuple[str, int, int], ...] = L.ACTION_RANGES
+
+#: range name -> (decision, meaning); ``i`` is the index inside the range
+MEANINGS: dict[str, tuple[str, str]] = {
+    "keep hand": ("phase I", "keep the hand (R4.1)"),
+    "discard hand": ("phase I", "discard the whole hand and draw as many (R4.1, `omg2` only)"),
+    "move assistant": ("phase II", "move the assistant on slot `i // 9` to slot `i % 9`, paying 2 coins (R5.3)"),
+    "moves done": ("phase II", "no (more) assistant moves"),
+    "place worker": ("phase II", "worker to slot `i // 2`, mode `i % 2` (0 efficient, 1 sloppy) (R5.4)"),
+    "set aside": ("phase II", "put hand card `i` face down to build in phase IV (R5.5)"),
+    "set aside nothing": ("phase II", "build nothing this round"),
+    "produce": ("phase IV", "staffed slot `i` produces next (R7.6)"),
+    "open chain": ("phase IV", "final round: run the chain of slot `i`, staffed or not (R8.2, `omg2`)"),
+    "production done": (
+        "phase IV",
+        "end production (illegal while a staffed building is covered by the market alone)",
+    ),
+    "spend hand card": ("phase IV", "discard hand card `i` to supply a missing resource (R7.1, R7.2, R7.4)"),
+    "chain with hand card": ("phase IV", "run the chain once, feeding hand card `i` (R7.7, R7.8)"),
+    "chain with goods": ("phase IV", "run a goods-only chain once (R7.8)"),
+    "stop chain": ("phase IV", "stop running this chain"),
+    "build": ("phase IV", "build the set-aside card (R7.10)"),
+    "do not build": ("phase IV", "card back to hand (R7.11; `royal`: to the discard pile)"),
+    "pay": ("payment", "spend one good from slot `i` (R7.10, R5.3, R7.12); repeated until paid, no change"),
+    "hire": ("phase IV", "hire the assistant at display position `i` (R7.12)"),
+    "hire nobody": ("phase IV", "hire no assistant (R7.12)"),
+    "place assistant": ("phase IV", "put the hired assistant on production slot `i` (R7.12, R7.14)"),
+    "discard for new deck": ("empty deck", "discard hand card `i` face down into the new deck (R3.1)"),
+    "wait": (
+        "none",
+        "nothing to decide: the parallel env's action for seats not to act; never legal in the engine's mask",
+    ),
+}
+
+
+def action_table() -> str:
+    """The markdown id table of ``docs/layouts.md``, generated from :data:`RANGES` and :data:`MEANINGS`."""
+    lines = ["| ids | name | decision | meaning |", "|---|---|---|---|"]
+    for name, start, n in RANGES:
+        ids = f"{start}..{start + n - 1}" if n > 1 else f"{start}"
+        decision, meaning = MEANINGS[name]
+        lines.append(f"| {ids} | {name} | {decision} | {meaning} |")
+    return "\n".join(lines)
+
+
+__doc__ = (
+    (__doc__ or "") + "\nAction id table::\n\n" + "\n".join("    " + x for x in action_table().splitlines()) + "\n"
 )
 
 
@@ -80,7 +78,7 @@ def action_kind(action: int) -> tuple[str, int]:
 
 
 def _card(cards, c: int) -> str:
-    return f"{cards.name(c)} [{RESOURCES[cards.buildings[c, 2]]}] (card {c})"
+    return f"{cards.name(c)} [{RESOURCES[cards.buildings[c, B_RES]]}] (card {c})"
 
 
 def describe(action: int, game: Game | None = None) -> str:
@@ -124,6 +122,8 @@ def describe(action: int, game: Game | None = None) -> str:
             s = game.state
             card, side = int(s[L.F_A_CARD + i]), int(s[L.F_A_SIDE + i])
             a = cards.assistants[card, side]
-            return f"hire assistant {card + 1}{'AB'[side]} (position {i}): cost {a[0]}, {a[1]} VP"
+            return f"hire assistant {card + 1}{'AB'[side]} (position {i}): cost {a[A_COST]}, {a[A_VP]} VP"
         return f"hire the assistant at position {i}"
+    if name == "wait":
+        return "wait (nothing to decide)"
     return name

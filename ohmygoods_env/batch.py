@@ -49,22 +49,21 @@ Actions given for games that are already done are ignored (no error) until :meth
 
 from __future__ import annotations
 
-import hashlib
 import os
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit, prange
-from numba.core.registry import CPUDispatcher
 
 if TYPE_CHECKING:
     from .engine import Game
 
+from . import _jit, core
 from . import cards as _cards
-from . import core
 from . import layout as L
+from ._jit import PARALLEL_MIN as PARALLEL_MIN  # re-exported: the batch size of the parallel twins
+from ._jit import twin
 from .cards import CardSet, default_cards
 from .engine import REWARD_MODES, IllegalActionError
 from .rules import RuleSet, make_rules
@@ -76,9 +75,6 @@ from .rules import RuleSet, make_rules
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 ILLEGAL_MODES: tuple[str, ...] = ("raise", "penalty")
-#: Batches at least this large use the multi-threaded (``prange``) kernels: below it, waking the
-#: thread pool costs more than it saves (measured on 2 cores; see docs/performance.md).
-PARALLEL_MIN = 128
 
 _M64 = (1 << 64) - 1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -214,14 +210,8 @@ def _pick(mask, rng, i):
     return a
 
 
-@njit(cache=True)
-def _random_actions_serial(masks, rng, out):
-    for i in range(masks.shape[0]):
-        out[i] = _pick(masks[i], rng, i)
-
-
-@njit(cache=True, parallel=True)
-def _random_actions_parallel(masks, rng, out):
+@twin
+def _random_actions(masks, rng, out):
     for i in prange(masks.shape[0]):
         out[i] = _pick(masks[i], rng, i)
 
@@ -236,10 +226,7 @@ def random_actions(masks: np.ndarray, rng: np.ndarray, out: np.ndarray | None = 
         out = np.empty(masks.shape[0], np.int64)
     if rng.shape[0] < masks.shape[0]:
         raise ValueError(f"rng has {rng.shape[0]} words for {masks.shape[0]} rows")
-    if masks.shape[0] >= PARALLEL_MIN:
-        _random_actions_parallel(masks, rng, out)
-    else:
-        _random_actions_serial(masks, rng, out)
+    _random_actions.pick(masks.shape[0])(masks, rng, out)
     return out
 
 
@@ -332,18 +319,8 @@ def _check(rows, actions, masks, flags, rewards, check):
     return -1
 
 
-@njit(cache=True)
-def _step_serial(S, C, AS, rows, actions, masks, flags, rewards, decisions, params, check):
-    bad = _check(rows, actions, masks, flags, rewards, check)
-    if bad >= 0:
-        return bad
-    for j in range(rows.shape[0]):
-        _step_row(S, C, AS, rows[j], actions[j], masks, flags, rewards, decisions, params)
-    return -1
-
-
-@njit(cache=True, parallel=True)
-def _step_parallel(S, C, AS, rows, actions, masks, flags, rewards, decisions, params, check):
+@twin
+def _step(S, C, AS, rows, actions, masks, flags, rewards, decisions, params, check):
     bad = _check(rows, actions, masks, flags, rewards, check)
     if bad >= 0:
         return bad
@@ -370,15 +347,8 @@ def _random_row(S, C, AS, i, until, masks, rng, flags, rewards, decisions, param
             break
 
 
-@njit(cache=True)
-def _random_serial(S, C, AS, rows, until, masks, rng, flags, rewards, decisions, params):
-    rewards[:, :] = 0.0
-    for j in range(rows.shape[0]):
-        _random_row(S, C, AS, rows[j], until, masks, rng, flags, rewards, decisions, params)
-
-
-@njit(cache=True, parallel=True)
-def _random_parallel(S, C, AS, rows, until, masks, rng, flags, rewards, decisions, params):
+@twin
+def _random(S, C, AS, rows, until, masks, rng, flags, rewards, decisions, params):
     rewards[:, :] = 0.0
     for j in prange(rows.shape[0]):
         _random_row(S, C, AS, rows[j], until, masks, rng, flags, rewards, decisions, params)
@@ -395,14 +365,8 @@ def _init_row(S, C, AS, i, seed, masks, flags, decisions, rules):
     flags[_PEN, i] = False
 
 
-@njit(cache=True)
-def _init_serial(S, C, AS, rows, seeds, masks, flags, decisions, rules):
-    for j in range(rows.shape[0]):
-        _init_row(S, C, AS, rows[j], seeds[j], masks, flags, decisions, rules)
-
-
-@njit(cache=True, parallel=True)
-def _init_parallel(S, C, AS, rows, seeds, masks, flags, decisions, rules):
+@twin
+def _init(S, C, AS, rows, seeds, masks, flags, decisions, rules):
     for j in prange(rows.shape[0]):
         _init_row(S, C, AS, rows[j], seeds[j], masks, flags, decisions, rules)
 
@@ -422,14 +386,8 @@ def _observe_row(S, C, AS, i, p, out_row):
     core.observe(S[i], C, AS, p, out_row)
 
 
-@njit(cache=True)
-def _observe_serial(S, C, AS, rows, players, out):
-    for j in range(rows.shape[0]):
-        _observe_row(S, C, AS, rows[j], players[j], out[j])
-
-
-@njit(cache=True, parallel=True)
-def _observe_parallel(S, C, AS, rows, players, out):
+@twin
+def _observe(S, C, AS, rows, players, out):
     for j in prange(rows.shape[0]):
         _observe_row(S, C, AS, rows[j], players[j], out[j])
 
@@ -438,37 +396,8 @@ def _observe_parallel(S, C, AS, rows, players, out):
 
 
 def refresh_stale_kernels(namespace: dict, *modules: ModuleType) -> bool:
-    """Drop the cached machine code of the numba kernels in ``namespace`` if ``modules`` changed.
-
-    Numba checks a cached kernel against its own source file only, but a kernel compiles in
-    the engine functions and constants it calls (``core``, ``layout``, ``cards``). Call this
-    at the end of a module that defines cached kernels, naming the modules they depend on;
-    it compares a hash of their sources with the one stored next to the cache and, when
-    they differ, empties the cache index of each kernel (they recompile on first use).
-    Returns True when kernels were dropped.
-    """
-    name = namespace["__name__"]
-    kernels = [
-        d
-        for d in namespace.values()
-        if isinstance(d, CPUDispatcher) and d.py_func.__module__ == name and getattr(d, "_cache", None)
-    ]
-    if not kernels:
-        return False
-    try:
-        digest = hashlib.sha256()
-        for m in modules:
-            digest.update(Path(m.__file__).read_bytes())
-        stamp = digest.hexdigest()
-        path = Path(kernels[0]._cache._cache_path) / f"{name}.engine-stamp"
-        if path.exists() and path.read_text() == stamp:
-            return False
-        for d in kernels:
-            d._cache.flush()
-        path.write_text(stamp)
-        return True
-    except (OSError, AttributeError, TypeError):  # read-only or unusual cache: leave numba's own checks
-        return False
+    """Deprecated spelling of :func:`ohmygoods_env._jit.register`; True when kernels were flushed."""
+    return _jit.register(namespace, *modules) in ("new", "stale")
 
 
 # ===================================================================== the batch
@@ -610,10 +539,7 @@ class BatchGames:
         if out is None:
             out = np.empty((r.shape[0], L.OBS_DIM), np.float32)
         C, AS = self.cards.buildings, self.cards.assistants
-        if r.shape[0] >= PARALLEL_MIN:
-            _observe_parallel(self.state, C, AS, r, pl, out)
-        else:
-            _observe_serial(self.state, C, AS, r, pl, out)
+        _observe.pick(r.shape[0])(self.state, C, AS, r, pl, out)
         return out
 
     # ------------------------------------------------------------------ acting
@@ -632,7 +558,7 @@ class BatchGames:
             if a.dtype.kind not in "iu" and (a.dtype == np.bool_ or not np.all(np.mod(a, 1) == 0)):
                 raise TypeError(f"actions must be integers, got dtype {a.dtype}")
             a = a.astype(np.int64)
-        kernel = _step_parallel if r.shape[0] >= PARALLEL_MIN else _step_serial
+        kernel = _step.pick(r.shape[0])
         C, AS = self.cards.buildings, self.cards.assistants
         j = kernel(
             self.state, C, AS, r, a, self._masks, self._flags, self.rewards, self.decisions, self._params,
@@ -658,7 +584,7 @@ class BatchGames:
             raise ValueError(f"until must have shape ({self.num_games},), got {u.shape}")
         if rng.dtype != np.uint64 or rng.shape[0] < self.num_games:
             raise ValueError(f"rng must be a uint64 array with at least {self.num_games} words")
-        kernel = _random_parallel if r.shape[0] >= PARALLEL_MIN else _random_serial
+        kernel = _random.pick(r.shape[0])
         C, AS = self.cards.buildings, self.cards.assistants
         kernel(self.state, C, AS, r, u, self._masks, rng, self._flags, self.rewards, self.decisions, self._params)
         return self.rewards.copy(), self.terminated.copy(), self.truncated.copy()
@@ -727,7 +653,7 @@ class BatchGames:
         rows = rows.astype(np.int64, copy=False)
         self.seeds[rows] = seeds
         self.rewards[rows] = 0.0
-        kernel = _init_parallel if rows.shape[0] >= PARALLEL_MIN else _init_serial
+        kernel = _init.pick(rows.shape[0])
         C, AS = self.cards.buildings, self.cards.assistants
         kernel(self.state, C, AS, rows, seeds, self._masks, self._flags, self.decisions, self._rules)
 
@@ -745,6 +671,4 @@ class BatchGames:
         )
 
 
-# core's kernels are checked by numba against core.py only; they compile in layout's and cards' constants
-refresh_stale_kernels(vars(core), L, _cards)
-refresh_stale_kernels(globals(), core, L, _cards)
+_jit.register(globals(), core, L, _cards)

@@ -2,7 +2,8 @@
 
 This module is the single implementation of the rules (R2-R8). Every function takes the
 state row ``g`` (see :mod:`ohmygoods_env.layout`), the building table ``C`` and the
-assistant table ``AS`` (see :mod:`ohmygoods_env.cards`). Batch kernels loop over rows.
+assistant table ``AS`` (see :mod:`ohmygoods_env.cards`). Loops over many games live in
+:mod:`ohmygoods_env.batch`.
 
 Flow: :func:`advance` runs everything automatic (dealing, market reveals, drawing goods,
 resolving simultaneous choices, scoring the round end) until a player must decide; it then
@@ -18,8 +19,11 @@ only on its seed and its actions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from . import _jit
+from . import cards as _cards
+from . import layout as _layout
 from .cards import (
     A_COST,
     A_REQ0,
@@ -167,14 +171,30 @@ from .layout import (
     O_MARKET,
     O_NP,
     O_OFFICE,
-    O_PEND,
+    O_PEND_ALLOW,
+    O_PEND_CHAIN,
+    O_PEND_CHAIN_MUST,
+    O_PEND_DUE,
+    O_PEND_HIRE,
+    O_PEND_MISS,
+    O_PEND_MISS_ANY,
+    O_PEND_PAY_FOR,
+    O_PEND_SLOT,
     O_PILES,
     O_PLAYERS,
     O_ROUND,
     O_SLOTS,
+    O_SUNS,
     PAY_BUILD,
     PAY_HIRE,
     PAY_MOVE,
+    PF_ASIDE,
+    PF_ASSISTANTS,
+    PF_BUILDINGS,
+    PF_COINS,
+    PF_HAND,
+    PF_IN_PLAY,
+    PF_VP,
     PH_OVER,
     PH_P1_ASK,
     PH_P1_DRAW,
@@ -188,6 +208,28 @@ from .layout import (
     PH_SUNRISE,
     PH_SUNSET,
     PLAYER_FEATURES,
+    SC_AF_COST,
+    SC_AF_REQ,
+    SC_AF_VP,
+    SC_HANDRES,
+    SC_MARKET,
+    SC_OFFICE,
+    SC_PEND_DUE,
+    SC_PEND_MISS,
+    SC_PEND_MISS_ANY,
+    SC_PF_ASSISTANTS,
+    SC_PF_BUILDINGS,
+    SC_PF_COINS,
+    SC_PF_HAND,
+    SC_PF_VP,
+    SC_PILES,
+    SC_ROUND,
+    SC_SF_GOODS,
+    SC_SF_NEED_ANY,
+    SC_SF_NEEDS,
+    SC_SF_VALUE,
+    SC_SF_VP,
+    SC_SUNS,
     SF_COLOUR,
     SF_GOOD,
     SF_GOODS,
@@ -1305,51 +1347,51 @@ def observe(g, C, AS, me, out):
     dec = g[F_DEC]
     if g[F_CUR] == me or dec == D_OVER:
         out[O_DEC + dec] = 1.0  # others' pending decisions may reveal hidden choices (R5.2)
-    out[O_NP + np_ - 2] = 1.0
-    out[O_ROUND] = g[F_ROUND] / 20.0
+    out[O_NP + np_ - 1] = 1.0
+    out[O_ROUND] = g[F_ROUND] / SC_ROUND
     out[O_FLAGS] = g[F_FINAL]
     out[O_FLAGS + 1] = g[F_TRIGGER]
     out[O_FLAGS + 2] = g[F_ROYAL]
     out[O_FLAGS + 3] = 1.0 if g[F_FIRST] == me else 0.0
     out[O_FIRST + (g[F_FIRST] - me) % np_] = 1.0
     ndisc = 0
+    hand_res = np.zeros(N_RES, np.int64)
     for c in range(N_CARDS):
         lc = g[F_LOC + c]
         if lc == L_HAND + me:
             out[O_HAND + c] = 1.0
-            out[O_HANDRES + C[c, B_RES]] += 0.2
+            hand_res[C[c, B_RES]] += 1
         elif lc == L_ASIDE + me:
             out[O_ASIDE + c] = 1.0
         elif lc == L_DISCARD:
             out[O_DISCARD + c] = 1.0
             ndisc += 1
-    out[O_PILES] = g[F_DECK_N] / 94.0
-    out[O_PILES + 1] = ndisc / 94.0
-    for i in range(2 * N_RES):
-        out[O_MARKET + i] = g[F_MKT + i] / 5.0
-    out[O_MARKET + 2 * N_RES] = g[F_SUNS] / 2.0
-    out[O_MARKET + 2 * N_RES + 1] = g[F_SUNS + 1] / 2.0
     for r in range(N_RES):
-        out[O_OFFICE + r] = office_bonus(g, C, me, r)
+        out[O_HANDRES + r] = hand_res[r] / SC_HANDRES
+    out[O_PILES] = g[F_DECK_N] / SC_PILES
+    out[O_PILES + 1] = ndisc / SC_PILES
+    for i in range(2 * N_RES):
+        out[O_MARKET + i] = g[F_MKT + i] / SC_MARKET
+    out[O_SUNS] = g[F_SUNS] / SC_SUNS
+    out[O_SUNS + 1] = g[F_SUNS + 1] / SC_SUNS
+    for r in range(N_RES):
+        out[O_OFFICE + r] = office_bonus(g, C, me, r) / SC_OFFICE
     if g[F_CUR] == me:
-        o = O_PEND
         sub = g[F_SUB]
         if g[F_PH] == PH_P4 and (sub == SUB_SPEND or sub == SUB_DRAW):
-            out[o + g[F_PROD_SLOT]] = 1.0
+            out[O_PEND_SLOT + g[F_PROD_SLOT]] = 1.0
             for r in range(N_RES):
-                out[o + MAX_SLOTS + r] = g[F_MISS + r] / 5.0
-            out[o + MAX_SLOTS + N_RES] = g[F_MISS_ANY] / 12.0
-            out[o + MAX_SLOTS + N_RES + 1] = g[F_ALLOW]
-        o += MAX_SLOTS + N_RES + 2
+                out[O_PEND_MISS + r] = g[F_MISS + r] / SC_PEND_MISS
+            out[O_PEND_MISS_ANY] = g[F_MISS_ANY] / SC_PEND_MISS_ANY
+            out[O_PEND_ALLOW] = g[F_ALLOW]
         if g[F_PH] == PH_P4 and sub == SUB_CHAIN:
-            out[o + g[F_CHAIN_SLOT]] = 1.0
-            out[o + MAX_SLOTS] = 1.0 if (g[F_CHAIN_SEL] == 1 and g[F_CHAIN_RUNS] == 0) else 0.0
-        o += MAX_SLOTS + 1
+            out[O_PEND_CHAIN + g[F_CHAIN_SLOT]] = 1.0
+            out[O_PEND_CHAIN_MUST] = 1.0 if (g[F_CHAIN_SEL] == 1 and g[F_CHAIN_RUNS] == 0) else 0.0
         if sub == SUB_PAY:
-            out[o] = g[F_PAY_DUE] / 20.0
-            out[o + 1 + g[F_PAY_FOR]] = 1.0
+            out[O_PEND_DUE] = g[F_PAY_DUE] / SC_PEND_DUE
+            out[O_PEND_PAY_FOR + g[F_PAY_FOR]] = 1.0
             if g[F_PAY_FOR] == PAY_HIRE:
-                out[o + 4 + g[F_HIRE_K]] = 1.0
+                out[O_PEND_HIRE + g[F_HIRE_K]] = 1.0
     hidden_phase2 = g[F_PH] == PH_P2
     for rel in range(np_):
         q = (me + rel) % np_
@@ -1378,14 +1420,14 @@ def observe(g, C, AS, me, out):
             if C[b, B_GOOD] >= 0:
                 out[so + SF_GOOD + C[b, B_GOOD]] = 1.0
             for r in range(N_RES):
-                out[so + SF_NEEDS + r] = C[b, B_NEED0 + r] / 5.0
-            out[so + SF_NEED_ANY] = C[b, B_NEED_ANY] / 12.0
-            out[so + SF_GOODS] = k / 10.0
-            out[so + SF_VALUE] = k * C[b, B_VALUE] / 30.0
+                out[so + SF_NEEDS + r] = C[b, B_NEED0 + r] / SC_SF_NEEDS
+            out[so + SF_NEED_ANY] = C[b, B_NEED_ANY] / SC_SF_NEED_ANY
+            out[so + SF_GOODS] = k / SC_SF_GOODS
+            out[so + SF_VALUE] = k * C[b, B_VALUE] / SC_SF_VALUE
             if st != STAFF_NONE:
                 out[so + SF_STAFF + st - 1] = 1.0
             out[so + SF_PRODUCED] = g[F_PRODUCED + qb + s]
-            out[so + SF_VP] = C[b, B_VP] / 5.0
+            out[so + SF_VP] = C[b, B_VP] / SC_SF_VP
         nas = 0
         for k in range(N_ASSIST):
             if g[F_A_OWNER + k] == q:
@@ -1393,13 +1435,13 @@ def observe(g, C, AS, me, out):
                 vp += AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_VP]
         hand = g[F_SNAP_HAND + q] if snap else hand_count(g, q)
         aside = g[F_SNAP_ASIDE + q] if snap else (1 if g[F_ASIDE + q] >= 0 else 0)
-        out[o] = hand / 10.0
-        out[o + 1] = g[F_NB + q] / 9.0
-        out[o + 2] = money / 30.0
-        out[o + 3] = nas / 4.0
-        out[o + 4] = (vp + money // 5) / 30.0
-        out[o + 5] = aside
-        out[o + 6] = 1.0
+        out[o + PF_HAND] = hand / SC_PF_HAND
+        out[o + PF_BUILDINGS] = g[F_NB + q] / SC_PF_BUILDINGS
+        out[o + PF_COINS] = money / SC_PF_COINS
+        out[o + PF_ASSISTANTS] = nas / SC_PF_ASSISTANTS
+        out[o + PF_VP] = (vp + money // 5) / SC_PF_VP
+        out[o + PF_ASIDE] = aside
+        out[o + PF_IN_PLAY] = 1.0
     for k in range(N_ASSIST):
         ow = g[F_A_OWNER + k]
         if ow == -2:
@@ -1411,10 +1453,10 @@ def observe(g, C, AS, me, out):
             out[o + AF_DISPLAY] = 1.0
         else:
             out[o + AF_OWNER + (ow - me) % np_] = 1.0
-        out[o + AF_COST] = AS[card, side, A_COST] / 10.0
-        out[o + AF_VP] = AS[card, side, A_VP] / 5.0
+        out[o + AF_COST] = AS[card, side, A_COST] / SC_AF_COST
+        out[o + AF_VP] = AS[card, side, A_VP] / SC_AF_VP
         for col in range(N_COLOURS):
-            out[o + AF_REQ + col] = AS[card, side, A_REQ0 + col] / 3.0
+            out[o + AF_REQ + col] = AS[card, side, A_REQ0 + col] / SC_AF_REQ
 
 
 # ===================================================================== invariants
@@ -1546,33 +1588,4 @@ def check_invariants(g, C):
     return 0
 
 
-# ===================================================================== batch kernels
-
-
-@njit(cache=True, parallel=True)
-def batch_step(S, C, AS, actions, err):
-    """Checked step for every row of ``S``; ``err[i]`` gets 0 or an ``ERR_*`` code."""
-    for i in prange(S.shape[0]):
-        err[i] = step_checked(S[i], C, AS, actions[i])
-
-
-@njit(cache=True, parallel=True)
-def batch_masks(S, C, AS, out):
-    for i in prange(S.shape[0]):
-        legal_mask(S[i], C, AS, out[i])
-
-
-@njit(cache=True, parallel=True)
-def batch_observe(S, C, AS, players, out):
-    for i in prange(S.shape[0]):
-        p = players[i]
-        if p < 0:
-            p = 0
-        observe(S[i], C, AS, p, out[i])
-
-
-@njit(cache=True, parallel=True)
-def batch_init(S, C, AS, rng_words, num_players, royal, auto, max_rounds, rows):
-    for j in prange(rows.shape[0]):
-        i = rows[j]
-        init_game(S[i], C, AS, rng_words[j], num_players, royal, auto, max_rounds)
+_jit.register(globals(), _layout, _cards)

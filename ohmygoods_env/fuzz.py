@@ -40,7 +40,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from . import core
+from . import _jit, core
+from . import cards as _cards
 from . import layout as L
 from .cards import default_cards
 from .engine import GameRecord
@@ -407,3 +408,6 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+_jit.register(globals(), core, L, _cards)

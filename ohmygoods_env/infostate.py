@@ -27,6 +27,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import _jit, core
+from . import cards as _cards
+from . import layout as _layout
 from .core import hand_count, is_production, rand_at
 from .layout import (
     F_A_OWNER,
@@ -264,3 +267,6 @@ def swap_cards(state: np.ndarray, a: int, b: int) -> None:
             s[F_ASIDE + p] = b
         elif s[F_ASIDE + p] == b:
             s[F_ASIDE + p] = a
+
+
+_jit.register(globals(), core, _layout, _cards)

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from .cards import N_ASSISTANT_CARDS, N_COLOURS, N_DECK, N_GOODS, N_RES
 
+#: Version of the action/observation layout; env ids end in ``-v{LAYOUT_VERSION}``.
+LAYOUT_VERSION = 1
+
 MAX_PLAYERS = 4
 #: Buildings a player can own: 8 trigger the end (R8.1); with the rest of that round and
 #: one more round at one building per round, nobody can exceed 9.
@@ -122,28 +125,46 @@ DECISION_NAMES = (
 )
 
 # ---------------------------------------------------------------- actions
-A_KEEP = 0
-A_DISCARD_HAND = 1
-A_MOVE = 2  # + from_slot * MAX_SLOTS + to_slot
-A_MOVES_DONE = A_MOVE + MAX_SLOTS * MAX_SLOTS
-A_WORKER = A_MOVES_DONE + 1  # + slot * 2 + mode (0 efficient, 1 sloppy)
-A_ASIDE = A_WORKER + 2 * MAX_SLOTS  # + card
-A_ASIDE_NONE = A_ASIDE + N_CARDS
-A_PRODUCE = A_ASIDE_NONE + 1  # + slot
-A_CHAIN_OPEN = A_PRODUCE + MAX_SLOTS  # + slot (final round, R8.2)
-A_PRODUCTION_DONE = A_CHAIN_OPEN + MAX_SLOTS
-A_SPEND = A_PRODUCTION_DONE + 1  # + card
-A_CHAIN_HAND = A_SPEND + N_CARDS  # + card
-A_CHAIN_GOODS = A_CHAIN_HAND + N_CARDS
-A_CHAIN_STOP = A_CHAIN_GOODS + 1
-A_BUILD = A_CHAIN_STOP + 1
-A_NO_BUILD = A_BUILD + 1
-A_PAY = A_NO_BUILD + 1  # + slot
-A_HIRE = A_PAY + MAX_SLOTS  # + display position
-A_NO_HIRE = A_HIRE + N_ASSIST
-A_PLACE = A_NO_HIRE + 1  # + slot
-A_REFILL = A_PLACE + MAX_SLOTS  # + card
-N_ACTIONS = A_REFILL + N_CARDS
+#
+# One registry: ``_a(name, size)`` appends a range of ids. ``actions.RANGES`` and the tables in
+# the docs are derived from ``ACTION_RANGES``.
+
+_acts: list[tuple[str, int, int]] = []
+
+
+def _a(name: str, n: int = 1) -> int:
+    off = _acts[-1][1] + _acts[-1][2] if _acts else 0
+    _acts.append((name, off, n))
+    return off
+
+
+A_KEEP = _a("keep hand")
+A_DISCARD_HAND = _a("discard hand")
+A_MOVE = _a("move assistant", MAX_SLOTS * MAX_SLOTS)  # + from_slot * MAX_SLOTS + to_slot
+A_MOVES_DONE = _a("moves done")
+A_WORKER = _a("place worker", 2 * MAX_SLOTS)  # + slot * 2 + mode (0 efficient, 1 sloppy)
+A_ASIDE = _a("set aside", N_CARDS)  # + card
+A_ASIDE_NONE = _a("set aside nothing")
+A_PRODUCE = _a("produce", MAX_SLOTS)  # + slot
+A_CHAIN_OPEN = _a("open chain", MAX_SLOTS)  # + slot (final round, R8.2)
+A_PRODUCTION_DONE = _a("production done")
+A_SPEND = _a("spend hand card", N_CARDS)  # + card
+A_CHAIN_HAND = _a("chain with hand card", N_CARDS)  # + card
+A_CHAIN_GOODS = _a("chain with goods")
+A_CHAIN_STOP = _a("stop chain")
+A_BUILD = _a("build")
+A_NO_BUILD = _a("do not build")
+A_PAY = _a("pay", MAX_SLOTS)  # + slot
+A_HIRE = _a("hire", N_ASSIST)  # + display position
+A_NO_HIRE = _a("hire nobody")
+A_PLACE = _a("place assistant", MAX_SLOTS)  # + slot
+A_REFILL = _a("discard for new deck", N_CARDS)  # + card
+#: "Nothing to decide": the parallel env's action for seats that are not to act. The engine
+#: never marks it legal; only that env accepts it.
+A_WAIT = _a("wait")
+N_ACTIONS = _a("end", 0)
+#: (name, first id, size) of every action range, in id order
+ACTION_RANGES: tuple[tuple[str, int, int], ...] = tuple(_acts[:-1])
 
 # ---------------------------------------------------------------- state fields
 _fields: list[tuple[str, int, int]] = []
@@ -214,65 +235,123 @@ STATE_LEN = _f("end", 0)
 STATE_FIELDS: tuple[tuple[str, int, int], ...] = tuple(_fields[:-1])
 
 # ---------------------------------------------------------------- observation
-_obs: list[tuple[str, int, int]] = []
+#
+# Every block (and every feature of the per-seat, per-slot and per-assistant records) is
+# declared once with its scale (the observation holds ``value / scale``) and its bound: the
+# name of the largest raw value it can take (``"one"`` for flags and one-hot entries; the
+# others are computed from the card tables and rules by :mod:`ohmygoods_env.spaces`).
+# ``core.observe`` reads the scales from the ``SC_*`` constants derived here.
+
+_obs: list[tuple[str, int, int, float, str]] = []
 
 
-def _o(name: str, n: int) -> int:
+def _o(name: str, n: int, scale: float = 1.0, bound: str = "one") -> int:
     off = _obs[-1][1] + _obs[-1][2] if _obs else 0
-    _obs.append((name, off, n))
+    _obs.append((name, off, n, float(scale), bound))
     return off
 
 
-SLOT_FEATURES = 46
-PLAYER_FEATURES = 7
-ASSIST_FEATURES = 13
+def _feat(table: list[tuple[str, int, int, float, str]], name: str, n: int = 1, scale: float = 1.0, bound: str = "one"):
+    off = table[-1][1] + table[-1][2] if table else 0
+    table.append((name, off, n, float(scale), bound))
+    return off
+
+
+def _scale(table: list[tuple[str, int, int, float, str]], off: int) -> float:
+    return next(sc for _, o, _, sc, _ in table if o == off)
+
+
+# per seat (me first)
+_pf: list[tuple[str, int, int, float, str]] = []
+PF_HAND = _feat(_pf, "hand size", 1, 10.0, "cards")
+PF_BUILDINGS = _feat(_pf, "buildings", 1, 9.0, "one")
+PF_COINS = _feat(_pf, "coins", 1, 30.0, "money")
+PF_ASSISTANTS = _feat(_pf, "assistants", 1, 4.0, "assistants")
+PF_VP = _feat(_pf, "VP", 1, 30.0, "score")
+PF_ASIDE = _feat(_pf, "has set-aside card")
+PF_IN_PLAY = _feat(_pf, "seat in play")
+PLAYER_FEATURES = _feat(_pf, "end", 0)
+PLAYER_FEATURE_TABLE = tuple(_pf[:-1])
+
+# per seat x slot (building features)
+_sf: list[tuple[str, int, int, float, str]] = []
+SF_PRESENT = _feat(_sf, "present")
+SF_COLOUR = _feat(_sf, "colour one-hot (grain, wood, clay, wool, stone, charburner)", N_COLOURS)
+SF_KIND = _feat(_sf, "kind one-hot (production, Glassmaker, Market Office, Extra-card)", 4)
+SF_GOOD = _feat(_sf, "good one-hot (order of cards.GOODS)", N_GOODS)
+SF_OFFICE = _feat(_sf, "Market-Office resource one-hot", N_RES)
+SF_NEEDS = _feat(_sf, "needs per resource", N_RES, 5.0, "need")
+SF_NEED_ANY = _feat(_sf, "needs any", 1, 12.0, "need_any")
+SF_GOODS = _feat(_sf, "goods count", 1, 10.0, "cards")
+SF_VALUE = _feat(_sf, "goods value", 1, 30.0, "money")
+SF_STAFF = _feat(_sf, "staff one-hot (efficient worker, sloppy worker, assistant)", 3)
+SF_PRODUCED = _feat(_sf, "produced this turn")
+SF_VP = _feat(_sf, "VP", 1, 5.0, "vp")
+SLOT_FEATURES = _feat(_sf, "end", 0)
+SLOT_FEATURE_TABLE = tuple(_sf[:-1])
+
+# per assistant display position
+_af: list[tuple[str, int, int, float, str]] = []
+AF_DISPLAY = _feat(_af, "on display")
+AF_OWNER = _feat(_af, "owner's seat relative to me, one-hot", MAX_PLAYERS)
+AF_COST = _feat(_af, "cost", 1, 10.0, "assistant_cost")
+AF_VP = _feat(_af, "VP", 1, 5.0, "assistant_vp")
+AF_REQ = _feat(_af, "required buildings per colour", N_COLOURS, 3.0, "assistant_req")
+ASSIST_FEATURES = _feat(_af, "end", 0)
+ASSIST_FEATURE_TABLE = tuple(_af[:-1])
+
 O_DEC = _o("pending decision, one-hot", N_DECISIONS)
-O_NP = _o("number of players 2/3/4, one-hot", 3)
-O_ROUND = _o("round / 20", 1)
+O_NP = _o("number of players 1/2/3/4, one-hot", MAX_PLAYERS)
+O_ROUND = _o("round", 1, 20.0, "rounds")
 O_FLAGS = _o("final round, end triggered, royal rules, I am the active player", 4)
 O_FIRST = _o("seat of the active player relative to me, one-hot", MAX_PLAYERS)
-O_PILES = _o("deck size / 94, discard size / 94", 2)
+O_PILES = _o("deck size, discard size", 2, float(N_CARDS), "cards")
 O_HAND = _o("my hand, multi-hot by card id", N_CARDS)
-O_HANDRES = _o("my hand per resource / 5", N_RES)
+O_HANDRES = _o("my hand per resource", N_RES, 5.0, "resource_cards")
 O_ASIDE = _o("my set-aside card, one-hot by card id", N_CARDS)
 O_DISCARD = _o("public discard pile, multi-hot by card id", N_CARDS)
-O_MARKET = _o("market row 1 and row 2 per resource / 5, half-suns per row / 2", 2 * N_RES + 2)
-O_OFFICE = _o("my Market-Office bonus per resource", N_RES)
-O_PEND = _o(
-    "pending: production slot (9), missing per resource (5), missing any, allowance, chain slot (9), "
-    "chain must run, coins due / 20, payment purpose (3), assistant being hired (8)",
-    MAX_SLOTS + N_RES + 2 + MAX_SLOTS + 1 + 1 + 3 + N_ASSIST,
-)
-O_PLAYERS = _o(
-    "per seat (me first): hand size / 10, buildings / 9, coins / 30, assistants / 4, VP / 30, "
-    "has set-aside card, seat in play",
-    MAX_PLAYERS * PLAYER_FEATURES,
-)
-O_SLOTS = _o("per seat x slot: building features (see docs)", MAX_PLAYERS * MAX_SLOTS * SLOT_FEATURES)
-O_ASSIST = _o("per assistant display position: features (see docs)", N_ASSIST * ASSIST_FEATURES)
+O_MARKET = _o("market row 1 and row 2 per resource", 2 * N_RES, 5.0, "resource_cards")
+O_SUNS = _o("half-suns per market row", 2, 2.0)
+O_OFFICE = _o("my Market-Office bonus per resource", N_RES, 1.0, "offices")
+O_PEND_SLOT = _o("pending production slot, one-hot", MAX_SLOTS)
+O_PEND_MISS = _o("pending missing resources", N_RES, 5.0, "need")
+O_PEND_MISS_ANY = _o("pending missing any", 1, 12.0, "need_any")
+O_PEND_ALLOW = _o("pending sloppy allowance", 1)
+O_PEND_CHAIN = _o("pending chain slot, one-hot", MAX_SLOTS)
+O_PEND_CHAIN_MUST = _o("chain must run", 1)
+O_PEND_DUE = _o("coins due", 1, 20.0, "due")
+O_PEND_PAY_FOR = _o("payment purpose, one-hot (move, build, hire)", 3)
+O_PEND_HIRE = _o("assistant being hired, one-hot", N_ASSIST)
+O_PLAYERS = _o("per seat (me first) x player features (below)", MAX_PLAYERS * PLAYER_FEATURES)
+O_SLOTS = _o("per seat x slot: building features (below)", MAX_PLAYERS * MAX_SLOTS * SLOT_FEATURES)
+O_ASSIST = _o("per assistant display position: features (below)", N_ASSIST * ASSIST_FEATURES)
 OBS_DIM = _o("end", 0)
-OBS_BLOCKS: tuple[tuple[str, int, int], ...] = tuple(_obs[:-1])
+#: (name, offset, size) of every observation block
+OBS_BLOCKS: tuple[tuple[str, int, int], ...] = tuple((n, o, k) for n, o, k, _, _ in _obs[:-1])
+#: (name, offset, size, scale, bound) of every observation block
+OBS_TABLE: tuple[tuple[str, int, int, float, str], ...] = tuple(_obs[:-1])
 
-# slot feature offsets (inside one SLOT_FEATURES block)
-SF_PRESENT = 0
-SF_COLOUR = 1  # N_COLOURS
-SF_KIND = SF_COLOUR + N_COLOURS  # production, glassmaker, office, extra
-SF_GOOD = SF_KIND + 4  # N_GOODS
-SF_OFFICE = SF_GOOD + N_GOODS  # N_RES
-SF_NEEDS = SF_OFFICE + N_RES  # N_RES, / 5
-SF_NEED_ANY = SF_NEEDS + N_RES  # / 12
-SF_GOODS = SF_NEED_ANY + 1  # count / 10
-SF_VALUE = SF_GOODS + 1  # coins / 30
-SF_STAFF = SF_VALUE + 1  # efficient worker, sloppy worker, assistant
-SF_PRODUCED = SF_STAFF + 3
-SF_VP = SF_PRODUCED + 1  # / 5
-assert SF_VP + 1 == SLOT_FEATURES
-
-# assistant feature offsets
-AF_DISPLAY = 0
-AF_OWNER = 1  # MAX_PLAYERS, relative seat
-AF_COST = AF_OWNER + MAX_PLAYERS  # / 10
-AF_VP = AF_COST + 1  # / 5
-AF_REQ = AF_VP + 1  # N_COLOURS, / 3
-assert AF_REQ + N_COLOURS == ASSIST_FEATURES
+# scales read by core.observe
+SC_ROUND = _scale(_obs, O_ROUND)
+SC_PILES = _scale(_obs, O_PILES)
+SC_HANDRES = _scale(_obs, O_HANDRES)
+SC_MARKET = _scale(_obs, O_MARKET)
+SC_SUNS = _scale(_obs, O_SUNS)
+SC_OFFICE = _scale(_obs, O_OFFICE)
+SC_PEND_MISS = _scale(_obs, O_PEND_MISS)
+SC_PEND_MISS_ANY = _scale(_obs, O_PEND_MISS_ANY)
+SC_PEND_DUE = _scale(_obs, O_PEND_DUE)
+SC_PF_HAND = _scale(_pf, PF_HAND)
+SC_PF_BUILDINGS = _scale(_pf, PF_BUILDINGS)
+SC_PF_COINS = _scale(_pf, PF_COINS)
+SC_PF_ASSISTANTS = _scale(_pf, PF_ASSISTANTS)
+SC_PF_VP = _scale(_pf, PF_VP)
+SC_SF_NEEDS = _scale(_sf, SF_NEEDS)
+SC_SF_NEED_ANY = _scale(_sf, SF_NEED_ANY)
+SC_SF_GOODS = _scale(_sf, SF_GOODS)
+SC_SF_VALUE = _scale(_sf, SF_VALUE)
+SC_SF_VP = _scale(_sf, SF_VP)
+SC_AF_COST = _scale(_af, AF_COST)
+SC_AF_VP = _scale(_af, AF_VP)
+SC_AF_REQ = _scale(_af, AF_REQ)
 assert N_GOODS == 17

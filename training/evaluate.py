@@ -4,7 +4,7 @@
 
 * ``--engine tournament`` (default) plays the games with the tournament harness of
   :mod:`agents.tournament` (``Game`` objects; the checkpoint loaded as ``ppo:PATH`` through
-  :func:`agents.sb3_policy.load_policy`, deterministic): each pairing separately, deals played
+  :func:`agents.checkpoint.load_policy`, deterministic): each pairing separately, deals played
   from every seat, win rate with a 95% Wilson interval (ties count half).
 * ``--engine batch`` plays all games of a pairing at once in one ``BatchGames`` (one torch
   forward per decision point over all games waiting for the policy) — the evaluation used
@@ -41,12 +41,17 @@ def tournament_match(
     seed: int = 2024,
     workers: int = 1,
     mcts_sims: int = 100,
+    trust_pickle: bool = False,
 ) -> dict[str, Any]:
-    """``ppo:checkpoint`` against ``opponent`` with the tournament harness; the policy's row of the result."""
+    """``ppo:checkpoint`` (``sb3:checkpoint`` for a zip) against ``opponent`` with the tournament
+    harness; the policy's row of the result."""
     from agents import tournament as T
 
-    names = [f"ppo:{checkpoint}", opponent]
-    kwargs = {"mcts": {"sims": mcts_sims, "seconds": None}}
+    spec = f"sb3:{checkpoint}" if str(checkpoint).endswith(".zip") else f"ppo:{checkpoint}"
+    names = [spec, opponent]
+    kwargs: dict[str, dict[str, Any]] = {"mcts": {"sims": mcts_sims, "seconds": None}}
+    if trust_pickle:
+        kwargs[spec] = {"trust_pickle": True}
     t0 = time.perf_counter()
     specs = T.schedule(2, players, games, seed)
     played = T.run_games(names, specs, players, rules, workers=workers, agent_kwargs=kwargs, progress=False)
@@ -78,13 +83,20 @@ def tournament_match(
 
 
 def batch_match(
-    checkpoint: str, opponent: str, games: int, players: int = 2, rules: str = "omg2", seed: int = 2024
+    checkpoint: str,
+    opponent: str,
+    games: int,
+    players: int = 2,
+    rules: str = "omg2",
+    seed: int = 2024,
+    trust_pickle: bool = False,
 ) -> dict[str, Any]:
     """``checkpoint`` against ``opponent`` with the batched harness (:func:`training.stats.match`)."""
-    from .league import load_policy_agent
+    from agents.checkpoint import load_policy
+
     from .stats import match
 
-    agent = load_policy_agent(checkpoint, deterministic=True)
+    agent = load_policy(checkpoint, deterministic=True, trust_pickle=trust_pickle)
     r = match(agent, opponent, games, players, rules, seed=seed).as_dict()
     r["seconds"] = round(r["seconds"], 1)
     r["engine"] = "batch"
@@ -156,7 +168,12 @@ def format_results(results: list[dict[str, Any]]) -> str:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n")[0])
-    p.add_argument("checkpoint", help="MaskablePPO zip")
+    p.add_argument("checkpoint", help="policy checkpoint NAME.json, or a MaskablePPO zip with --trust-pickle")
+    p.add_argument(
+        "--trust-pickle",
+        action="store_true",
+        help="allow a MaskablePPO zip: loading one unpickles code stored in it; pass only for files of your own",
+    )
     p.add_argument("--games", type=int, default=1000, help="games per baseline")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--rules", default="omg2")
@@ -178,6 +195,11 @@ def main(argv: list[str] | None = None) -> int:
     if not ckpt.exists():
         print(f"no checkpoint at {ckpt}", file=sys.stderr)
         return 2
+    if ckpt.suffix == ".zip" and not args.trust_pickle:
+        from agents.checkpoint import untrusted_zip_message
+
+        print(untrusted_zip_message(ckpt) + " (here: --trust-pickle)", file=sys.stderr)
+        return 2
     out = Path(args.out) if args.out else ckpt.parent / f"eval_{ckpt.stem}"
     plan = [(o.strip(), args.games) for o in args.opponents.split(",") if o.strip()]
     if args.mcts_games > 0:
@@ -185,9 +207,11 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for opp, n in plan:
         if args.engine == "batch" and opp != "mcts":
-            r = batch_match(str(ckpt), opp, n, args.players, args.rules, args.seed)
+            r = batch_match(str(ckpt), opp, n, args.players, args.rules, args.seed, args.trust_pickle)
         else:
-            r = tournament_match(str(ckpt), opp, n, args.players, args.rules, args.seed, args.workers, args.mcts_sims)
+            r = tournament_match(
+                str(ckpt), opp, n, args.players, args.rules, args.seed, args.workers, args.mcts_sims, args.trust_pickle
+            )
         print(f"vs {opp}: {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] in {r['seconds']}s", flush=True)
         results.append(r)
     config = {k: v for k, v in vars(args).items()}

@@ -1,29 +1,51 @@
-"""Ship a checkpoint: a small copy of a MaskablePPO zip plus a JSON card describing it.
+"""Ship and convert policy checkpoints in the safe format (:mod:`agents.checkpoint`).
 
-``python -m training.export RUN_DIR/best.zip agents/checkpoints/ppo_2p.zip --eval EVAL_DIR/results.json``
+=====================================================  ==============================================
+command                                                what it does
+=====================================================  ==============================================
+``python -m training.export sb3 ZIP OUT.json``         the actor of a MaskablePPO zip as a checkpoint
+                                                       (``OUT.json`` + ``OUT.safetensors``); nothing
+                                                       in the zip is unpickled. ``--eval`` adds a
+                                                       ``training.evaluate`` results.json, ``--name``
+                                                       a short name (shipped agents), ``--layout-of``
+                                                       the layout of another checkpoint (a zip
+                                                       trained on an older layout)
+``python -m training.export convert IN.json OUT.json``  map a checkpoint to this engine's layout by
+                                                       block / action-range name, then check that it
+                                                       acts like ``IN`` (``--positions``, 0: skip)
+``python -m training.export verify IN.json OUT.json``  that check alone
+=====================================================  ==============================================
 
-The copy drops the optimizer moments (:func:`training.train_ppo.export_checkpoint`); it loads
-with ``MaskablePPO.load`` and as the agent ``ppo:PATH``. The JSON next to it (same name,
-``.json``) holds the training command, steps and wall time from the run's ``run.json`` and the
-evaluation results given with ``--eval``.
+``IN`` and ``OUT`` may be the same file (the original is read before it is overwritten; the
+check then compares against that in-memory copy). The shipped 2-player agent after a layout
+change: ``python -m training.export convert agents/checkpoints/ppo_2p.json
+agents/checkpoints/ppo_2p.json``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from .train_ppo import export_checkpoint
+from agents.checkpoint import CheckpointError, convert_checkpoint, export_sb3, read_checkpoint, verify_conversion
 
 
-def ship(src: str | Path, dst: str | Path, eval_json: str | Path | None = None, note: str = "") -> Path:
-    """Write ``dst`` (small zip) and ``dst.json``; returns the JSON path."""
-    src, dst = Path(src), Path(dst)
-    export_checkpoint(src, dst)
-    card: dict[str, Any] = {"checkpoint": dst.name, "source": str(src), "size_bytes": dst.stat().st_size}
+def ship(
+    src: str | Path,
+    dst: str | Path,
+    eval_json: str | Path | None = None,
+    note: str = "",
+    name: str | None = None,
+    layout: dict[str, Any] | None = None,
+) -> Path:
+    """Export the MaskablePPO zip ``src`` as the checkpoint ``dst`` with a card; returns the JSON path."""
+    src = Path(src)
+    card: dict[str, Any] = {}
     for run_json in (src.parent / "run.json", src.parent.parent / "run.json"):
         if run_json.exists():
             run = json.loads(run_json.read_text())
@@ -40,20 +62,75 @@ def ship(src: str | Path, dst: str | Path, eval_json: str | Path | None = None, 
         card["evaluation"] = json.loads(Path(eval_json).read_text())
     if note:
         card["note"] = note
-    out = dst.with_suffix(".json")
-    out.write_text(json.dumps(card, indent=2))
-    return out
+    fields: dict[str, Any] = {"card": card}
+    if name:
+        fields["name"] = name
+    return export_sb3(src, dst, layout=layout, **fields)
+
+
+def convert(src: str | Path, dst: str | Path, positions: int = 300, seed: int = 0) -> dict[str, Any]:
+    """Convert ``src`` to the engine's layout as ``dst`` and check it on ``positions`` positions."""
+    with tempfile.TemporaryDirectory() as tmp:
+        s = Path(src).with_suffix(".json")
+        desc = json.loads(s.read_text(encoding="utf-8"))
+        keep = Path(tmp) / s.name
+        shutil.copy(s, keep)
+        if isinstance(desc, dict) and isinstance(desc.get("weights"), str):
+            shutil.copy(s.parent / Path(desc["weights"]).name, Path(tmp) / Path(desc["weights"]).name)
+        out, notes = convert_checkpoint(keep, dst)
+        check = verify_conversion(keep, out, positions=positions, seed=seed) if positions > 0 else None
+    return {"out": str(out), "notes": notes, "check": check}
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.export", description=__doc__.split("\n")[0])
-    p.add_argument("src")
-    p.add_argument("dst")
-    p.add_argument("--eval", default=None, help="results.json of training.evaluate")
-    p.add_argument("--note", default="")
+    sub = p.add_subparsers(dest="command", required=True)
+    a = sub.add_parser("sb3", help="a MaskablePPO zip as a safe checkpoint (nothing is unpickled)")
+    a.add_argument("src")
+    a.add_argument("dst")
+    a.add_argument("--eval", default=None, help="results.json of training.evaluate")
+    a.add_argument("--note", default="")
+    a.add_argument("--name", default=None, help="short agent name (shipped agents: ppo, ppo-3p, ...)")
+    a.add_argument("--layout-of", default=None, help="take the layout from this checkpoint (zip of an older layout)")
+    c = sub.add_parser("convert", help="map a checkpoint to this engine's layout, then check it")
+    c.add_argument("src")
+    c.add_argument("dst")
+    c.add_argument("--positions", type=int, default=300, help="positions compared after converting (0: none)")
+    c.add_argument("--seed", type=int, default=0)
+    v = sub.add_parser("verify", help="compare the actions of ORIGINAL and CONVERTED")
+    v.add_argument("original")
+    v.add_argument("converted")
+    v.add_argument("--positions", type=int, default=300)
+    v.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
-    out = ship(args.src, args.dst, args.eval, args.note)
-    print(f"wrote {args.dst} ({Path(args.dst).stat().st_size} bytes) and {out}")
+    for n in ("positions",):
+        if getattr(args, n, 0) < 0:
+            p.error(f"--{n} must be >= 0")
+    try:
+        if args.command == "sb3":
+            layout = read_checkpoint(args.layout_of)[1]["layout"] if args.layout_of else None
+            out = ship(args.src, args.dst, args.eval, args.note, args.name, layout)
+            print(f"wrote {out} and {out.with_suffix('.safetensors')}")
+            return 0
+        if args.command == "convert":
+            r = convert(args.src, args.dst, args.positions, args.seed)
+            print(f"wrote {r['out']}")
+            for note in r["notes"] or ["layouts are the same: weights copied"]:
+                print(f"  {note}")
+            check = r["check"]
+        else:
+            check = verify_conversion(args.original, args.converted, args.positions, args.seed)
+    except (CheckpointError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if check is not None:
+        print(
+            f"check: {check['agree']} of {check['positions']} positions choose the same action "
+            f"({check['skipped']} positions skipped: the layout change touches them)"
+        )
+        if check["agree"] != check["positions"] or check["positions"] == 0:
+            print("error: the converted policy does not act like the original", file=sys.stderr)
+            return 1
     return 0
 
 

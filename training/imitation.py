@@ -21,11 +21,12 @@ from typing import Any
 import numpy as np
 import torch
 
+from agents import make_agent
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
-from ohmygoods_env.envs.gym_env import BatchPolicy
+from ohmygoods_env.policy import BatchPolicy
 
-from .league import baseline_agent
+from .league import POOL_AGENT_KWARGS
 
 
 def collect(
@@ -41,7 +42,7 @@ def collect(
     batch: int = 64,
 ) -> dict[str, np.ndarray]:
     """Teacher play: ``obs float16[N, OBS_DIM]``, ``masks bool[N, N_ACTIONS]``, ``actions``, ``returns``."""
-    teacher_policy = BatchPolicy(baseline_agent(teacher, seed=seed))
+    teacher_policy = BatchPolicy(make_agent(teacher, seed=seed, **POOL_AGENT_KWARGS.get(teacher, {})))
     rng = np.random.default_rng(seed)
     words = make_rng(batch, seed + 1)
     obs_l, mask_l, act_l, ret_l = [], [], [], []

@@ -14,8 +14,14 @@ pool entry          opponent
 ``random``          uniformly random legal actions (numba kernel over the waiting games)
 ``greedy``          :class:`agents.greedy.GreedyAgent`
 ``heuristic``       :class:`agents.heuristic.HeuristicAgent` (given each player's information state)
-``self``            a frozen snapshot of the learner (:class:`PolicyAgent`), sampled uniformly from
-                    the last ``max_snapshots`` ones added with :meth:`OpponentPool.add_snapshot`
+``mcts``            :class:`agents.mcts.MCTSAgent` with 50 simulations
+``self``            a frozen snapshot of the learner (:func:`snapshot`, an
+                    :class:`agents.checkpoint.PolicyAgent`), sampled uniformly from the last
+                    ``max_snapshots`` ones added with :meth:`OpponentPool.add_snapshot`
+==================  ===============================================================================
+
+Fixed pool entries are built by the one agent registry (:func:`agents.make_agent`); every
+opponent moves through the opponent protocol of :mod:`ohmygoods_env.policy`.
 ==================  ===============================================================================
 
 :func:`play_games` is the same machinery without a learner: it plays a batch of games
@@ -24,81 +30,31 @@ between fixed agents to the end (used for evaluation).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
-import torch
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
+from agents import make_agent
+from agents.checkpoint import PolicyAgent
 from ohmygoods_env.batch import BatchGames
-from ohmygoods_env.envs.gym_env import BatchPolicy, LearnerGames, RandomOpponent, play_owned
+from ohmygoods_env.envs.gym_env import LearnerGames
 from ohmygoods_env.envs.sb3 import OhMyGoodsVecEnv
+from ohmygoods_env.policy import BatchPolicy, RandomAgent, play_owned
 
-POOL_KINDS: tuple[str, ...] = ("random", "greedy", "heuristic", "self")
+POOL_KINDS: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts", "self")
+#: constructor arguments of pool entries built by name (the league's MCTS is a small budget)
+POOL_AGENT_KWARGS: dict[str, dict[str, Any]] = {"mcts": {"sims": 50}}
 
 
 # ===================================================================== agents
 
 
-class PolicyAgent:
-    """A frozen copy of a MaskablePPO actor: masked logits of a batch in one ``torch.no_grad`` forward.
-
-    ``deterministic=True`` plays the most likely legal action, else samples from the masked
-    distribution with its own generator. Copies only the actor (``mlp_extractor.policy_net``
-    and ``action_net``), so a snapshot is small and independent of later training.
-    """
-
-    needs_observation = True
-    needs_info_state = False
-
-    def __init__(self, policy: Any, deterministic: bool = False, seed: int = 0, name: str = "self") -> None:
-        self.name = name
-        self.deterministic = bool(deterministic)
-        self.features = copy.deepcopy(policy.features_extractor).cpu().eval()
-        self.body = copy.deepcopy(policy.mlp_extractor.policy_net).cpu().eval()
-        self.head = copy.deepcopy(policy.action_net).cpu().eval()
-        self._gen = torch.Generator().manual_seed(int(seed))
-
-    def logits(self, observations: np.ndarray, masks: np.ndarray) -> torch.Tensor:
-        with torch.no_grad():
-            x = torch.as_tensor(np.asarray(observations, np.float32))
-            out = self.head(self.body(self.features(x)))
-            return out.masked_fill(~torch.as_tensor(np.asarray(masks, np.bool_)), -torch.inf)
-
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
-        logits = self.logits(observations, masks)
-        with torch.no_grad():
-            if self.deterministic:
-                return logits.argmax(dim=1).numpy().astype(np.int64)
-            probs = torch.softmax(logits, dim=1)
-            return torch.multinomial(probs, 1, generator=self._gen).squeeze(1).numpy().astype(np.int64)
-
-    def act(self, observation: np.ndarray, mask: np.ndarray, info_state: Any = None) -> int:
-        return int(self.act_batch(np.asarray(observation)[None, :], np.asarray(mask)[None, :])[0])
-
-
-def baseline_agent(name: str, seed: int = 0) -> Any:
-    """A batched opponent for a baseline name: ``random``, ``greedy``, ``heuristic`` or ``ppo:PATH``."""
-    if name == "random":
-        return RandomOpponent(seed)
-    if name in ("greedy", "heuristic", "mcts"):
-        from agents import make_agent
-
-        kwargs = {"sims": 50} if name == "mcts" else {}
-        return make_agent(name, seed=seed, **kwargs)  # BatchPolicy passes each its information state
-    if name.startswith("ppo:"):
-        return load_policy_agent(name[4:], deterministic=True, seed=seed)
-    raise ValueError(f"unknown baseline {name!r}: expected random, greedy, heuristic, mcts or ppo:PATH")
-
-
-def load_policy_agent(path: str, deterministic: bool = True, seed: int = 0) -> PolicyAgent:
-    """A :class:`PolicyAgent` from a saved MaskablePPO zip."""
-    from sb3_contrib import MaskablePPO
-
-    model = MaskablePPO.load(path, device="cpu")
-    return PolicyAgent(model.policy, deterministic=deterministic, seed=seed, name=f"ppo:{path}")
+def snapshot(policy: Any, deterministic: bool = False, seed: int = 0, name: str = "self") -> PolicyAgent:
+    """A frozen copy of a MaskablePPO actor as the agents' :class:`~agents.checkpoint.PolicyAgent`
+    (one ``torch.no_grad`` forward per batch; independent of later training)."""
+    return PolicyAgent.from_sb3_policy(policy, deterministic=deterministic, seed=seed, name=name)
 
 
 def play_games(
@@ -156,13 +112,14 @@ class OpponentPool:
         for name in self.kinds:
             if name != "self":
                 self.kind_agent[name] = len(self.agents)
-                self.agents.append(baseline_agent(name, seed))
+                self.agents.append(make_agent(name, seed=seed, **POOL_AGENT_KWARGS.get(name, {})))
         self.snapshots: list[int] = []
 
     def add_snapshot(self, policy: Any) -> None:
         """Freeze ``policy`` (a MaskablePPO policy) into the pool; the oldest beyond ``max_snapshots`` retire."""
-        agent = PolicyAgent(policy, deterministic=False, seed=int(self.rng.integers(1 << 31)))
-        agent.name = f"self#{len(self.agents)}"
+        agent = snapshot(
+            policy, deterministic=False, seed=int(self.rng.integers(1 << 31)), name=f"self#{len(self.agents)}"
+        )
         if len(self.snapshots) >= self.max_snapshots:
             old = self.snapshots.pop(0)
             self.agents[old] = agent  # games that still hold the old index now meet the new snapshot
@@ -179,7 +136,7 @@ class OpponentPool:
             if w.sum() == 0:  # only 'self' and no snapshot yet: random play until the first one
                 if "random" not in self.kind_agent:
                     self.kind_agent["random"] = len(self.agents)
-                    self.agents.append(RandomOpponent(int(self.rng.integers(1 << 31))))
+                    self.agents.append(RandomAgent(int(self.rng.integers(1 << 31))))
                 return np.full(n, self.kind_agent["random"], np.int64)
             w /= w.sum()
         kinds = self.rng.choice(len(self.kinds), size=n, p=w)
@@ -286,8 +243,6 @@ __all__ = [
     "LeagueGames",
     "LeagueVecEnv",
     "OpponentPool",
-    "PolicyAgent",
-    "baseline_agent",
-    "load_policy_agent",
     "play_games",
+    "snapshot",
 ]

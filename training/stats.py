@@ -8,7 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from .league import baseline_agent, play_games
+from agents import make_agent
+
+from .league import POOL_AGENT_KWARGS, play_games
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -58,7 +60,7 @@ def match(
     import time
 
     t0 = time.perf_counter()
-    opp = baseline_agent(opponent, seed=seed)
+    opp = make_agent(opponent, seed=seed, **POOL_AGENT_KWARGS.get(opponent, {}))
     agents = [agent] + [opp] * (num_players - 1)
     rewards, seat_of = play_games(agents, games, num_players, rules, seed)
     mine = rewards[np.arange(games), seat_of[:, 0]]

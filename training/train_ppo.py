@@ -37,7 +37,9 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 
-from .league import LeagueVecEnv, OpponentPool, PolicyAgent
+from agents.checkpoint import UntrustedCheckpointError
+
+from .league import LeagueVecEnv, OpponentPool, snapshot
 from .stats import MatchResult, match
 
 EVAL_FIELDS = (
@@ -84,9 +86,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--bc-epochs", type=int, default=3)
     p.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     p.add_argument("--out", default="runs/ppo")
-    p.add_argument("--resume", default=None, help="checkpoint zip to continue from")
+    p.add_argument("--resume", default=None, help="checkpoint zip to continue from (needs --trust-pickle)")
+    p.add_argument(
+        "--trust-pickle",
+        action="store_true",
+        help="allow --resume: loading an SB3 zip unpickles code stored in it; pass only for runs of your own",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.resume and not args.trust_pickle:
+        p.error(RESUME_REFUSED.format(path=args.resume))
+    return args
 
 
 def _arch(text: str) -> list[int]:
@@ -162,7 +172,7 @@ class LeagueCallback(BaseCallback):
     def evaluate(self) -> list[MatchResult]:
         """Evaluate the current policy, write the CSV rows, save checkpoints."""
         n = self.model.num_timesteps
-        agent = PolicyAgent(self.model.policy, deterministic=True, name="learner")
+        agent = snapshot(self.model.policy, deterministic=True, name="learner")
         results = run_eval(agent, self.args, seed=self.args.seed + 7919)
         wall = time.perf_counter() - self.t_start
         write_eval_rows(self.csv_path, n, wall, results)
@@ -198,19 +208,16 @@ def run_eval(agent: Any, args: argparse.Namespace, seed: int) -> list[MatchResul
     return [match(agent, name, args.eval_games, args.players, args.rules, seed=seed) for name in names]
 
 
-def export_checkpoint(src: str | Path, dst: str | Path) -> Path:
-    """Save a copy of a MaskablePPO zip without optimizer moments (a smaller file that loads the same)."""
-    model = MaskablePPO.load(str(src), device="cpu")
-    opt = model.policy.optimizer
-    model.policy.optimizer = type(opt)(model.policy.parameters(), **opt.defaults)
-    dst = Path(dst)
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    model.save(dst)
-    return dst
+RESUME_REFUSED = (
+    "--resume {path}: an SB3 zip unpickles code when it is loaded; resume only from a run of your own "
+    "and say so with --trust-pickle"
+)
 
 
 def build_model(args: argparse.Namespace, env: LeagueVecEnv, out: Path) -> MaskablePPO:
     if args.resume:
+        if not args.trust_pickle:
+            raise UntrustedCheckpointError(RESUME_REFUSED.format(path=args.resume))
         model = MaskablePPO.load(args.resume, env=env, device="cpu", tensorboard_log=str(out / "tb"))
         if args.lr is not None:
             model.learning_rate = args.lr
@@ -254,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         from .imitation import warm_start
 
         bc_stats = warm_start(model.policy, args.bc_games, args, scale)
-        results = run_eval(PolicyAgent(model.policy, deterministic=True), args, seed=args.seed + 7919)
+        results = run_eval(snapshot(model.policy, deterministic=True), args, seed=args.seed + 7919)
         write_eval_rows(out / "eval.csv", 0, time.perf_counter() - t0, results)
         print("[bc] " + "; ".join(str(r) for r in results), file=sys.stderr, flush=True)
     if args.resume or "self" in pool.kinds:

@@ -24,7 +24,7 @@ def make(env_id: str, **kwargs: Any) -> Any:
 __all__ = ["ENV_ID", "env", "make", "raw_env"]
 
 # ---------------------------------------------------------------- Gymnasium: single-agent and vector env
-# ``gymnasium.make("ohmygoods/OhMyGoods-v0")`` and ``gymnasium.make_vec(..., num_envs=N)``; the SB3
+# ``gymnasium.make("ohmygoods/OhMyGoods-v1")`` and ``gymnasium.make_vec(..., num_envs=N)``; the SB3
 # VecEnv lives in ``ohmygoods_env.envs.sb3`` (imported on demand: SB3 is an optional extra).
 import gymnasium as _gym  # noqa: E402
 

@@ -1,23 +1,26 @@
-"""Single-agent Gymnasium env: the learner plays one seat, opponent policies play the others.
+"""Single-agent Gymnasium env: the learner plays one seat, opponent agents play the others.
 
-Also home of what the batched adapters (:mod:`.vector`, :mod:`.sb3`) share: the opponent
-protocol, the built-in :class:`RandomOpponent` and :class:`LearnerGames`, a
-:class:`~ohmygoods_env.batch.BatchGames` in which one seat per game is the learner and the
-opponents' moves are stepped inside the batch.
+Also home of :class:`LearnerGames`, which the batched adapters (:mod:`.vector`, :mod:`.sb3`)
+share: a :class:`~ohmygoods_env.batch.BatchGames` in which one seat per game is the learner
+and the opponents' moves are stepped inside the batch through the opponent protocol of
+:mod:`ohmygoods_env.policy` (:class:`~ohmygoods_env.policy.BatchPolicy`,
+:func:`~ohmygoods_env.policy.play_owned`).
 
-Opponent protocol
------------------
-An opponent is any of
+Opponents
+---------
+``opponents`` is one opponent for every other seat, or a sequence of ``num_players - 1``
+opponents for the seats after the learner's (learner + 1, learner + 2, ... modulo the player
+count). An opponent is
 
-* an object with ``act(observation: float32[OBS_DIM], mask: int8[N_ACTIONS]) -> int`` and
-  optionally ``act_batch(observations: float32[N, OBS_DIM], masks: int8[N, N_ACTIONS]) ->
-  int array[N]`` (used when present: one call for all games where it is to move);
-* a plain callable ``f(observation, mask) -> int``.
+* an agent name or spec: ``"heuristic"``, ``"mcts"``, ``"ppo"`` (a shipped agent),
+  ``"ppo:PATH"`` — built by :func:`ohmygoods_env.policy.make_agent` from the registry that
+  the ``agents`` package fills through the ``ohmygoods.agents`` entry points;
+* an agent object (:class:`~ohmygoods_env.policy.Agent` protocol: ``act`` / ``act_batch``),
+  or a plain callable ``f(observation, mask) -> int``;
+* ``None``: random play.
 
-An object may set ``needs_observation = False``; it is then given an all-zero observation
-instead of one computed for it. ``opponents`` is one opponent for every other seat, or a
-sequence of ``num_players - 1`` opponents for the seats after the learner's
-(learner + 1, learner + 2, ... modulo the player count). ``None`` means random play.
+Agents with ``needs_info_state = True`` (heuristic, greedy, MCTS) are given the redacted
+information state of the seat they play, never the true state.
 
 Spaces and episode
 ------------------
@@ -26,12 +29,15 @@ observation            ``Box(0, obs_high(), (OBS_DIM,), float32)`` from the lear
                        (:mod:`ohmygoods_env.layout`, ``OBS_BLOCKS``)
 action                 ``Discrete(N_ACTIONS)`` (:mod:`ohmygoods_env.actions`)
 ``action_masks()``     ``bool[N_ACTIONS]`` legal actions now (for sb3-contrib ``MaskablePPO``)
-``info``               ``action_mask`` (int8), ``seat``, ``game_seed``; at the end ``rewards``
-                       (every seat's final reward) and ``illegal_action``
+``info``               ``action_mask`` (int8), ``seat``, ``episode`` (games started since the
+                       last seeded reset, from 0: an id that reveals nothing of the deal); at the end
+                       ``rewards`` (every seat's final reward) and ``illegal_action``
 reward                 the learner's final reward when the game ends (``reward_mode``), else 0
 illegal action         ``illegal="penalty"`` (default for the env adapters): the game ends,
                        the offender gets ``penalty`` (-1), the others ``-penalty / (P - 1)``;
                        ``illegal="raise"``: ``IllegalActionError``, nothing changes
+not an action          ``step("3")``, ``step(None)``, ``step(2**70)``: ``TypeError`` /
+                       ``ValueError`` naming the expected int range, nothing changes
 =====================  =======================================================================
 
 The penalty default lets unmasked learners (and ``gymnasium.utils.env_checker.check_env``,
@@ -41,12 +47,16 @@ Opponents with a ``seed(int)`` method are reseeded on ``reset(seed=...)``.
 Each :meth:`OhMyGoodsEnv.reset` draws a game seed from the env's ``np_random`` (or takes
 ``options["game_seed"]``); the learner's seat is ``learner_seat`` or, with ``"random"``, a
 seat derived from the game seed. The built-in random opponent draws from an RNG started
-from the game seed too, so a game depends only on its seed and the learner's actions.
+from the game seed too, so a game depends only on its seed and the learner's actions. The
+game seed is never returned: it would rebuild the hidden hands and the deck order.
+
+The env pickles and deep-copies (opponents included); a copy plays on exactly like the
+original.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -55,28 +65,25 @@ from numba import njit
 
 from .. import batch as _batch
 from .. import layout as L
-from ..batch import BatchGames, make_rng, opponent_rng_of_seed, random_actions, refresh_stale_kernels, seat_of_seed
-from ..cards import B_VALUE, CardSet, default_cards
+from .. import spaces as _spaces
+from ..batch import BatchGames, opponent_rng_of_seed, refresh_stale_kernels, seat_of_seed
+from ..cards import CardSet
+from ..policy import BatchPolicy, RandomAgent, play_owned, resolve_agent
 from ..rules import DEFAULT_MAX_ROUNDS, RuleSet
 
-ENV_ID_GYM = "ohmygoods/OhMyGoods-v0"
+ENV_ID_GYM = f"ohmygoods/OhMyGoods-v{L.LAYOUT_VERSION}"
+#: earlier ids of this env (their layouts are gone); making one fails with a message naming ENV_ID_GYM
+OLD_ENV_IDS_GYM: tuple[str, ...] = tuple(f"ohmygoods/OhMyGoods-v{v}" for v in range(L.LAYOUT_VERSION))
 
 
 def obs_high(max_rounds: int = DEFAULT_MAX_ROUNDS, cards: CardSet | None = None) -> float:
-    """A bound no observation feature can exceed under these rules and cards.
-
-    Features are non-negative; the largest are coin values (every deck card a good of the
-    dearest kind, / 30), the round (/ 20), a hand or a market row of all cards per resource
-    (/ 5) and Market-Office bonuses (at most one per slot).
-    """
-    C = (cards if cards is not None else default_cards()).buildings
-    coins = L.N_CARDS * int(C[:, B_VALUE].max())
-    return float(np.ceil(max(coins / 30.0, max_rounds / 20.0, L.N_CARDS / 5.0, L.MAX_SLOTS)))
+    """The largest entry of :func:`ohmygoods_env.spaces.observation_high` under these rules and cards."""
+    return float(_spaces.observation_high(cards, RuleSet(max_rounds=max_rounds)).max())
 
 
 def observation_space(max_rounds: int = DEFAULT_MAX_ROUNDS, cards: CardSet | None = None) -> gym.spaces.Box:
-    """The single-game observation space: ``Box(0, obs_high(...), (OBS_DIM,), float32)``."""
-    return gym.spaces.Box(low=0.0, high=obs_high(max_rounds, cards), shape=(L.OBS_DIM,), dtype=np.float32)
+    """The single-game observation space: :func:`ohmygoods_env.spaces.observation_space`."""
+    return _spaces.observation_space(cards, RuleSet(max_rounds=max_rounds))
 
 
 def action_space() -> gym.spaces.Discrete:
@@ -85,107 +92,58 @@ def action_space() -> gym.spaces.Discrete:
 
 # ===================================================================== opponents
 
-
-class RandomOpponent:
-    """Uniformly random legal actions, drawn by a numba kernel from its own RNG words."""
-
-    name = "random"
-    needs_observation = False
-    needs_info_state = False
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed(seed)
-
-    def seed(self, seed: int | None = None) -> None:
-        self._seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
-        self._rng = make_rng(1, self._seed)
-
-    def act(self, observation: np.ndarray | None, mask: np.ndarray, info_state: Any = None) -> int:
-        return int(self.act_batch(None, np.asarray(mask)[None, :])[0])
-
-    def act_batch(self, observations: np.ndarray | None, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
-        n = masks.shape[0]
-        if self._rng.shape[0] < n:
-            extra = make_rng(n - self._rng.shape[0], self._seed + self._rng.shape[0])
-            self._rng = np.concatenate([self._rng, extra])
-        return random_actions(np.ascontiguousarray(masks, np.int8), self._rng[:n])
-
-    def __repr__(self) -> str:
-        return "RandomOpponent()"
+#: the random opponent is the one random agent of :mod:`ohmygoods_env.policy` (kept as a name here)
+RandomOpponent = RandomAgent
 
 
-def _batch_policy(opponent: Any) -> Callable[..., np.ndarray]:
-    """``(observations[n], masks[n], info_states[n] | None) -> actions[n]`` for any opponent.
+def action_id(action: Any) -> int:
+    """``action`` as an action id, or a ``TypeError`` / ``ValueError`` naming what was expected.
 
-    Opponents with ``needs_info_state = True`` (heuristic, greedy, MCTS) get the redacted
-    information state of the seat they play (``infostate.redact``: no hidden information).
+    Accepts a Python or numpy integer (or a one-element integer array); refuses bools,
+    strings, floats, ``None`` and ids outside ``0..N_ACTIONS - 1``.
     """
-    if hasattr(opponent, "act_batch"):
-        if getattr(opponent, "needs_info_state", False):
-            return lambda obs, masks, infos=None: np.asarray(opponent.act_batch(obs, masks, infos), np.int64).reshape(
-                -1
-            )
-        return lambda obs, masks, infos=None: np.asarray(opponent.act_batch(obs, masks), np.int64).reshape(-1)
-    act = opponent.act if hasattr(opponent, "act") else opponent
-    if not callable(act):
-        raise TypeError(f"an opponent needs act(observation, mask), act_batch(...) or to be callable: {opponent!r}")
-    if getattr(opponent, "needs_info_state", False):
-        return lambda obs, masks, infos=None: np.fromiter(
-            (int(act(o, m, i)) for o, m, i in zip(obs, masks, infos, strict=True)), np.int64, masks.shape[0]
+    a = action
+    if isinstance(a, np.ndarray) and a.size == 1 and np.issubdtype(a.dtype, np.integer):
+        a = a.reshape(-1)[0]
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+        raise TypeError(
+            f"an action must be an int action id in 0..{L.N_ACTIONS - 1} (see ohmygoods_env.actions), "
+            f"got {type(action).__name__} {action!r}"
         )
-    return lambda obs, masks, infos=None: np.fromiter(
-        (int(act(o, m)) for o, m in zip(obs, masks, strict=True)), np.int64, masks.shape[0]
-    )
+    if not 0 <= int(a) < L.N_ACTIONS:
+        raise ValueError(f"action {int(a)} is out of range: expected an int action id in 0..{L.N_ACTIONS - 1}")
+    return int(a)
 
 
-def _info_states(state: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Redacted information states of the acting seat of each of ``rows``."""
-    from ..infostate import redact
-
-    out = np.zeros((rows.shape[0], state.shape[1]), np.int32)
-    for j, i in enumerate(rows):
-        redact(state[i], int(state[i, L.F_CUR]), out[j])
-    return out
-
-
-_ZERO_OBS = np.zeros((1, L.OBS_DIM), np.float32)
-_ZERO_OBS.flags.writeable = False
-
-
-class BatchPolicy:
-    """Any opponent as a policy over games of a :class:`~ohmygoods_env.batch.BatchGames`.
-
-    An opponent is an object with ``act_batch(observations, masks[, info_states])`` or
-    ``act(observation, mask[, info_state])``, or a plain callable ``(observation, mask)``.
-    ``policy(games, rows)`` returns one action per game in ``rows``, each for the seat to act
-    there, from that seat's observation (zeros when ``needs_observation`` is False), its mask
-    and, when ``needs_info_state`` is True, its redacted information state — never the true
-    state. This is the one place where env adapters and training code ask opponents to move.
-    """
-
-    def __init__(self, opponent: Any) -> None:
-        self.opponent = opponent
-        self.needs_observation = bool(getattr(opponent, "needs_observation", True))
-        self.needs_info_state = bool(getattr(opponent, "needs_info_state", False))
-        self._act = _batch_policy(opponent)
-
-    def __call__(self, games: BatchGames, rows: np.ndarray) -> np.ndarray:
-        if self.needs_observation:
-            obs = games.observe(rows=rows)
-        else:
-            obs = np.broadcast_to(_ZERO_OBS, (rows.shape[0], L.OBS_DIM))
-        infos = _info_states(games.state, rows) if self.needs_info_state else None
-        return self._act(obs, games.masks(copy=False)[rows], infos)
+def action_ids(actions: Any, n: int) -> np.ndarray:
+    """``actions`` as ``int64[n]`` action ids, or a ``TypeError`` / ``ValueError`` naming what was expected."""
+    try:
+        a = np.asarray(actions)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"actions must be {n} int action ids in 0..{L.N_ACTIONS - 1}, got {actions!r}") from exc
+    if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+        raise TypeError(f"actions must be {n} int action ids in 0..{L.N_ACTIONS - 1}, got dtype {a.dtype}: {actions!r}")
+    if a.size != n:
+        raise ValueError(f"expected {n} actions (one per env), got shape {a.shape}")
+    a = a.reshape(n).astype(np.int64)
+    bad = (a < 0) | (a >= L.N_ACTIONS)
+    if bad.any():
+        raise ValueError(f"action {int(a[bad][0])} is out of range: expected int action ids in 0..{L.N_ACTIONS - 1}")
+    return a
 
 
 def _opponent_list(opponents: Any, num_players: int) -> list[Any]:
+    """One opponent object per seat after the learner's (names and specs built by the registry)."""
     if opponents is None:
-        return [RandomOpponent(0)] * (num_players - 1)
+        return [RandomAgent(0)] * (num_players - 1)
     if isinstance(opponents, (list, tuple)):
         if len(opponents) != num_players - 1:
             raise ValueError(f"give one opponent or {num_players - 1} opponents, got {len(opponents)}")
-        return [RandomOpponent(0) if o is None else o for o in opponents]
-    return [opponents] * (num_players - 1)
+        return [resolve_agent(o, seed=k) for k, o in enumerate(opponents, start=1)]
+    if num_players == 1:
+        return []
+    one = resolve_agent(opponents, seed=1)
+    return [one] * (num_players - 1)
 
 
 @njit(cache=True)
@@ -204,7 +162,7 @@ class LearnerGames:
 
     After every learner step the opponents move, batched over the games where they are
     to move, until every game waits for its learner or has ended. Rewards are the
-    learner's (``float32[N]``). With only built-in :class:`RandomOpponent` opponents the
+    learner's (``float32[N]``). With only built-in :class:`~ohmygoods_env.policy.RandomAgent` opponents the
     whole opponent phase is one numba call (RNG words per game in ``opponent_rng``).
     """
 
@@ -348,7 +306,7 @@ class LearnerGames:
 
     def _all_random(self) -> bool:
         """Only built-in random opponents: the whole opponent phase is one kernel call."""
-        return all(isinstance(o, RandomOpponent) for o in self.opponents)
+        return all(isinstance(o, RandomAgent) for o in self.opponents)
 
     def _assign_opponents(self, rows: np.ndarray) -> None:
         """Fill ``owner`` for freshly started games (here: the fixed opponents, by seat after the learner)."""
@@ -369,33 +327,6 @@ class LearnerGames:
             self._last_rewards += r
             return
         self._last_rewards += play_owned(g, rows, self.owner, self._policy)
-
-
-def play_owned(
-    games: BatchGames, rows: np.ndarray, owner: np.ndarray, policy_of: Callable[[int], BatchPolicy]
-) -> np.ndarray:
-    """Play games ``rows`` until each has ended or waits for a seat with ``owner`` -1.
-
-    ``owner[i, p]`` names who plays seat ``p`` of game ``i``: ``policy_of(owner[i, p])`` (a
-    :class:`BatchPolicy`), or -1 for a seat played from outside (the learner). All games
-    waiting for the same policy move in one call. Returns the summed final rewards
-    (``float32[N, P]``) of the games that ended meanwhile. Without -1 owners it plays the
-    games to their end (used for evaluation between fixed agents).
-    """
-    total = np.zeros((games.num_games, games.num_players), np.float32)
-    while True:
-        live = rows[~games.done[rows]]
-        if live.size == 0:
-            return total
-        who = owner[live, games.state[live, L.F_CUR]]
-        waiting = who >= 0
-        if not waiting.any():
-            return total
-        live, who = live[waiting], who[waiting]
-        for k in np.unique(who):
-            sel = live[who == k]
-            r, _, _ = games.step(policy_of(int(k))(games, sel), rows=sel)
-            total += r
 
 
 # ===================================================================== the env
@@ -446,6 +377,7 @@ class OhMyGoodsEnv(gym.Env):
         self.action_space = action_space()
         self._row = np.zeros(1, np.int64)
         self._needs_reset = True
+        self._episode = -1  # reset() makes it 0 for the first game
 
     @property
     def games(self) -> BatchGames:
@@ -474,16 +406,18 @@ class OhMyGoodsEnv(gym.Env):
         if seed is not None:
             unique = {id(o): o for o in self._lg.opponents}
             for k, o in enumerate(unique.values()):
-                if not isinstance(o, RandomOpponent) and callable(getattr(o, "seed", None)):
+                if not isinstance(o, RandomAgent) and callable(getattr(o, "seed", None)):
                     o.seed(int(seed) + 1 + k)
         self._lg.reset(self._row, seeds=np.array([game_seed], np.int64))
+        self._episode = 0 if seed is not None else self._episode + 1
         self._needs_reset = False
         return self._lg.observe()[0], self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self._needs_reset:
             raise RuntimeError("call reset() before step() (the game is over or not started)")
-        r, te, tr = self._lg.step(np.array([action]).reshape(1))
+        a = action_id(action)
+        r, te, tr = self._lg.step(np.array([a], np.int64))
         terminated, truncated = bool(te[0]), bool(tr[0])
         self._needs_reset = terminated or truncated
         info = self._info()
@@ -496,7 +430,7 @@ class OhMyGoodsEnv(gym.Env):
         return {
             "action_mask": self._lg.games.masks()[0],
             "seat": self.seat,
-            "game_seed": int(self._lg.games.seeds[0]),
+            "episode": self._episode,
         }
 
     def render(self) -> str | np.ndarray | None:
@@ -521,11 +455,12 @@ refresh_stale_kernels(globals(), _batch, L)
 
 __all__: Sequence[str] = (
     "ENV_ID_GYM",
-    "BatchPolicy",
+    "OLD_ENV_IDS_GYM",
     "LearnerGames",
-    "play_owned",
     "OhMyGoodsEnv",
     "RandomOpponent",
+    "action_id",
+    "action_ids",
     "action_space",
     "obs_high",
     "observation_space",

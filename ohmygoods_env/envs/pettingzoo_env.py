@@ -41,20 +41,9 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from .. import core
 from .. import layout as L
+from .. import spaces as _spaces
 from ..cards import (
-    A_COST,
-    A_REQ0,
-    A_VP,
-    B_COST,
-    B_NEED0,
-    B_NEED_ANY,
-    B_OFFICE,
-    B_RES,
-    B_VALUE,
-    B_VP,
-    N_RES,
     CardSet,
-    default_cards,
 )
 from ..engine import REWARD_MODES, Game, IllegalActionError
 from ..render import render_text
@@ -66,56 +55,8 @@ _SEED_BOUND = 2**63 - 1
 
 
 def observation_high(cards: CardSet | None = None, rules: RuleSet | None = None) -> np.ndarray:
-    """Per-entry upper bound (float32[OBS_DIM]) of the engine's observation vector; the lower bound is 0.
-
-    Count features are bounded by the card tables (94 deck cards, largest good value, VP,
-    build and hire cost, resource counts); one-hot and flag entries by 1. Bounds are never
-    below 1, so a feature's scale reads the same as in ``layout.OBS_BLOCKS``.
-    """
-    cards = cards if cards is not None else default_cards()
-    rules = rules if rules is not None else RuleSet()
-    B, A = cards.buildings, cards.assistants
-    n = L.N_CARDS
-    deck = B[:n]
-    max_res = int(np.bincount(deck[:, B_RES], minlength=N_RES).max())
-    max_value = int(B[:, B_VALUE].max())
-    max_vp = int(B[:, B_VP].max())
-    max_need = int(B[:, B_NEED0 : B_NEED0 + N_RES].max())
-    max_any = int(B[:, B_NEED_ANY].max())
-    max_offices = max(int(np.count_nonzero(deck[:, B_OFFICE] == r)) for r in range(N_RES))
-    max_due = max(int(B[:, B_COST].max()), int(A[:, :, A_COST].max()), 2)
-    max_avp = int(A[:, :, A_VP].max())
-    max_money = n * max_value
-    max_score = L.MAX_SLOTS * max_vp + L.N_ASSIST * max_avp + max_money // 5
-
-    h = np.ones(L.OBS_DIM, np.float64)
-    h[L.O_ROUND] = rules.max_rounds / 20.0
-    h[L.O_HANDRES : L.O_HANDRES + N_RES] = max_res / 5.0 + 1e-3  # summed in steps of 0.2: allow rounding
-    h[L.O_MARKET : L.O_MARKET + 2 * N_RES] = max_res / 5.0
-    h[L.O_OFFICE : L.O_OFFICE + N_RES] = max_offices
-    o = L.O_PEND + L.MAX_SLOTS
-    h[o : o + N_RES] = max_need / 5.0
-    h[o + N_RES] = max_any / 12.0
-    h[L.O_PEND + 2 * L.MAX_SLOTS + N_RES + 2 + 1] = max_due / 20.0  # coins still to pay
-    for seat in range(L.MAX_PLAYERS):
-        o = L.O_PLAYERS + seat * L.PLAYER_FEATURES
-        h[o] = n / 10.0  # hand size
-        h[o + 2] = max_money / 30.0
-        h[o + 3] = L.N_ASSIST / 4.0
-        h[o + 4] = max_score / 30.0
-        for slot in range(L.MAX_SLOTS):
-            so = L.O_SLOTS + (seat * L.MAX_SLOTS + slot) * L.SLOT_FEATURES
-            h[so + L.SF_NEEDS : so + L.SF_NEEDS + N_RES] = max_need / 5.0
-            h[so + L.SF_NEED_ANY] = max_any / 12.0
-            h[so + L.SF_GOODS] = n / 10.0
-            h[so + L.SF_VALUE] = max_money / 30.0
-            h[so + L.SF_VP] = max_vp / 5.0
-    for k in range(L.N_ASSIST):
-        o = L.O_ASSIST + k * L.ASSIST_FEATURES
-        h[o + L.AF_COST] = int(A[:, :, A_COST].max()) / 10.0
-        h[o + L.AF_VP] = max_avp / 5.0
-        h[o + L.AF_REQ : o + L.AF_REQ + A.shape[2] - A_REQ0] = int(A[:, :, A_REQ0:].max()) / 3.0
-    return np.maximum(h, 1.0).astype(np.float32)
+    """Per-entry upper bound (float32[OBS_DIM]): :func:`ohmygoods_env.spaces.observation_high`."""
+    return _spaces.observation_high(cards, rules)
 
 
 class raw_env(AECEnv):

@@ -23,7 +23,9 @@ infos                       one dict per env; for finished games ``terminal_obse
 Seeding: ``seed(s)`` (or the ``seed`` argument) makes ``s`` the base seed; env ``i`` plays its
 ``e``-th game from ``episode_seed(s, i, e)``, applied at the next ``reset()``. Without a
 seed the base seed is drawn from the OS. Illegal actions follow ``illegal=`` (default
-``"penalty"``, see :mod:`.gym_env`).
+``"penalty"``, see :mod:`.gym_env`). ``opponents`` takes agent names and specs as in
+:mod:`.gym_env` (``"heuristic"``, ``["mcts", "ppo"]``). Infos never carry the game seed
+(it would rebuild the deal). The VecEnv pickles and deep-copies.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices,
 from ..batch import BatchGames, episode_seed
 from ..cards import CardSet
 from ..rules import RuleSet
-from .gym_env import LearnerGames, action_space, observation_space
+from .gym_env import LearnerGames, action_ids, action_space, observation_space
 
 
 class BatchedVecEnv(VecEnv):
@@ -166,7 +168,7 @@ class OhMyGoodsVecEnv(BatchedVecEnv):
         return self._lg.observe()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions).reshape(self.num_envs)
+        self._actions = action_ids(actions, self.num_envs)
 
     def step_wait(self) -> VecEnvStepReturn:
         if self._actions is None:

@@ -11,7 +11,10 @@ observations                ``float32[N, OBS_DIM]`` from each game's learner sea
 rewards                     ``float64[N]``: the learner's final reward in games that ended
 terminations, truncations   ``bool[N]``
 ``infos["action_mask"]``    ``int8[N, N_ACTIONS]`` legal actions for the next step
-``infos["seat"]``           ``int64[N]`` learner seat; ``infos["game_seed"]`` ``int64[N]``
+``infos["seat"]``           ``int64[N]`` learner seat
+``infos["episode"]``        ``int64[N]``: games each env started since the last seeded reset,
+                            from 0 (an id; the game seed is never returned: it would rebuild
+                            the deal)
 ``action_masks()``          ``bool[N, N_ACTIONS]``, the same mask for masked learners
 ==========================  ===================================================================
 
@@ -30,6 +33,8 @@ Autoreset (``metadata["autoreset_mode"]``, chosen with ``autoreset_mode=``):
 Seeding: ``reset(seed=s)`` makes ``s`` the base seed (env ``i`` plays its ``e``-th game from
 ``episode_seed(s, i, e)``); ``reset(seed=[s0, s1, ...])`` starts each env from the given game
 seeds. Illegal actions follow ``illegal=`` (default ``"penalty"``, see :mod:`.gym_env`).
+``opponents`` takes agent names and specs as in :mod:`.gym_env` (``"heuristic"``,
+``["mcts", "ppo"]``). The env pickles and deep-copies.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ from gymnasium.vector.utils import batch_space
 from ..batch import BatchGames
 from ..cards import CardSet
 from ..rules import RuleSet
-from .gym_env import LearnerGames, action_space, observation_space
+from .gym_env import LearnerGames, action_ids, action_space, observation_space
 
 
 class OhMyGoodsVectorEnv(VectorEnv):
@@ -89,6 +94,7 @@ class OhMyGoodsVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._autoreset = np.zeros(self.num_envs, np.bool_)
+        self._episode = np.full(self.num_envs, -1, np.int64)  # reset() makes it 0 for the first games
         self._seeded = False
 
     # ------------------------------------------------------------------ facts
@@ -121,6 +127,7 @@ class OhMyGoodsVectorEnv(VectorEnv):
             rows = np.flatnonzero(m).astype(np.int64)
             seeds = None if seed is None else np.broadcast_to(np.asarray(seed, np.int64), (self.num_envs,))[rows]
             self._lg.reset(rows, seeds=seeds)
+            self._episode[rows] += 1
             self._autoreset[rows] = False
             return self._lg.observe(), self._infos()
         if seed is None and self._seeded:
@@ -135,13 +142,14 @@ class OhMyGoodsVectorEnv(VectorEnv):
                 raise ValueError(f"seed must be an int or {self.num_envs} ints, got shape {seeds.shape}")
             self._lg.reset(np.arange(self.num_envs), seeds=seeds)
         self._autoreset[:] = False
+        self._episode = np.zeros(self.num_envs, np.int64) if seed is not None else self._episode + 1
         self._seeded = True
         return self._lg.observe(), self._infos()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self._seeded:
             raise RuntimeError("call reset() before step()")
-        a = np.asarray(actions).reshape(self.num_envs)
+        a = action_ids(actions, self.num_envs)
         lg = self._lg
         pending = np.flatnonzero(self._autoreset) if self.autoreset_mode == AutoresetMode.NEXT_STEP else None
         r, te, tr = lg.step(a)  # done games ignore their actions
@@ -149,6 +157,7 @@ class OhMyGoodsVectorEnv(VectorEnv):
         infos: dict[str, Any] = {}
         if pending is not None and pending.size:
             lg.reset(pending)
+            self._episode[pending] += 1
             rewards[pending] = 0.0
             te[pending] = False
             tr[pending] = False
@@ -175,6 +184,7 @@ class OhMyGoodsVectorEnv(VectorEnv):
             }
             infos["_final_info"] = ended.copy()
             lg.reset(rows)
+            self._episode[rows] += 1
             obs[rows] = lg.observe(rows)
         elif self.autoreset_mode == AutoresetMode.NEXT_STEP:
             self._autoreset = ended
@@ -191,8 +201,8 @@ class OhMyGoodsVectorEnv(VectorEnv):
             "_action_mask": ones,
             "seat": self._lg.seat.copy(),
             "_seat": ones,
-            "game_seed": self._lg.games.seeds.copy(),
-            "_game_seed": ones,
+            "episode": self._episode.copy(),
+            "_episode": ones,
         }
 
     def close_extras(self, **kwargs: Any) -> None:

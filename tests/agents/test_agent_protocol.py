@@ -98,7 +98,11 @@ def test_registry_errors() -> None:
     with pytest.raises(ValueError, match="unknown agent"):
         make_agent("alphago")
     with pytest.raises(FileNotFoundError):
+        make_agent("ppo:/nonexistent/model.json")
+    with pytest.raises(ValueError, match="can run any code"):
         make_agent("ppo:/nonexistent/model.zip")
+    with pytest.raises(ValueError, match="empty argument"):
+        make_agent("ppo:")
     with pytest.raises(ValueError, match="budget"):
         make_agent("mcts", sims=None, seconds=None)
 

@@ -145,7 +145,7 @@ def test_raise_mode_checks_the_whole_batch_first() -> None:
     np.testing.assert_array_equal(b.masks(), masks)
     assert (b.rewards == 7.0).all() and not b.done.any()
     actions[3] = L.N_ACTIONS
-    with pytest.raises(ValueError, match="game 3: action 529 is out of range"):
+    with pytest.raises(ValueError, match=f"game 3: action {L.N_ACTIONS} is out of range"):
         b.step(actions)
     with pytest.raises(ValueError, match="expected 5 actions"):
         b.step(actions[:4])

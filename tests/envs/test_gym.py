@@ -13,7 +13,8 @@ from gymnasium.utils.env_checker import check_env
 import ohmygoods_env.envs
 from ohmygoods_env import layout as L
 from ohmygoods_env.engine import Game, IllegalActionError
-from ohmygoods_env.envs.gym_env import ENV_ID_GYM, LearnerGames, OhMyGoodsEnv, RandomOpponent, obs_high
+from ohmygoods_env.envs.gym_env import ENV_ID_GYM, LearnerGames, OhMyGoodsEnv, obs_high
+from ohmygoods_env.policy import RandomAgent
 
 
 def _first_legal(obs: np.ndarray, mask: np.ndarray) -> int:
@@ -44,7 +45,7 @@ def test_check_env_passes(num_players: int, rules: str, seat: int | str) -> None
 
 
 def test_registered_and_registration_is_idempotent() -> None:
-    assert ENV_ID_GYM == "ohmygoods/OhMyGoods-v0" and ENV_ID_GYM in gym.registry
+    assert ENV_ID_GYM == "ohmygoods/OhMyGoods-v1" and ENV_ID_GYM in gym.registry
     importlib.reload(ohmygoods_env.envs)  # must not register twice (gymnasium would warn)
     env = gym.make(ENV_ID_GYM, num_players=3, learner_seat=1)
     check_env(env.unwrapped)
@@ -60,7 +61,7 @@ def test_learner_moves_only_at_its_seat_and_sees_its_own_view() -> None:
     for ep in range(6):
         obs, info = env.reset(seed=ep)
         seats.add(info["seat"])
-        game = Game(3, seed=info["game_seed"])
+        game = Game(3, seed=int(env.games.seeds[0]))  # the env knows it; info never shows it
         while not game.done and game.current_player != info["seat"]:
             game.step(_first_legal(None, game.legal_mask()))
         np.testing.assert_array_equal(obs, game.observe(info["seat"]))
@@ -86,11 +87,11 @@ def test_reset_seed_is_deterministic_and_game_seed_option() -> None:
     o2, i2 = env.reset(seed=7)
     np.testing.assert_array_equal(o1, o2)
     np.testing.assert_array_equal(s1, env.games.state)
-    o3, i3 = env.reset(seed=8)
-    assert i3["game_seed"] != i1["game_seed"]
-    _, i4 = env.reset(options={"game_seed": i1["game_seed"]})
+    first = int(env.games.seeds[0])
+    env.reset(seed=8)
+    assert int(env.games.seeds[0]) != first
+    env.reset(options={"game_seed": first})
     np.testing.assert_array_equal(s1, env.games.state)
-    assert i4["game_seed"] == i1["game_seed"]
 
 
 def test_full_episodes_with_random_opponents() -> None:
@@ -182,7 +183,7 @@ def test_opponent_protocol_callable_act_and_act_batch() -> None:
 
 
 def test_random_opponent() -> None:
-    opp = RandomOpponent(seed=3)
+    opp = RandomAgent(seed=3)
     g = Game(2, seed=0)
     mask = g.legal_mask()
     assert mask[opp.act(np.zeros(L.OBS_DIM, np.float32), mask)] == 1
@@ -191,7 +192,7 @@ def test_random_opponent() -> None:
     assert masks[np.arange(100), acts].all()
     assert len(set(acts.tolist())) > 1 or mask.sum() == 1
     opp.seed(3)
-    np.testing.assert_array_equal(opp.act_batch(None, masks[:5]), RandomOpponent(3).act_batch(None, masks[:5]))
+    np.testing.assert_array_equal(opp.act_batch(None, masks[:5]), RandomAgent(3).act_batch(None, masks[:5]))
 
 
 def test_arguments_are_checked_and_bounds_hold() -> None:
@@ -211,8 +212,8 @@ def test_batch_policy_passes_each_opponent_what_it_asks_for() -> None:
     """BatchPolicy: observations of the acting seat (or zeros when not needed), masks, and the
     redacted information state — never the true state — for opponents that read it."""
     from ohmygoods_env.batch import BatchGames
-    from ohmygoods_env.envs.gym_env import BatchPolicy
     from ohmygoods_env.infostate import redact
+    from ohmygoods_env.policy import BatchPolicy
 
     b = BatchGames(4, num_players=3, seed=8)
     rng = np.random.default_rng(0)

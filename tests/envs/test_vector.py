@@ -56,7 +56,7 @@ def test_same_step_autoreset() -> None:
                 assert rewards[i] in (-1.0, 0.0, 1.0)
                 assert info["final_info"]["rewards"][i].sum() == 0
                 assert env.games.episode[i] == episodes[i] + 1
-                assert info["game_seed"][i] == episode_seed(3, i, episodes[i] + 1)
+                assert env.games.seeds[i] == episode_seed(3, i, episodes[i] + 1)
                 assert int(env.games.state[i, L.F_CUR]) == seat
             assert all(o is None for o in info["final_obs"][~terminated])
 
@@ -100,11 +100,11 @@ def test_disabled_autoreset_and_reset_mask() -> None:
 def test_seeding() -> None:
     env = OhMyGoodsVectorEnv(3, learner_seat="random")
     o1, i1 = env.reset(seed=5)
+    assert [int(s) for s in env.games.seeds] == [episode_seed(5, i, 0) for i in range(3)]
     o2, i2 = env.reset(seed=5)
     np.testing.assert_array_equal(o1, o2)
-    assert [int(s) for s in i1["game_seed"]] == [episode_seed(5, i, 0) for i in range(3)]
     o3, i3 = env.reset(seed=[10, 11, 12])
-    assert i3["game_seed"].tolist() == [10, 11, 12]
+    assert env.games.seeds.tolist() == [10, 11, 12]
     o4, _ = env.reset()  # next episode of every slot
     assert (env.games.episode >= 1).all()
     with pytest.raises(ValueError):

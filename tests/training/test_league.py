@@ -9,8 +9,8 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
 
-from ohmygoods_env.envs.gym_env import RandomOpponent  # noqa: E402
-from training.league import LeagueVecEnv, OpponentPool, PolicyAgent, play_games  # noqa: E402
+from ohmygoods_env.policy import RandomAgent  # noqa: E402
+from training.league import LeagueVecEnv, OpponentPool, play_games, snapshot  # noqa: E402
 from training.stats import match, wilson  # noqa: E402
 
 
@@ -38,7 +38,7 @@ def test_league_env_masks_rewards_and_snapshots():
     assert len(pool.snapshots) == 2
     obs = env.reset()
     assert obs.shape == (6, env.observation_space.shape[0])
-    rng = RandomOpponent(5)
+    rng = RandomAgent(5)
     finished = 0
     for _ in range(400):
         masks = env.action_masks()
@@ -55,8 +55,8 @@ def test_play_games_and_match():
     pool = OpponentPool("random", seed=0)
     env = LeagueVecEnv(2, pool, seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, policy_kwargs={"net_arch": [16]}, device="cpu")
-    agent = PolicyAgent(model.policy, deterministic=True)
-    rewards, seat_of = play_games([agent, RandomOpponent(1)], 6, 2, seed=3)
+    agent = snapshot(model.policy, deterministic=True)
+    rewards, seat_of = play_games([agent, RandomAgent(1)], 6, 2, seed=3)
     assert rewards.shape == (6, 2) and (seat_of[:, 0] == np.arange(6) % 2).all()
     r = match(agent, "random", 6, seed=3)
     assert r.wins + r.ties + r.losses == 6 and r.ci_low <= r.win_rate <= r.ci_high
@@ -69,7 +69,7 @@ def test_league_infos_name_the_opponent_and_scale_the_learners_reward():
     env = LeagueVecEnv(8, pool, num_players=2, reward_mode="margin", reward_scale=0.1, seed=4)
     env.reset()
     lg = env._lg
-    rng = RandomOpponent(3)
+    rng = RandomAgent(3)
     kinds, checked = set(), 0
     for _ in range(600):
         playing = lg.owner[np.arange(8), (lg.seat + 1) % 2].copy()  # the opponent of each running game

@@ -39,18 +39,19 @@ def test_train_resume_and_evaluate(tmp_path):
     assert list((out / "tb").rglob("events.out.tfevents.*"))
 
     # resume: the step counter goes on, the CSV grows
-    args = [*TINY, "--total-steps", "1536", "--out", str(out), "--resume", str(out / "last.zip")]
+    args = [*TINY, "--total-steps", "1536", "--out", str(out), "--resume", str(out / "last.zip"), "--trust-pickle"]
     assert train_ppo.main(args) == 0
     assert json.loads((out / "run.json").read_text())["timesteps"] == 1536
     assert max(int(r["timesteps"]) for r in _rows(out / "eval.csv")) == 1536
 
-    # the checkpoint plays as an agent of the registry and through the evaluation script
+    # the checkpoint, exported to the safe format, plays as an agent of the registry and through
+    # the evaluation script
     from agents import make_agent
     from training import evaluate
-    from training.train_ppo import export_checkpoint
+    from training.export import main as export_main
 
-    small = export_checkpoint(out / "last.zip", tmp_path / "small.zip")
-    assert small.stat().st_size < (out / "last.zip").stat().st_size
+    assert export_main(["sb3", str(out / "last.zip"), str(tmp_path / "small.json")]) == 0
+    small = tmp_path / "small.json"
     agent = make_agent(f"ppo:{small}")
     from ohmygoods_env import Game
 
@@ -58,5 +59,8 @@ def test_train_resume_and_evaluate(tmp_path):
     a = agent.act(g.observe(g.current_player), g.legal_mask())
     assert g.legal_mask()[a]
     res_dir = tmp_path / "eval"
-    assert evaluate.main([str(out / "last.zip"), "--games", "4", "--engine", "batch", "--out", str(res_dir)]) == 0
+    assert (
+        evaluate.main([str(small), "--games", "4", "--engine", "batch", "--out", str(res_dir), "--run-dir", str(out)])
+        == 0
+    )
     assert (res_dir / "results.json").exists() and (res_dir / "learning_curve.png").exists()

@@ -1,0 +1,621 @@
+"""Policy checkpoints that run no code when loaded, and the agent that plays them.
+
+A checkpoint is two files side by side:
+
+``NAME.json``
+    the description: ``format`` (``"ohmygoods-policy"``), ``format_version``, ``weights``
+    (the file name of the weights, in the same folder), ``network`` (``kind`` ``"mlp"``,
+    layer ``sizes`` from the observation to the action logits, ``activation``), ``layout``
+    (the observation/action layout the network was trained on: ``version``, ``obs_dim``,
+    ``obs_blocks`` ``[name, offset, size]``, ``n_actions``, ``action_ranges``
+    ``[name, start, size]``), and free-form ``card`` data (training command, evaluation);
+``NAME.safetensors``
+    the weights, tensors ``layers.K.weight`` / ``layers.K.bias`` (safetensors holds raw
+    arrays and a JSON header: loading it cannot execute code).
+
+:class:`PolicyAgent` is the one policy agent: one forward pass per batch, illegal actions
+masked, then the most likely action (``deterministic=True``) or a sample from its own
+seeded generator. It is built from a checkpoint (:func:`load_policy`), from a live
+sb3-contrib ``MaskablePPO`` policy (:meth:`PolicyAgent.from_sb3_policy`, the league's frozen
+snapshots) or, only with ``trust_pickle=True``, from a Stable-Baselines3 ``.zip``: SB3 unpickles
+the ``":serialized:"`` entries of such a zip, so loading one can run any code it carries.
+
+:func:`export_sb3` turns a MaskablePPO zip into a checkpoint **without** unpickling anything
+(``policy.pth`` through ``torch.load(weights_only=True)``, ``data`` as plain JSON).
+:func:`convert_checkpoint` maps a checkpoint to the current layout by block and action-range
+name: columns of blocks present in both are copied (a block that grew keeps its old entries
+first, as the layout appends new entries at the end), new observation columns are zero, and
+new actions get zero weights and a bias of :data:`NEW_ACTION_BIAS`, so they are chosen only
+when nothing else is legal. :func:`verify_conversion` checks that the converted policy acts
+like the original on positions the layout change leaves alone.
+
+Command line: ``python -m training.export`` (``sb3``, ``convert``, ``verify``).
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ohmygoods_env import actions as A
+from ohmygoods_env import layout as L
+from ohmygoods_env.policy import Agent
+
+FORMAT = "ohmygoods-policy"
+FORMAT_VERSION = 1
+#: bias of actions a converted network never saw: far below any trained logit
+NEW_ACTION_BIAS = -1.0e9
+ACTIVATIONS: tuple[str, ...] = ("tanh", "relu", "elu", "leaky_relu", "gelu", "silu")
+CONVERT_COMMAND = "python -m training.export convert IN.json OUT.json"
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that cannot be used: what is wrong, and which file."""
+
+
+class UntrustedCheckpointError(CheckpointError):
+    """An SB3 ``.zip`` was given without the explicit opt-in: loading one can run code."""
+
+
+def untrusted_zip_message(path: str | Path) -> str:
+    return (
+        f"{str(path)!r} is a Stable-Baselines3 zip: loading it unpickles the ':serialized:' entries of its "
+        "'data' file, which can run any code the file carries. Convert it once to the safe format "
+        "(python -m training.export sb3 ZIP OUT.json) and load OUT.json, or, only for a file you trust, "
+        "opt in: make_agent('sb3:PATH', trust_pickle=True)"
+    )
+
+
+# ===================================================================== layouts
+
+
+def current_layout() -> dict[str, Any]:
+    """The observation/action layout of this engine, as a checkpoint records it."""
+    return {
+        "version": f"v{int(getattr(L, 'LAYOUT_VERSION', 0))}",
+        "obs_dim": int(L.OBS_DIM),
+        "obs_blocks": [[str(n), int(o), int(k)] for n, o, k in L.OBS_BLOCKS],
+        "n_actions": int(L.N_ACTIONS),
+        "action_ranges": [[str(n), int(o), int(k)] for n, o, k in A.RANGES],
+    }
+
+
+def _same_layout(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    keys = ("obs_dim", "obs_blocks", "n_actions", "action_ranges")
+    return all(json.loads(json.dumps(a.get(k))) == json.loads(json.dumps(b.get(k))) for k in keys)
+
+
+def _check_blocks(blocks: Any, total: Any, what: str, where: str) -> list[tuple[str, int, int]]:
+    if not isinstance(total, int) or isinstance(total, bool) or total <= 0:
+        raise CheckpointError(f"{where}: layout {what} size must be a positive int, got {total!r}")
+    if not isinstance(blocks, list):
+        raise CheckpointError(f"{where}: layout {what} blocks must be a list of [name, offset, size], got {blocks!r}")
+    out, end = [], 0
+    for b in blocks:
+        ok = isinstance(b, list) and len(b) == 3 and isinstance(b[0], str)
+        ok = ok and all(isinstance(x, int) and not isinstance(x, bool) for x in b[1:])
+        if not ok or b[1] != end or b[2] < 0:
+            raise CheckpointError(f"{where}: layout {what} block {b!r} is not [name, offset={end}, size>=0]")
+        out.append((b[0], b[1], b[2]))
+        end += b[2]
+    if end != total:
+        raise CheckpointError(f"{where}: layout {what} blocks cover {end} entries, the size says {total}")
+    if len({n for n, _, _ in out}) != len(out):
+        raise CheckpointError(f"{where}: layout {what} block names repeat")
+    return out
+
+
+# ===================================================================== the network
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ImportError("playing a policy checkpoint needs torch and safetensors: pip install -e '.[train]'") from exc
+    return torch
+
+
+def build_network(tensors: dict[str, Any], activation: str):
+    """``torch.nn.Sequential`` of ``Linear`` layers with ``activation`` between them, weights from ``tensors``."""
+    torch = _torch()
+    k = 0
+    mods: list[Any] = []
+    acts = {
+        "tanh": torch.nn.Tanh,
+        "relu": torch.nn.ReLU,
+        "elu": torch.nn.ELU,
+        "leaky_relu": torch.nn.LeakyReLU,
+        "gelu": torch.nn.GELU,
+        "silu": torch.nn.SiLU,
+    }
+    while f"layers.{k}.weight" in tensors:
+        w = torch.as_tensor(np.asarray(tensors[f"layers.{k}.weight"], np.float32))
+        b = torch.as_tensor(np.asarray(tensors[f"layers.{k}.bias"], np.float32))
+        lin = torch.nn.Linear(w.shape[1], w.shape[0])
+        with torch.no_grad():
+            lin.weight.copy_(w)
+            lin.bias.copy_(b)
+        if mods:
+            mods.append(acts[activation]())
+        mods.append(lin)
+        k += 1
+    return torch.nn.Sequential(*mods).eval()
+
+
+class PolicyAgent(Agent):
+    """A masked policy network as an agent (see the module docstring).
+
+    ``tensors``: ``layers.K.weight`` / ``layers.K.bias`` arrays; ``activation`` between layers.
+    """
+
+    needs_observation = True
+    needs_info_state = False
+
+    def __init__(
+        self,
+        tensors: dict[str, Any],
+        activation: str = "tanh",
+        *,
+        name: str = "ppo",
+        deterministic: bool = True,
+        seed: int | None = None,
+        layout: dict[str, Any] | None = None,
+    ) -> None:
+        torch = _torch()
+        self.name = name
+        self.deterministic = bool(deterministic)
+        self.activation = activation
+        self.layout = current_layout() if layout is None else layout
+        self.net = build_network(tensors, activation)
+        self._gen = torch.Generator()
+        self.seed(seed)
+
+    def seed(self, seed: int | None = None) -> None:
+        self._gen.manual_seed(int(np.random.SeedSequence().entropy % (1 << 63)) if seed is None else int(seed))
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_sb3_policy(cls, policy: Any, **kwargs: Any) -> PolicyAgent:
+        """A frozen copy of the actor of a live ``MaskableActorCriticPolicy`` (features, policy net, action head)."""
+        tensors, activation = sb3_actor_tensors(policy.state_dict(), getattr(policy, "activation_fn", None))
+        return cls(tensors, activation, **kwargs)
+
+    def tensors(self) -> dict[str, np.ndarray]:
+        """The weights as ``layers.K.weight`` / ``layers.K.bias`` numpy arrays."""
+        out: dict[str, np.ndarray] = {}
+        linears = [m for m in self.net if hasattr(m, "weight")]
+        for k, lin in enumerate(linears):
+            out[f"layers.{k}.weight"] = lin.weight.detach().cpu().numpy().copy()
+            out[f"layers.{k}.bias"] = lin.bias.detach().cpu().numpy().copy()
+        return out
+
+    # ------------------------------------------------------------------ acting
+    def logits(self, observations: np.ndarray, masks: np.ndarray):
+        """Masked logits (``-inf`` on illegal actions) of a batch, one forward pass."""
+        torch = _torch()
+        with torch.no_grad():
+            x = torch.as_tensor(np.asarray(observations, np.float32))
+            out = self.net(x)
+            return out.masked_fill(~torch.as_tensor(np.asarray(masks).astype(np.bool_)), -torch.inf)
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
+        m = np.asarray(masks)
+        n_actions = int(self.layout["n_actions"])
+        if m.ndim != 2 or m.shape[1] != n_actions:
+            raise ValueError(f"masks must have shape (N, {n_actions}), got {m.shape}")
+        if not m.any(axis=1).all():
+            raise ValueError("no legal action: a mask is all zero (is the game over?)")
+        torch = _torch()
+        logits = self.logits(observations, m)
+        with torch.no_grad():
+            if self.deterministic:
+                return logits.argmax(dim=1).numpy().astype(np.int64)
+            probs = torch.softmax(logits, dim=1)
+            return torch.multinomial(probs, 1, generator=self._gen).squeeze(1).numpy().astype(np.int64)
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, info_state: Any = None) -> int:
+        return int(self.act_batch(np.asarray(observation)[None, :], np.asarray(mask)[None, :])[0])
+
+
+# ===================================================================== SB3 → tensors (no unpickling)
+
+_SB3_ACTIVATIONS = {
+    "Tanh": "tanh",
+    "ReLU": "relu",
+    "ELU": "elu",
+    "LeakyReLU": "leaky_relu",
+    "GELU": "gelu",
+    "SiLU": "silu",
+}
+
+
+def sb3_actor_tensors(state: dict[str, Any], activation_fn: Any = None) -> tuple[dict[str, np.ndarray], str]:
+    """The actor of a MaskablePPO ``MlpPolicy`` state dict as ``layers.K`` arrays, plus the activation name.
+
+    Reads ``mlp_extractor.policy_net.*`` and ``action_net.*``; a features extractor with weights
+    (anything but ``Flatten``) is refused.
+    """
+    extra = [k for k in state if k.startswith(("features_extractor.", "pi_features_extractor."))]
+    if extra:
+        raise CheckpointError(f"only a Flatten features extractor is supported, the policy has weights {extra[:3]}")
+    idx = sorted({int(k.split(".")[2]) for k in state if k.startswith("mlp_extractor.policy_net.")})
+    tensors: dict[str, np.ndarray] = {}
+    for k, i in enumerate(idx):
+        for part in ("weight", "bias"):
+            tensors[f"layers.{k}.{part}"] = _np(state[f"mlp_extractor.policy_net.{i}.{part}"])
+    for part in ("weight", "bias"):
+        if f"action_net.{part}" not in state:
+            raise CheckpointError("the policy has no action_net: is it a MaskablePPO MlpPolicy?")
+        tensors[f"layers.{len(idx)}.{part}"] = _np(state[f"action_net.{part}"])
+    name = "Tanh" if activation_fn is None else getattr(activation_fn, "__name__", str(activation_fn))
+    name = name.rsplit(".", 1)[-1].strip("'<>")
+    if name not in _SB3_ACTIVATIONS:
+        raise CheckpointError(f"unsupported activation {name!r}: expected one of {sorted(_SB3_ACTIVATIONS)}")
+    return tensors, _SB3_ACTIVATIONS[name]
+
+
+def _np(t: Any) -> np.ndarray:
+    return t.detach().cpu().numpy().astype(np.float32) if hasattr(t, "detach") else np.asarray(t, np.float32)
+
+
+def read_sb3_zip(path: str | Path) -> tuple[dict[str, np.ndarray], str, dict[str, Any]]:
+    """``(tensors, activation, facts)`` of a MaskablePPO zip, without unpickling anything.
+
+    ``policy.pth`` is read with ``torch.load(weights_only=True)`` (tensors only); ``data`` is
+    parsed as JSON and only its plain entries are used (``policy_kwargs.activation_fn`` as
+    text, the observation shape, ``num_timesteps``): the ``":serialized:"`` pickles are never
+    touched.
+    """
+    torch = _torch()
+    p = Path(path)
+    try:
+        with zipfile.ZipFile(p) as z:
+            data = json.loads(z.read("data"))
+            with z.open("policy.pth") as f:
+                import io
+
+                state = torch.load(io.BytesIO(f.read()), map_location="cpu", weights_only=True)
+    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CheckpointError(f"{str(p)!r} is not a Stable-Baselines3 zip with 'data' and 'policy.pth': {exc}") from exc
+    except Exception as exc:  # torch's weights-only unpickler refuses anything but tensors
+        raise CheckpointError(f"{str(p)!r}: policy.pth is not a plain tensor file: {exc}") from exc
+    kwargs = data.get("policy_kwargs") or {}
+    act = kwargs.get("activation_fn") if isinstance(kwargs, dict) else None
+    tensors, activation = sb3_actor_tensors(state, act if isinstance(act, str) else None)
+    facts = {
+        "num_timesteps": data.get("num_timesteps"),
+        "policy_class": str(data.get("policy_class", {}).get(":type:")),
+    }
+    shape = (data.get("observation_space") or {}).get("_shape")
+    if isinstance(shape, str):
+        facts["observation_shape"] = shape
+    return tensors, activation, facts
+
+
+# ===================================================================== save / load
+
+
+def save_checkpoint(
+    dst: str | Path,
+    tensors: dict[str, np.ndarray],
+    activation: str,
+    layout: dict[str, Any] | None = None,
+    **fields: Any,
+) -> Path:
+    """Write ``dst`` (``.json``) and its ``.safetensors`` next to it; returns the JSON path."""
+    from safetensors.numpy import save_file
+
+    dst = Path(dst).with_suffix(".json")
+    layout = current_layout() if layout is None else layout
+    sizes = _sizes(tensors, str(dst))
+    weights = dst.with_suffix(".safetensors")
+    save_file({k: np.ascontiguousarray(v, np.float32) for k, v in tensors.items()}, str(weights))
+    desc = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "weights": weights.name,
+        "network": {"kind": "mlp", "sizes": sizes, "activation": activation, "output": "action logits"},
+        "layout": layout,
+        **fields,
+    }
+    dst.write_text(json.dumps(desc, indent=2) + "\n")
+    return dst
+
+
+def _sizes(tensors: dict[str, Any], where: str) -> list[int]:
+    k, sizes = 0, []
+    while f"layers.{k}.weight" in tensors:
+        w, b = tensors[f"layers.{k}.weight"], tensors.get(f"layers.{k}.bias")
+        if len(w.shape) != 2 or b is None or tuple(b.shape) != (w.shape[0],):
+            raise CheckpointError(
+                f"{where}: layers.{k} has weight {tuple(w.shape)} and bias {getattr(b, 'shape', None)}"
+            )
+        if sizes and sizes[-1] != w.shape[1]:
+            raise CheckpointError(f"{where}: layers.{k} takes {w.shape[1]} inputs, the layer before gives {sizes[-1]}")
+        if not sizes:
+            sizes.append(int(w.shape[1]))
+        sizes.append(int(w.shape[0]))
+        k += 1
+    if k == 0:
+        raise CheckpointError(f"{where}: no tensors layers.0.weight / layers.0.bias")
+    extra = set(tensors) - {f"layers.{i}.{p}" for i in range(k) for p in ("weight", "bias")}
+    if extra:
+        raise CheckpointError(f"{where}: unexpected tensors {sorted(extra)[:5]}")
+    return sizes
+
+
+def read_checkpoint(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """``(tensors, description)`` of a checkpoint, every field checked; :class:`CheckpointError` names the problem."""
+    p = Path(path)
+    if p.suffix == ".zip":
+        raise UntrustedCheckpointError(untrusted_zip_message(p))
+    if p.suffix != ".json":
+        p = p.with_suffix(".json")
+    if not p.is_file():
+        raise FileNotFoundError(f"no policy checkpoint at {str(path)!r} (expected NAME.json next to NAME.safetensors)")
+    try:
+        desc = json.loads(p.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CheckpointError(f"{str(p)!r} is not a policy checkpoint description (JSON): {exc}") from exc
+    where = repr(str(p))
+    if not isinstance(desc, dict) or desc.get("format") != FORMAT:
+        raise CheckpointError(f"{where} is not a policy checkpoint: expected a JSON object with format={FORMAT!r}")
+    if desc.get("format_version") != FORMAT_VERSION:
+        raise CheckpointError(
+            f"{where}: format_version {desc.get('format_version')!r}, this code reads {FORMAT_VERSION}"
+        )
+    net, layout, wname = desc.get("network"), desc.get("layout"), desc.get("weights")
+    if not isinstance(net, dict) or net.get("kind") != "mlp" or net.get("activation") not in ACTIVATIONS:
+        raise CheckpointError(f"{where}: network must be {{kind: 'mlp', sizes, activation in {list(ACTIVATIONS)}}}")
+    if not isinstance(layout, dict):
+        raise CheckpointError(f"{where}: no layout description")
+    _check_blocks(layout.get("obs_blocks"), layout.get("obs_dim"), "observation", where)
+    _check_blocks(layout.get("action_ranges"), layout.get("n_actions"), "action", where)
+    if not isinstance(wname, str) or Path(wname).name != wname or not wname.endswith(".safetensors"):
+        raise CheckpointError(
+            f"{where}: weights must be a file name NAME.safetensors in the same folder, got {wname!r}"
+        )
+    wpath = p.parent / wname
+    if not wpath.is_file():
+        raise CheckpointError(f"{where}: its weights file {str(wpath)!r} is missing")
+    from safetensors import SafetensorError
+    from safetensors.numpy import load_file
+
+    try:
+        tensors = load_file(str(wpath))
+    except (SafetensorError, OSError, ValueError) as exc:
+        raise CheckpointError(f"{str(wpath)!r} is not a safetensors weights file: {exc}") from exc
+    sizes = _sizes(tensors, repr(str(wpath)))
+    if sizes != net.get("sizes"):
+        raise CheckpointError(f"{where}: the weights have layer sizes {sizes}, the description says {net.get('sizes')}")
+    if sizes[0] != layout["obs_dim"] or sizes[-1] != layout["n_actions"]:
+        raise CheckpointError(
+            f"{where}: the network maps {sizes[0]} -> {sizes[-1]}, the layout has {layout['obs_dim']} observation "
+            f"features and {layout['n_actions']} actions"
+        )
+    for k, v in tensors.items():
+        if v.dtype != np.float32 or not np.isfinite(v).all():
+            raise CheckpointError(f"{str(wpath)!r}: tensor {k} must be finite float32")
+    return tensors, desc
+
+
+def load_policy(
+    path: str | Path,
+    *,
+    seed: int | None = None,
+    deterministic: bool = True,
+    trust_pickle: bool = False,
+    name: str | None = None,
+) -> PolicyAgent:
+    """The agent of a checkpoint ``NAME.json`` (or, with ``trust_pickle=True`` only, an SB3 ``.zip``).
+
+    The checkpoint's layout must be the engine's (else :class:`CheckpointError` with the
+    converter command). ``seed`` seeds sampling when ``deterministic=False``.
+    """
+    p = Path(path)
+    if p.suffix == ".zip" or (not p.with_suffix(".json").exists() and p.with_suffix(".zip").exists()):
+        zp = p if p.suffix == ".zip" else p.with_suffix(".zip")
+        if trust_pickle is not True:
+            raise UntrustedCheckpointError(untrusted_zip_message(zp))
+        return _load_sb3_trusted(zp, seed=seed, deterministic=deterministic, name=name)
+    tensors, desc = read_checkpoint(p)
+    layout = desc["layout"]
+    if not _same_layout(layout, current_layout()):
+        raise CheckpointError(
+            f"{str(p)!r} was made for observation/action layout {layout.get('version')!r} "
+            f"({layout['obs_dim']} features, {layout['n_actions']} actions); this engine has "
+            f"{current_layout()['version']!r} ({L.OBS_DIM} features, {L.N_ACTIONS} actions). Convert it: "
+            f"{CONVERT_COMMAND}"
+        )
+    return PolicyAgent(
+        tensors,
+        desc["network"]["activation"],
+        name=name or str(desc.get("name") or f"ppo:{p.stem}"),
+        deterministic=deterministic,
+        seed=seed,
+        layout=layout,
+    )
+
+
+def _load_sb3_trusted(path: Path, *, seed: int | None, deterministic: bool, name: str | None) -> PolicyAgent:
+    """Load an SB3 zip through ``MaskablePPO.load`` (unpickles: the caller opted in)."""
+    if not path.is_file():
+        raise FileNotFoundError(f"no SB3 zip at {str(path)!r}")
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ImportError("loading an SB3 zip needs sb3-contrib: pip install -e '.[train]'") from exc
+    model = MaskablePPO.load(str(path), device="cpu")
+    shape = tuple(getattr(model.observation_space, "shape", ()) or ())
+    if shape != (L.OBS_DIM,):
+        raise CheckpointError(f"{str(path)!r} expects observations of shape {shape}, the game gives ({L.OBS_DIM},)")
+    return PolicyAgent.from_sb3_policy(
+        model.policy, name=name or f"sb3:{path.stem}", deterministic=deterministic, seed=seed
+    )
+
+
+def export_sb3(src: str | Path, dst: str | Path, layout: dict[str, Any] | None = None, **fields: Any) -> Path:
+    """Write the actor of the MaskablePPO zip ``src`` as the checkpoint ``dst`` (nothing is unpickled)."""
+    tensors, activation, facts = read_sb3_zip(src)
+    layout = current_layout() if layout is None else layout
+    sizes = _sizes(tensors, repr(str(src)))
+    if sizes[0] != layout["obs_dim"] or sizes[-1] != layout["n_actions"]:
+        raise CheckpointError(
+            f"{str(src)!r} maps {sizes[0]} -> {sizes[-1]}; the layout has {layout['obs_dim']} features and "
+            f"{layout['n_actions']} actions (export it with the layout it was trained on)"
+        )
+    return save_checkpoint(dst, tensors, activation, layout, source={"sb3_zip": Path(src).name, **facts}, **fields)
+
+
+# ===================================================================== conversion between layouts
+
+
+def _column_map(src: list, dst: list) -> tuple[np.ndarray, list[str], list[str]]:
+    """``index[j]`` = source entry of destination entry ``j`` (-1: new); notes on resized / dropped blocks."""
+    by_name = {n: (o, k) for n, o, k in src}
+    total = sum(k for _, _, k in dst)
+    index = np.full(total, -1, np.int64)
+    notes, dropped = [], []
+    for n, o, k in dst:
+        if n not in by_name:
+            notes.append(f"new: {n!r} ({k})")
+            continue
+        so, sk = by_name[n]
+        if sk > k:
+            raise CheckpointError(f"block {n!r} shrank from {sk} to {k} entries: no mapping by name")
+        if sk < k:
+            notes.append(f"grown: {n!r} {sk} -> {k} (old entries first)")
+        index[o : o + sk] = np.arange(so, so + sk)
+    names = {n for n, _, _ in dst}
+    dropped = [f"dropped: {n!r} ({k})" for n, _, k in src if n not in names]
+    return index, notes, dropped
+
+
+def convert_tensors(
+    tensors: dict[str, np.ndarray], src: dict[str, Any], dst: dict[str, Any]
+) -> tuple[dict[str, np.ndarray], list[str]]:
+    """Map a network from layout ``src`` to layout ``dst`` by block and action-range name."""
+    obs_idx, obs_notes, obs_drop = _column_map(src["obs_blocks"], dst["obs_blocks"])
+    act_idx, act_notes, act_drop = _column_map(src["action_ranges"], dst["action_ranges"])
+    out = {k: np.array(v, np.float32) for k, v in tensors.items()}
+    n = len(_sizes(tensors, "tensors")) - 1
+    w0 = tensors["layers.0.weight"]
+    new_w0 = np.zeros((w0.shape[0], dst["obs_dim"]), np.float32)
+    have = obs_idx >= 0
+    new_w0[:, have] = w0[:, obs_idx[have]]
+    out["layers.0.weight"] = new_w0
+    wl, bl = tensors[f"layers.{n - 1}.weight"], tensors[f"layers.{n - 1}.bias"]
+    new_w = np.zeros((dst["n_actions"], wl.shape[1]), np.float32)
+    new_b = np.full(dst["n_actions"], NEW_ACTION_BIAS, np.float32)
+    have = act_idx >= 0
+    new_w[have] = wl[act_idx[have]]
+    new_b[have] = bl[act_idx[have]]
+    out[f"layers.{n - 1}.weight"], out[f"layers.{n - 1}.bias"] = new_w, new_b
+    notes = [f"observation {x}" for x in obs_notes + obs_drop] + [f"action {x}" for x in act_notes + act_drop]
+    return out, notes
+
+
+def convert_checkpoint(src: str | Path, dst: str | Path, layout: dict[str, Any] | None = None) -> tuple[Path, list]:
+    """Write checkpoint ``src`` mapped to ``layout`` (default: the engine's) as ``dst``; ``(path, notes)``."""
+    tensors, desc = read_checkpoint(src)
+    target = current_layout() if layout is None else layout
+    new, notes = convert_tensors(tensors, desc["layout"], target)
+    fields = {k: v for k, v in desc.items() if k not in ("format", "format_version", "weights", "network", "layout")}
+    history = list(fields.pop("conversions", []))
+    history.append({"from": desc["layout"].get("version"), "to": target.get("version"), "notes": notes})
+    out = save_checkpoint(dst, new, desc["network"]["activation"], target, **fields, conversions=history)
+    return out, notes
+
+
+def verify_conversion(
+    original: str | Path, converted: str | Path, positions: int = 300, seed: int = 0, max_games: int = 400
+) -> dict[str, int]:
+    """Compare the actions of ``original`` and ``converted`` on positions of the current engine.
+
+    Games are played by the converted policy against random play (2 players, ``omg2``). A
+    position counts when the layout change leaves it alone: every observation feature and
+    legal action of the current layout that the original layout lacks is zero. Its
+    observation and mask are mapped back to the original layout by name and both networks
+    choose deterministically. Returns ``{"positions", "agree", "skipped"}``.
+    """
+    from ohmygoods_env.engine import Game
+
+    t_src, d_src = read_checkpoint(original)
+    t_dst, d_dst = read_checkpoint(converted)
+    if not _same_layout(d_dst["layout"], current_layout()):
+        raise CheckpointError(f"{str(converted)!r} is not in this engine's layout: convert it first")
+    a = PolicyAgent(t_src, d_src["network"]["activation"], layout=d_src["layout"])
+    b = PolicyAgent(t_dst, d_dst["network"]["activation"])
+    obs_idx, _, _ = _column_map(d_src["layout"]["obs_blocks"], d_dst["layout"]["obs_blocks"])
+    act_idx, _, _ = _column_map(d_src["layout"]["action_ranges"], d_dst["layout"]["action_ranges"])
+    inv = {int(s): d for d, s in enumerate(act_idx) if s >= 0}
+    rng = np.random.default_rng(seed)
+    counted = agree = skipped = 0
+    for g in range(max_games):
+        game = Game(2, "omg2", seed=seed * 1_000_003 + g)
+        while not game.done and counted < positions:
+            p = game.current_player
+            obs, mask = game.observe(p), game.legal_mask()
+            if p == 0:
+                if obs[obs_idx < 0].any() or mask[act_idx < 0].any():
+                    skipped += 1
+                else:
+                    o_src = np.zeros(d_src["layout"]["obs_dim"], np.float32)
+                    m_src = np.zeros(d_src["layout"]["n_actions"], np.int8)
+                    o_src[obs_idx[obs_idx >= 0]] = obs[obs_idx >= 0]
+                    m_src[act_idx[act_idx >= 0]] = mask[act_idx >= 0]
+                    x = inv[a.act(o_src, m_src)]
+                    y = b.act(obs, mask)
+                    counted += 1
+                    agree += int(x == y)
+                game.step(b.act(obs, mask))
+            else:
+                game.step(int(rng.choice(np.flatnonzero(mask))))
+        if counted >= positions:
+            break
+    return {"positions": counted, "agree": agree, "skipped": skipped}
+
+
+# ===================================================================== shipped agents
+
+
+def shipped_checkpoints() -> dict[str, Path]:
+    """Short name → checkpoint JSON of the agents shipped as package data (``agents/checkpoints``)."""
+    out: dict[str, Path] = {}
+    folder = resources.files("agents") / "checkpoints"
+    for entry in folder.iterdir():
+        if entry.name.endswith(".json"):
+            try:
+                desc = json.loads(entry.read_text(encoding="utf-8"))
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                continue
+            if isinstance(desc, dict) and desc.get("format") == FORMAT and isinstance(desc.get("name"), str):
+                out[desc["name"]] = Path(str(entry))
+    return out
+
+
+__all__ = [
+    "CONVERT_COMMAND",
+    "CheckpointError",
+    "FORMAT",
+    "NEW_ACTION_BIAS",
+    "PolicyAgent",
+    "UntrustedCheckpointError",
+    "build_network",
+    "convert_checkpoint",
+    "convert_tensors",
+    "current_layout",
+    "export_sb3",
+    "load_policy",
+    "read_checkpoint",
+    "read_sb3_zip",
+    "save_checkpoint",
+    "shipped_checkpoints",
+    "verify_conversion",
+]

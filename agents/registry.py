@@ -1,0 +1,97 @@
+"""Factories of the agents package for the registry of :mod:`ohmygoods_env.policy`.
+
+Each factory is ``factory(arg, *, seed, **kwargs) -> Agent``; ``arg`` is the part after
+``NAME:`` in a spec (``None`` without one). ``pyproject.toml`` names them in the
+``ohmygoods.agents`` entry point group, and :func:`register_all` registers them (plus every
+shipped checkpoint by its short name) when ``agents`` is imported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ohmygoods_env.policy import register_agent
+
+
+def _no_arg(name: str, arg: str | None) -> None:
+    if arg is not None:
+        raise ValueError(f"the {name} agent takes no argument, got {name}:{arg}")
+
+
+def greedy(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
+    _no_arg("greedy", arg)
+    from .greedy import GreedyAgent
+
+    return GreedyAgent(seed=seed, **kwargs)
+
+
+def heuristic(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
+    _no_arg("heuristic", arg)
+    from .heuristic import HeuristicAgent
+
+    return HeuristicAgent(seed=seed, **kwargs)
+
+
+def mcts(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
+    _no_arg("mcts", arg)
+    from .mcts import MCTSAgent
+
+    return MCTSAgent(seed=seed, **kwargs)
+
+
+def shipped(short_name: str, *, seed: int | None = None, **kwargs: Any) -> Any:
+    """The shipped agent ``short_name`` (``ppo``, ``ppo-3p``, ...) from the package data."""
+    from .checkpoint import load_policy, shipped_checkpoints
+
+    known = shipped_checkpoints()
+    if short_name not in known:
+        raise ValueError(f"no shipped agent {short_name!r}: shipped are {sorted(known)}")
+    return load_policy(known[short_name], seed=seed, name=short_name, **kwargs)
+
+
+def ppo(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
+    """``ppo``: the shipped 2-player policy; ``ppo:PATH``: a safe checkpoint file."""
+    if arg is None:
+        return shipped("ppo", seed=seed, **kwargs)
+    from .checkpoint import load_policy
+
+    return load_policy(arg, seed=seed, **kwargs)
+
+
+def sb3(arg: str | None = None, *, seed: int | None = None, trust_pickle: bool = False, **kwargs: Any) -> Any:
+    """``sb3:PATH``: a MaskablePPO zip, loaded only with ``trust_pickle=True`` (it unpickles code)."""
+    from .checkpoint import UntrustedCheckpointError, load_policy, untrusted_zip_message
+
+    if arg is None:
+        raise ValueError("the sb3 agent needs a path: sb3:PATH")
+    if trust_pickle is not True:
+        raise UntrustedCheckpointError(untrusted_zip_message(arg))
+    from pathlib import Path
+
+    p = Path(arg)
+    return load_policy(p if p.suffix == ".zip" else p.with_suffix(".zip"), seed=seed, trust_pickle=True, **kwargs)
+
+
+def _shipped_factory(short_name: str):
+    def factory(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
+        _no_arg(short_name, arg)
+        return shipped(short_name, seed=seed, **kwargs)
+
+    return factory
+
+
+def register_all() -> None:
+    """Register this package's agents and every shipped checkpoint under its short name."""
+    register_agent("greedy", greedy, "the greedy rollout policy")
+    register_agent("heuristic", heuristic, "documented rule-based player")
+    register_agent("mcts", mcts, "determinized information-set MCTS")
+    register_agent("ppo", ppo, "the shipped 2-player policy; ppo:PATH a policy checkpoint")
+    register_agent("sb3", sb3, "sb3:PATH, a MaskablePPO zip (trust_pickle=True only)")
+    from .checkpoint import shipped_checkpoints
+
+    for short in shipped_checkpoints():
+        if short != "ppo":
+            register_agent(short, _shipped_factory(short), f"shipped agent {short}")
+
+
+__all__ = ["greedy", "heuristic", "mcts", "ppo", "register_all", "sb3", "shipped"]

@@ -1,0 +1,302 @@
+"""The agent concept and the opponent protocol: one of each, below the envs in the layers.
+
+This module owns
+
+* :class:`Agent` — the protocol every player follows: ``act(observation, mask, info_state=None)
+  -> int`` and ``act_batch(observations, masks, info_states=None) -> int[N]``;
+* :class:`RandomAgent` — uniformly random legal play (one numba call per batch);
+* :class:`BatchPolicy` and :func:`play_owned` — how the env adapters, the training league,
+  evaluation and tournaments ask agents to move in a :class:`~ohmygoods_env.batch.BatchGames`;
+* the agent **registry**: :func:`make_agent` builds an agent from a spec string.
+
+Protocol
+--------
+=====================  =======================================================================
+argument               content
+=====================  =======================================================================
+``observation``        ``Game.observe(p)``, ``float32[OBS_DIM]`` (:mod:`ohmygoods_env.layout`)
+``mask``               ``int8[N_ACTIONS]`` legal actions of the player to move
+``info_state``         that player's *information state*: the state row redacted by
+                       :func:`ohmygoods_env.infostate.redact` (public information and the
+                       player's own cards only). Agents never receive the true state.
+=====================  =======================================================================
+
+Class attributes tell harnesses what an agent reads: ``needs_info_state`` (pass the
+information state) and ``needs_observation`` (False: harnesses may pass zeros). A plain
+callable ``f(observation, mask) -> int`` is accepted wherever an agent is.
+
+Registry
+--------
+A spec is ``NAME`` or ``NAME:ARG`` (``ppo:PATH``). Names are registered with
+:func:`register_agent`, or come from the Python entry point group ``ohmygoods.agents``
+(declared by the ``agents`` package in ``pyproject.toml``): each entry point loads a factory
+``factory(arg: str | None, *, seed: int | None, **kwargs) -> Agent``. The library below the
+agents package therefore resolves ``opponents="heuristic"`` without importing it by name.
+``random`` is built in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+
+from . import layout as L
+from .batch import BatchGames, make_rng, random_actions
+from .infostate import redact
+
+ENTRY_POINT_GROUP = "ohmygoods.agents"
+
+# ===================================================================== the agent concept
+
+
+class Agent:
+    """Base class: subclasses implement :meth:`act` (and may override :meth:`act_batch`)."""
+
+    name: str = "agent"
+    #: True for agents that read ``info_state`` (harnesses must pass it); False if obs + mask suffice.
+    needs_info_state: bool = False
+    #: False for agents whose ``act`` never reads ``observation`` (harnesses then pass zeros).
+    needs_observation: bool = True
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, info_state: np.ndarray | None = None) -> int:
+        raise NotImplementedError
+
+    def act_batch(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        info_states: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """One action per row (default: a loop over :meth:`act`)."""
+        n = len(masks)
+        out = np.empty(n, np.int64)
+        for i in range(n):
+            out[i] = self.act(observations[i], masks[i], None if info_states is None else info_states[i])
+        return out
+
+    def __call__(self, observation: np.ndarray, mask: np.ndarray, info_state: np.ndarray | None = None) -> int:
+        return self.act(observation, mask, info_state)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def info_state_of(state: np.ndarray, player: int) -> np.ndarray:
+    """The information state of ``player`` for the true state row ``state`` (a fresh array)."""
+    out = np.zeros(L.STATE_LEN, np.int32)
+    redact(state, int(player), out)
+    return out
+
+
+def require_info_state(agent: str, info_state: np.ndarray | None) -> np.ndarray:
+    """Check that an agent that reads the information state was given one."""
+    if info_state is None:
+        raise ValueError(
+            f"the {agent} agent reads the acting player's information state: call act(observation, mask, "
+            "info_state) with info_state = ohmygoods_env.policy.info_state_of(game.state, player) "
+            "(the redacted state row of the acting player)"
+        )
+    info = np.asarray(info_state)
+    if info.shape != (L.STATE_LEN,):
+        raise ValueError(f"info_state must have shape ({L.STATE_LEN},), got {info.shape}")
+    return info.astype(np.int32, copy=False)
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal actions, drawn by a numba kernel from the agent's own RNG words.
+
+    ``seed`` makes the choices reproducible; ``seed(s)`` restarts the stream.
+    """
+
+    name = "random"
+    needs_observation = False  # reads the mask only
+    needs_info_state = False
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed(seed)
+
+    def seed(self, seed: int | None = None) -> None:
+        self._seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
+        self._rng = make_rng(1, self._seed)
+
+    def act(self, observation: np.ndarray | None, mask: np.ndarray, info_state: Any = None) -> int:
+        m = np.asarray(mask)
+        if not m.any():
+            raise ValueError("no legal action: the mask is all zero (is the game over?)")
+        return int(self.act_batch(None, m[None, :])[0])
+
+    def act_batch(self, observations: Any, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
+        n = masks.shape[0]
+        if self._rng.shape[0] < n:
+            extra = make_rng(n - self._rng.shape[0], self._seed + self._rng.shape[0])
+            self._rng = np.concatenate([self._rng, extra])
+        return random_actions(np.ascontiguousarray(masks, np.int8), self._rng[:n])
+
+
+# ===================================================================== batched play
+
+
+def _info_states(state: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Redacted information states of the acting seat of each of ``rows``."""
+    out = np.zeros((rows.shape[0], state.shape[1]), np.int32)
+    for j, i in enumerate(rows):
+        redact(state[i], int(state[i, L.F_CUR]), out[j])
+    return out
+
+
+_ZERO_OBS = np.zeros((1, L.OBS_DIM), np.float32)
+_ZERO_OBS.flags.writeable = False
+
+
+class BatchPolicy:
+    """Any agent as a policy over games of a :class:`~ohmygoods_env.batch.BatchGames`.
+
+    An agent is an object with ``act_batch(observations, masks[, info_states])`` or
+    ``act(observation, mask[, info_state])``, or a plain callable ``(observation, mask)``.
+    ``policy(games, rows)`` returns one action per game in ``rows``, each for the seat to act
+    there, from that seat's observation (zeros when ``needs_observation`` is False), its mask
+    and, when ``needs_info_state`` is True, its redacted information state — never the true
+    state. A plain object (no closures): it pickles and deep-copies with its agent.
+    """
+
+    def __init__(self, agent: Any) -> None:
+        if not (hasattr(agent, "act_batch") or callable(getattr(agent, "act", None)) or callable(agent)):
+            raise TypeError(f"an agent needs act(observation, mask), act_batch(...) or to be callable: {agent!r}")
+        self.agent = agent
+        self.needs_observation = bool(getattr(agent, "needs_observation", True))
+        self.needs_info_state = bool(getattr(agent, "needs_info_state", False))
+
+    def act(self, observations: np.ndarray, masks: np.ndarray, infos: np.ndarray | None) -> np.ndarray:
+        """One action per row for the given observations, masks and information states."""
+        a = self.agent
+        n = masks.shape[0]
+        if hasattr(a, "act_batch"):
+            out = a.act_batch(observations, masks, infos) if self.needs_info_state else a.act_batch(observations, masks)
+            return np.asarray(out, np.int64).reshape(-1)
+        act = a.act if callable(getattr(a, "act", None)) else a
+        if self.needs_info_state:
+            return np.fromiter(
+                (int(act(o, m, i)) for o, m, i in zip(observations, masks, infos, strict=True)), np.int64, n
+            )
+        return np.fromiter((int(act(o, m)) for o, m in zip(observations, masks, strict=True)), np.int64, n)
+
+    def __call__(self, games: BatchGames, rows: np.ndarray) -> np.ndarray:
+        if self.needs_observation:
+            obs = games.observe(rows=rows)
+        else:
+            obs = np.broadcast_to(_ZERO_OBS, (rows.shape[0], L.OBS_DIM))
+        infos = _info_states(games.state, rows) if self.needs_info_state else None
+        return self.act(obs, games.masks(copy=False)[rows], infos)
+
+
+def play_owned(
+    games: BatchGames, rows: np.ndarray, owner: np.ndarray, policy_of: Callable[[int], BatchPolicy]
+) -> np.ndarray:
+    """Play games ``rows`` until each has ended or waits for a seat with ``owner`` -1.
+
+    ``owner[i, p]`` names who plays seat ``p`` of game ``i``: ``policy_of(owner[i, p])`` (a
+    :class:`BatchPolicy`), or -1 for a seat played from outside (a learner). All games
+    waiting for the same policy move in one call. Returns the summed final rewards
+    (``float32[N, P]``) of the games that ended meanwhile. Without -1 owners it plays the
+    games to their end (evaluation between fixed agents).
+    """
+    total = np.zeros((games.num_games, games.num_players), np.float32)
+    while True:
+        live = rows[~games.done[rows]]
+        if live.size == 0:
+            return total
+        who = owner[live, games.state[live, L.F_CUR]]
+        waiting = who >= 0
+        if not waiting.any():
+            return total
+        live, who = live[waiting], who[waiting]
+        for k in np.unique(who):
+            sel = live[who == k]
+            r, _, _ = games.step(policy_of(int(k))(games, sel), rows=sel)
+            total += r
+
+
+# ===================================================================== registry
+
+AgentFactory = Callable[..., Any]
+_REGISTRY: dict[str, tuple[AgentFactory, str]] = {}
+
+
+def register_agent(name: str, factory: AgentFactory, description: str = "") -> None:
+    """Register ``factory(arg, *, seed, **kwargs) -> Agent`` under ``name`` (replaces an earlier one)."""
+    if not isinstance(name, str) or not name or ":" in name:
+        raise ValueError(f"an agent name must be a non-empty str without ':', got {name!r}")
+    _REGISTRY[name] = (factory, description)
+
+
+def _random_factory(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> RandomAgent:
+    if arg is not None:
+        raise ValueError(f"the random agent takes no argument, got 'random:{arg}'")
+    return RandomAgent(seed=seed, **kwargs)
+
+
+register_agent("random", _random_factory, "uniformly random legal action")
+
+
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def agent_names() -> list[str]:
+    """Every resolvable agent name: registered ones and those of the ``ohmygoods.agents`` entry points."""
+    return sorted(set(_REGISTRY) | set(_entry_points()))
+
+
+def _factory(name: str) -> AgentFactory:
+    if name in _REGISTRY:
+        return _REGISTRY[name][0]
+    eps = _entry_points()
+    if name in eps:
+        factory = eps[name].load()
+        register_agent(name, factory)
+        return factory
+    raise ValueError(
+        f"unknown agent {name!r}: expected one of {agent_names()} (a name, or NAME:ARG such as ppo:PATH; "
+        f"agents come from register_agent or the {ENTRY_POINT_GROUP!r} entry points)"
+    )
+
+
+def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Any:
+    """Build an agent from a spec ``NAME`` or ``NAME:ARG`` (see the module docstring).
+
+    >>> make_agent("random", seed=1).name
+    'random'
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"an agent spec must be a str such as 'heuristic' or 'ppo:PATH', got {spec!r}")
+    name, sep, arg = spec.partition(":")
+    if sep and not arg:
+        raise ValueError(f"agent spec {spec!r} has an empty argument after ':'")
+    return _factory(name)(arg if sep else None, seed=seed, **kwargs)
+
+
+def resolve_agent(agent: Any, seed: int | None = None) -> Any:
+    """An agent object: a spec string is built with :func:`make_agent`, ``None`` is random play."""
+    if agent is None:
+        return RandomAgent(0 if seed is None else seed)
+    if isinstance(agent, str):
+        return make_agent(agent, seed=seed)
+    return agent
+
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "Agent",
+    "BatchPolicy",
+    "RandomAgent",
+    "agent_names",
+    "info_state_of",
+    "make_agent",
+    "play_owned",
+    "register_agent",
+    "require_info_state",
+    "resolve_agent",
+]

@@ -1,0 +1,323 @@
+"""Policy checkpoints: the safe format, the SB3 exporter, layout conversion, and tampered files.
+
+A checkpoint must never run code when it is loaded: SB3 zips (which unpickle their
+``":serialized:"`` entries) load only with an explicit opt-in, through every path.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import pickle
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.checkpoint import (
+    CheckpointError,
+    PolicyAgent,
+    UntrustedCheckpointError,
+    convert_checkpoint,
+    current_layout,
+    export_sb3,
+    load_policy,
+    read_checkpoint,
+    save_checkpoint,
+    shipped_checkpoints,
+    verify_conversion,
+)
+from ohmygoods_env import Game
+from ohmygoods_env import layout as L
+
+sb3_contrib = pytest.importorskip("sb3_contrib")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class _Spaces(gym.Env):
+    """Only the spaces of the game, to build an untrained policy of the right shape."""
+
+    observation_space = gym.spaces.Box(0.0, 10.0, (L.OBS_DIM,), np.float32)
+    action_space = gym.spaces.Discrete(L.N_ACTIONS)
+
+    def reset(self, *, seed=None, options=None):
+        return np.zeros(L.OBS_DIM, np.float32), {}
+
+    def step(self, action):
+        return np.zeros(L.OBS_DIM, np.float32), 0.0, True, False, {}
+
+    def action_masks(self):
+        return np.ones(L.N_ACTIONS, bool)
+
+
+@pytest.fixture(scope="module")
+def sb3_zip(tmp_path_factory) -> Path:
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy",
+        _Spaces(),
+        n_steps=8,
+        batch_size=8,
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": {"pi": [32, 16], "vf": [8]}},
+    )
+    path = tmp_path_factory.mktemp("sb3") / "tiny_policy.zip"
+    model.save(path)
+    return path
+
+
+def _positions(n_games: int = 4, seed: int = 3) -> list[tuple[np.ndarray, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in range(n_games):
+        game = Game(2, seed=seed + g)
+        while not game.done:
+            p = game.current_player
+            out.append((game.observe(p), game.legal_mask()))
+            game.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+    return out
+
+
+# ------------------------------------------------------------------ export and load
+
+
+def test_exported_policy_acts_like_maskableppo(sb3_zip, tmp_path) -> None:
+    model = sb3_contrib.MaskablePPO.load(sb3_zip, device="cpu")
+    out = export_sb3(sb3_zip, tmp_path / "tiny.json", name="tiny")
+    agent = load_policy(out)
+    desc = json.loads(out.read_text())
+    assert desc["network"] == {
+        "kind": "mlp",
+        "sizes": [L.OBS_DIM, 32, 16, L.N_ACTIONS],
+        "activation": "tanh",
+        "output": "action logits",
+    }
+    assert desc["layout"] == current_layout() and desc["weights"] == "tiny.safetensors"
+    pos = _positions()
+    obs = np.stack([o for o, _ in pos])
+    masks = np.stack([m for _, m in pos])
+    want = model.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
+    got = agent.act_batch(obs, masks)
+    assert len(pos) > 300 and np.array_equal(got, want)
+    assert all(masks[i, a] for i, a in enumerate(got))
+    assert agent.act(obs[0], masks[0]) == want[0]
+
+
+def test_sampling_is_seeded_and_legal(tmp_path, sb3_zip) -> None:
+    out = export_sb3(sb3_zip, tmp_path / "tiny.json")
+    pos = _positions(2)
+    obs, masks = np.stack([o for o, _ in pos]), np.stack([m for _, m in pos])
+    a = load_policy(out, deterministic=False, seed=5).act_batch(obs, masks)
+    b = load_policy(out, deterministic=False, seed=5).act_batch(obs, masks)
+    assert np.array_equal(a, b) and all(masks[i, x] for i, x in enumerate(a))
+
+
+def test_snapshot_of_a_live_policy_matches_predict(sb3_zip) -> None:
+    model = sb3_contrib.MaskablePPO.load(sb3_zip, device="cpu")
+    snap = PolicyAgent.from_sb3_policy(model.policy)
+    obs, mask = _positions(1)[5]
+    assert snap.act(obs, mask) == int(model.predict(obs, action_masks=mask.astype(bool), deterministic=True)[0])
+
+
+def test_shipped_agent_by_short_name_from_any_directory(tmp_path) -> None:
+    assert "ppo" in shipped_checkpoints()
+    code = (
+        "import numpy as np; from agents import make_agent; from ohmygoods_env import Game; "
+        "a = make_agent('ppo'); g = Game(2, seed=1); m = g.legal_mask(); x = a.act(g.observe(0), m); "
+        "print(a.name, type(a).__name__, int(m[x]))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["ppo", "PolicyAgent", "1"]
+
+
+def test_shipped_checkpoint_is_safe_format_in_package_data() -> None:
+    folder = ROOT / "agents" / "checkpoints"
+    assert not list(folder.glob("*.zip")) and not list(folder.glob("*.pt*"))
+    tensors, desc = read_checkpoint(shipped_checkpoints()["ppo"])
+    assert desc["players"] == 2 and desc["layout"] == current_layout()
+    assert tensors["layers.0.weight"].shape == (256, L.OBS_DIM)
+
+
+# ------------------------------------------------------------------ tampered SB3 zip
+
+
+def _tampered_copy(src: Path, dst: Path, marker: Path) -> Path:
+    """A copy of ``src`` whose ``data`` JSON has an extra ``":serialized:"`` entry creating ``marker``."""
+
+    class Payload:
+        def __reduce__(self):
+            return (exec, (f"open({str(marker)!r}, 'w').close()",))
+
+    blob = base64.b64encode(pickle.dumps(Payload())).decode()
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == "data":
+                d = json.loads(data)
+                d["extra_field"] = {":type:": "<class 'int'>", ":serialized:": blob}
+                data = json.dumps(d).encode()
+            zout.writestr(item, data)
+    return dst
+
+
+def test_tampered_zip_runs_code_only_with_the_opt_in(sb3_zip, tmp_path) -> None:
+    from agents.tournament import main as tournament_main
+    from training import evaluate, train_ppo
+
+    marker = tmp_path / "marker"
+    bad = _tampered_copy(sb3_zip, tmp_path / "bad.zip", marker)
+    for spec in (f"sb3:{bad}", f"ppo:{bad}", f"sb3:{bad.with_suffix('')}"):
+        with pytest.raises(UntrustedCheckpointError, match="can run any code"):
+            make_agent(spec)
+    with pytest.raises(UntrustedCheckpointError):
+        load_policy(bad)
+    with pytest.raises(UntrustedCheckpointError):
+        read_checkpoint(bad)
+    # tournament spec strings: refused before any game
+    assert tournament_main(["--agents", f"sb3:{bad},random", "--games", "1", "--out", str(tmp_path / "t")]) == 2
+    # league resume and evaluation
+    with pytest.raises(SystemExit) as exc:
+        train_ppo.parse_args(["--resume", str(bad)])
+    assert exc.value.code == 2
+    assert evaluate.main([str(bad), "--games", "1"]) == 2
+    assert not marker.exists()
+    # the same file with the opt-in: the payload runs (so the refusals above were what saved us)
+    agent = make_agent(f"sb3:{bad}", trust_pickle=True)
+    assert marker.exists() and isinstance(agent, PolicyAgent)
+
+
+# ------------------------------------------------------------------ tampered safe files
+
+
+def test_tampered_safe_files_give_clear_errors(sb3_zip, tmp_path) -> None:
+    out = export_sb3(sb3_zip, tmp_path / "p.json")
+    weights = out.with_suffix(".safetensors")
+    good_json, good_weights = out.read_text(), weights.read_bytes()
+
+    out.write_text("{not json")
+    with pytest.raises(CheckpointError, match="p.json.*not a policy checkpoint description"):
+        load_policy(out)
+    out.write_text(json.dumps({"format": "something else"}))
+    with pytest.raises(CheckpointError, match="format='ohmygoods-policy'"):
+        load_policy(out)
+    d = json.loads(good_json)
+    d["weights"] = "../elsewhere.safetensors"
+    out.write_text(json.dumps(d))
+    with pytest.raises(CheckpointError, match="file name NAME.safetensors in the same folder"):
+        load_policy(out)
+    d = json.loads(good_json)
+    d["network"]["sizes"] = [L.OBS_DIM, 64, L.N_ACTIONS]
+    out.write_text(json.dumps(d))
+    with pytest.raises(CheckpointError, match="layer sizes"):
+        load_policy(out)
+    out.write_text(good_json)
+
+    marker = tmp_path / "marker"
+
+    class Payload:
+        def __reduce__(self):
+            return (exec, (f"open({str(marker)!r}, 'w').close()",))
+
+    weights.write_bytes(pickle.dumps(Payload()))
+    with pytest.raises(CheckpointError, match="p.safetensors.*not a safetensors weights file"):
+        load_policy(out)
+    assert not marker.exists()
+
+    # right format, wrong shapes
+    from safetensors.numpy import load_file, save_file
+
+    weights.write_bytes(good_weights)
+    t = load_file(str(weights))
+    t["layers.1.weight"] = np.zeros((16, 5), np.float32)
+    save_file(t, str(weights))
+    with pytest.raises(CheckpointError, match="layers.1 takes 5 inputs"):
+        load_policy(out)
+    weights.write_bytes(good_weights)
+    assert load_policy(out).act(*_positions(1)[0]) >= 0
+
+
+# ------------------------------------------------------------------ conversion between layouts
+
+
+def _drop(layout: dict, obs_block: str, action_range: str) -> tuple[dict, np.ndarray, np.ndarray]:
+    """``layout`` without one observation block and one action range; the kept columns / rows."""
+
+    def cut(blocks, name):
+        kept, out, off = [], [], 0
+        for n, o, k in blocks:
+            if n == name:
+                continue
+            out.append([n, off, k])
+            kept.extend(range(o, o + k))
+            off += k
+        return out, np.asarray(kept), off
+
+    obs, obs_kept, obs_dim = cut(layout["obs_blocks"], obs_block)
+    acts, act_kept, n_act = cut(layout["action_ranges"], action_range)
+    small = {
+        **layout,
+        "version": "older",
+        "obs_blocks": obs,
+        "obs_dim": obs_dim,
+        "action_ranges": acts,
+        "n_actions": n_act,
+    }
+    return small, obs_kept, act_kept
+
+
+def test_convert_maps_by_name_and_acts_like_the_original(tmp_path) -> None:
+    tensors, desc = read_checkpoint(shipped_checkpoints()["ppo"])
+    cur = current_layout()
+    office = next(n for n, _, _ in cur["obs_blocks"] if "Market-Office" in n)
+    older, obs_kept, act_kept = _drop(cur, office, "discard for new deck")
+    small = dict(tensors)
+    small["layers.0.weight"] = tensors["layers.0.weight"][:, obs_kept]
+    small["layers.2.weight"] = tensors["layers.2.weight"][act_kept]
+    small["layers.2.bias"] = tensors["layers.2.bias"][act_kept]
+    src = save_checkpoint(tmp_path / "older.json", small, "tanh", older, name="older")
+    with pytest.raises(CheckpointError, match="training.export convert"):
+        load_policy(src)
+    out, notes = convert_checkpoint(src, tmp_path / "new.json")
+    assert any("new" in n and "Market-Office" in n for n in notes)
+    assert any("new" in n and "discard for new deck" in n for n in notes)
+    new, _ = read_checkpoint(out)
+    # new columns are zero, copied columns sit at their new offsets, new actions can never win
+    missing = np.setdiff1d(np.arange(L.OBS_DIM), obs_kept)
+    assert not new["layers.0.weight"][:, missing].any()
+    assert np.array_equal(new["layers.0.weight"][:, obs_kept], small["layers.0.weight"])
+    gone = np.setdiff1d(np.arange(L.N_ACTIONS), act_kept)
+    assert (new["layers.2.bias"][gone] < -1e8).all()
+    check = verify_conversion(src, out, positions=300)
+    assert check["positions"] == 300 and check["agree"] == 300
+    assert load_policy(out).act(*_positions(1)[0]) >= 0
+
+
+def test_convert_command_round_trip(tmp_path) -> None:
+    from training.export import main
+
+    src = shipped_checkpoints()["ppo"]
+    assert main(["convert", str(src), str(tmp_path / "c.json"), "--positions", "50"]) == 0
+    a, _ = read_checkpoint(src)
+    b, _ = read_checkpoint(tmp_path / "c.json")
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_shrunk_block_is_refused(tmp_path) -> None:
+    tensors, _ = read_checkpoint(shipped_checkpoints()["ppo"])
+    cur = current_layout()
+    bigger = json.loads(json.dumps(cur))
+    bigger["obs_blocks"][-1][2] += 1
+    bigger["obs_dim"] += 1
+    t = dict(tensors)
+    t["layers.0.weight"] = np.concatenate([tensors["layers.0.weight"], np.zeros((256, 1), np.float32)], axis=1)
+    src = save_checkpoint(tmp_path / "b.json", t, "tanh", bigger)
+    with pytest.raises(CheckpointError, match="shrank"):
+        convert_checkpoint(src, tmp_path / "c.json")
