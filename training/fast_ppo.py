@@ -4,11 +4,11 @@
 
 What it owns:
 
-* :class:`SlotNet` — the policy-value network. One small encoder, shared by every building
-  slot, reads each ``SLOT_FEATURES`` block of ``O_SLOTS``; my own slots stay in seat order
+* the network is :class:`agents.slotnet.SlotNet`: one small encoder, shared by every building
+  slot, reads each ``SLOT_FEATURES`` record of ``O_SLOTS``; my own slots stay in slot order
   (actions name slots), each other seat's slots are summed (permutation-invariant over its
-  buildings). The rest of the observation joins them in a shared MLP trunk with a masked
-  policy head (``N_ACTIONS`` logits, illegal ones at ``-1e9``) and a value head.
+  buildings). The rest of the observation joins them in a shared trunk with a masked policy
+  head (``N_ACTIONS`` logits, illegal ones at ``-1e9``) and a value head.
 * :class:`SelfPlayRollout` — ``N`` games in one ``BatchGames``. Every seat of every game has
   an owner drawn when the game starts: the learner (shared parameters; each of its decisions
   is a training sample, whatever the seat) or a league opponent (a frozen snapshot of the
@@ -22,11 +22,12 @@ What it owns:
   opponents leave no samples.
 * :class:`FastPPO` — the update (clipped surrogate, value loss, entropy of the masked
   distribution, gradient clipping), snapshots into the league, evaluation against the
-  heuristic with :func:`training.stats.match`, checkpoints (``training.fast_ppo.save_agent``:
-  safetensors weights + JSON description) and ``eval.csv``.
+  heuristic with :func:`training.stats.match`, checkpoints in the safe policy format of
+  :mod:`agents.checkpoint` (network kind ``slotnet``, :mod:`agents.slotnet`) and ``eval.csv``.
 
-Output of ``--out runs/NAME``: ``eval.csv``, ``last.safetensors`` / ``last.json``,
-``best.safetensors`` / ``best.json`` (best win rate against the heuristic), ``run.json``.
+Output of ``--out runs/NAME``: ``eval.csv``, ``last.json`` / ``last.safetensors``,
+``best.json`` / ``best.safetensors`` (best win rate against ``--eval-vs``), ``train.log``
+(one JSON line per iteration), ``run.json``.
 """
 
 from __future__ import annotations
@@ -46,55 +47,19 @@ import torch
 from numba import njit
 from torch import nn
 
+from agents import make_agent
+from agents.slotnet import SlotNet
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
-from ohmygoods_env.envs.gym_env import BatchPolicy
+from ohmygoods_env.policy import BatchPolicy
 
-from .league import baseline_agent
 from .stats import MatchResult, match
 
 LEARNER = -1
 BASELINES: tuple[str, ...] = ("heuristic", "greedy", "random")
-_SLOT_END = L.O_SLOTS + L.MAX_PLAYERS * L.MAX_SLOTS * L.SLOT_FEATURES
-REST_DIM = L.OBS_DIM - (_SLOT_END - L.O_SLOTS)
-NEG = -1e9
 
 
 # ===================================================================== network
-
-
-class SlotNet(nn.Module):
-    """Policy-value network over the v1 observation (see the module docstring).
-
-    ``embed`` is the width of the shared slot encoder, ``hidden`` the width of the two trunk
-    layers. ``forward(obs, mask)`` returns ``(masked logits [B, N_ACTIONS], value [B])``.
-    """
-
-    def __init__(self, hidden: int = 128, embed: int = 16) -> None:
-        super().__init__()
-        self.hidden, self.embed = int(hidden), int(embed)
-        sf = L.SLOT_FEATURES
-        self.slot = nn.Sequential(nn.Linear(sf, embed), nn.ReLU(), nn.Linear(embed, embed), nn.ReLU())
-        n_in = REST_DIM + L.MAX_SLOTS * embed + (L.MAX_PLAYERS - 1) * embed
-        self.trunk = nn.Sequential(nn.Linear(n_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
-        self.pi = nn.Linear(hidden, L.N_ACTIONS)
-        self.v = nn.Linear(hidden, 1)
-        nn.init.orthogonal_(self.pi.weight, 0.01)
-        nn.init.zeros_(self.pi.bias)
-        nn.init.orthogonal_(self.v.weight, 1.0)
-
-    def features(self, obs: torch.Tensor) -> torch.Tensor:
-        b = obs.shape[0]
-        slots = obs[:, L.O_SLOTS : _SLOT_END].reshape(b, L.MAX_PLAYERS, L.MAX_SLOTS, L.SLOT_FEATURES)
-        e = self.slot(slots) * slots[..., L.SF_PRESENT : L.SF_PRESENT + 1]  # empty slots add nothing
-        mine = e[:, 0].reshape(b, -1)  # my slots in slot order: actions name them
-        others = e[:, 1:].sum(dim=2).reshape(b, -1)  # per other seat: a sum over its buildings
-        rest = torch.cat((obs[:, : L.O_SLOTS], obs[:, _SLOT_END:]), dim=1)
-        return self.trunk(torch.cat((rest, mine, others), dim=1))
-
-    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.features(obs)
-        return self.pi(h).masked_fill(~mask, NEG), self.v(h).squeeze(1)
 
 
 def masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -228,7 +193,7 @@ class SelfPlayRollout:
         for k, name in enumerate(BASELINES):
             if self.league.weights.get(name, 0) > 0:
                 self._baseline_idx[name] = len(self.opponents)
-                self.opponents.append((name, BatchPolicy(baseline_agent(name, seed + 17 * k))))
+                self.opponents.append((name, BatchPolicy(make_agent(name, seed=seed + 17 * k))))
         self.snapshots: list[int] = []
         self.owner = np.full((self.N, self.P), LEARNER, np.int64)
         self._assign(np.arange(self.N))
@@ -479,52 +444,27 @@ class FastPPO:
 # ===================================================================== checkpoints
 
 
-def save_agent(net: SlotNet, path: str | Path, meta: dict[str, Any] | None = None, half: bool = True) -> Path:
-    """Write ``PATH.safetensors`` (weights, float16 by default) and ``PATH.json`` (shape and ``meta``).
+def save_agent(net: SlotNet, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
+    """Write the policy checkpoint ``PATH.json`` + ``PATH.safetensors`` (:mod:`agents.checkpoint`,
+    network kind ``slotnet``); ``meta`` goes into its ``card``. Returns the JSON path.
 
-    Loading runs no code: :func:`load_agent` reads tensors and JSON only.
+    It loads with ``make_agent("ppo:PATH.json")`` and runs no code when loaded.
     """
-    from safetensors.torch import save_file
+    from agents.checkpoint import save_checkpoint
 
-    path = Path(path).with_suffix("")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    dtype = torch.float16 if half else torch.float32
-    tensors = {k: v.detach().to(dtype).contiguous() for k, v in net.state_dict().items()}
-    save_file(tensors, str(path) + ".safetensors")
-    desc = {
-        "format": "ohmygoods.slotnet",
-        "version": 1,
-        "hidden": net.hidden,
-        "embed": net.embed,
-        "obs_dim": L.OBS_DIM,
-        "n_actions": L.N_ACTIONS,
-        **(meta or {}),
-    }
-    Path(str(path) + ".json").write_text(json.dumps(desc, indent=2))
-    return Path(str(path) + ".safetensors")
+    tensors = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
+    return save_checkpoint(Path(path).with_suffix(".json"), tensors, "relu", network=net.description(), card=meta or {})
 
 
 def load_net(path: str | Path) -> SlotNet:
-    """The :class:`SlotNet` saved by :func:`save_agent` at ``PATH`` (with or without suffix)."""
-    from safetensors.torch import load_file
+    """The :class:`~agents.slotnet.SlotNet` of a checkpoint written by :func:`save_agent` (checked on load)."""
+    from agents.checkpoint import CheckpointError, read_checkpoint
+    from agents.slotnet import from_tensors
 
-    base = str(Path(path).with_suffix(""))
-    desc = json.loads(Path(base + ".json").read_text())
-    if desc.get("format") != "ohmygoods.slotnet":
-        raise ValueError(f"{base}.json is not a SlotNet description (format {desc.get('format')!r})")
-    if desc["obs_dim"] != L.OBS_DIM or desc["n_actions"] != L.N_ACTIONS:
-        raise ValueError(
-            f"{base}: saved for obs_dim {desc['obs_dim']} / {desc['n_actions']} actions; this layout has "
-            f"{L.OBS_DIM} / {L.N_ACTIONS}"
-        )
-    net = SlotNet(desc["hidden"], desc["embed"])
-    net.load_state_dict({k: v.float() for k, v in load_file(base + ".safetensors").items()})
-    return net.eval()
-
-
-def load_agent(path: str | Path, deterministic: bool = True) -> NetAgent:
-    """A batched agent from a saved network."""
-    return NetAgent(load_net(path), deterministic=deterministic, name=f"fast_ppo:{path}")
+    tensors, desc = read_checkpoint(Path(path).with_suffix(".json"))
+    if desc["network"].get("kind") != "slotnet":
+        raise CheckpointError(f"{path}: network kind {desc['network'].get('kind')!r}, expected 'slotnet'")
+    return from_tensors(tensors, desc["network"])
 
 
 # ===================================================================== CLI
@@ -617,7 +557,6 @@ __all__ = [
     "SelfPlayRollout",
     "SlotNet",
     "gae_per_seat",
-    "load_agent",
     "load_net",
     "main",
     "masked_entropy",

@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 import torch
 
+from agents import make_agent
+from agents.checkpoint import CheckpointError
+from agents.slotnet import NEG, SlotNet
 from ohmygoods_env import layout as L
 from training.fast_ppo import (
-    NEG,
     League,
     SelfPlayRollout,
-    SlotNet,
     gae_per_seat,
     load_net,
     main,
@@ -131,20 +132,29 @@ def test_league_parse_rejects_unknown_entries():
     assert lg.weights == {"heuristic": 0.25, "snapshot": 0.25}
 
 
-def test_checkpoint_round_trip(tmp_path):
+def test_checkpoint_round_trip_in_the_safe_format(tmp_path):
     torch.manual_seed(0)
     net = SlotNet(hidden=24, embed=8)
-    path = save_agent(net, tmp_path / "agent", {"steps": 5}, half=False)
-    assert path.suffix == ".safetensors"
-    desc = json.loads((tmp_path / "agent.json").read_text())
-    assert desc["steps"] == 5 and desc["obs_dim"] == L.OBS_DIM
-    back = load_net(tmp_path / "agent")
+    path = save_agent(net, tmp_path / "agent", {"steps": 5})
+    assert path.suffix == ".json" and (tmp_path / "agent.safetensors").is_file()
+    desc = json.loads(path.read_text())
+    assert desc["network"] == {"kind": "slotnet", "hidden": 24, "embed": 8, "output": "action logits, value"}
+    assert desc["card"]["steps"] == 5 and desc["layout"]["obs_dim"] == L.OBS_DIM
+    back = load_net(path)
     obs, mask = torch.rand(3, L.OBS_DIM), torch.ones(3, L.N_ACTIONS, dtype=torch.bool)
-    torch.testing.assert_close(back(obs, mask)[0], net(obs, mask)[0])
-    desc["obs_dim"] = 5
-    (tmp_path / "agent.json").write_text(json.dumps(desc))
-    with pytest.raises(ValueError, match="obs_dim 5"):
-        load_net(tmp_path / "agent")
+    with torch.no_grad():
+        torch.testing.assert_close(back(obs, mask), net(obs, mask))
+    # the agent registry plays it: same choices as the network's argmax
+    agent = make_agent(f"ppo:{path}")
+    m = np.zeros((3, L.N_ACTIONS), np.int8)
+    m[:, [2, 40, 77]] = 1
+    with torch.no_grad():
+        want = net(obs, torch.as_tensor(m != 0))[0].argmax(1).numpy()
+    np.testing.assert_array_equal(agent.act_batch(obs.numpy(), m), want)
+    desc["network"]["hidden"] = 32  # tensors no longer match the description
+    path.write_text(json.dumps(desc))
+    with pytest.raises(CheckpointError, match="hidden=32"):
+        load_net(path)
 
 
 @pytest.mark.training
