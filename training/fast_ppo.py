@@ -495,6 +495,39 @@ def evaluate(net: SlotNet, opponent: str, games: int, players: int, rules: str, 
         net.train(was)
 
 
+def plot_learning_curves(runs: dict[str, str | Path], png: str | Path, title: str = "") -> Path:
+    """One PNG: win rate (95% Wilson band) against the evaluation opponent over learner steps, per run.
+
+    ``runs`` maps a label to a run directory holding ``eval.csv``.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for label, d in runs.items():
+        with (Path(d) / "eval.csv").open() as f:
+            rows = list(csv.DictReader(f))
+        x = np.array([int(r["steps"]) for r in rows]) / 1e6
+        y, lo, hi = (np.array([float(r[k]) for r in rows]) for k in ("win_rate", "lo", "hi"))
+        ax.plot(x, y, marker="o", label=f"{label} (vs {rows[0]['opponent']})")
+        ax.fill_between(x, lo, hi, alpha=0.2)
+    ax.set_xlabel("learner decisions (millions)")
+    ax.set_ylabel("win rate, ties half")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    if title:
+        ax.set_title(title)
+    png = Path(png)
+    png.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+    plt.close(fig)
+    return png
+
+
 def main(argv: list[str] | None = None) -> int:
     """Train; returns 0."""
     args = parse_args(argv)
@@ -560,6 +593,7 @@ __all__ = [
     "load_net",
     "main",
     "masked_entropy",
+    "plot_learning_curves",
     "sample_masked",
     "save_agent",
 ]
