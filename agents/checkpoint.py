@@ -26,7 +26,8 @@ the ``":serialized:"`` entries of such a zip, so loading one can run any code it
 name: columns of blocks present in both are copied (a block that grew keeps its old entries
 first, as the layout appends new entries at the end), new observation columns are zero, and
 new actions get zero weights and a bias of :data:`NEW_ACTION_BIAS`, so they are chosen only
-when nothing else is legal. :func:`verify_conversion` checks that the converted policy acts
+when nothing else is legal. Blocks that were renamed or split map through
+:data:`BLOCK_PIECES`. :func:`verify_conversion` checks that the converted policy acts
 like the original on positions the layout change leaves alone.
 
 Command line: ``python -m training.export`` (``sb3``, ``convert``, ``verify``).
@@ -529,24 +530,80 @@ def export_sb3(src: str | Path, dst: str | Path, layout: dict[str, Any] | None =
 # ===================================================================== conversion between layouts
 
 
-def _column_map(src: list, dst: list) -> tuple[np.ndarray, list[str], list[str]]:
-    """``index[j]`` = source entry of destination entry ``j`` (-1: new); notes on resized / dropped blocks."""
-    by_name = {n: (o, k) for n, o, k in src}
+#: Observation blocks whose name changed between layouts: old name -> pieces ``(new block,
+#: first entry inside it, entries)`` that hold the old block's entries in order (same values).
+#: v0 -> v1: scales moved out of the names, the player-count one-hot gained solo (entry 0),
+#: the market block and the pending block were split into named parts.
+BLOCK_PIECES: dict[str, tuple[tuple[str, int, int], ...]] = {
+    "number of players 2/3/4, one-hot": (("number of players 1/2/3/4, one-hot", 1, 3),),
+    "round / 20": (("round", 0, 1),),
+    "deck size / 94, discard size / 94": (("deck size, discard size", 0, 2),),
+    "my hand per resource / 5": (("my hand per resource", 0, 5),),
+    "market row 1 and row 2 per resource / 5, half-suns per row / 2": (
+        ("market row 1 and row 2 per resource", 0, 10),
+        ("half-suns per market row", 0, 2),
+    ),
+    "pending: production slot (9), missing per resource (5), missing any, allowance, chain slot (9), "
+    "chain must run, coins due / 20, payment purpose (3), assistant being hired (8)": (
+        ("pending production slot, one-hot", 0, 9),
+        ("pending missing resources", 0, 5),
+        ("pending missing any", 0, 1),
+        ("pending sloppy allowance", 0, 1),
+        ("pending chain slot, one-hot", 0, 9),
+        ("chain must run", 0, 1),
+        ("coins due", 0, 1),
+        ("payment purpose, one-hot (move, build, hire)", 0, 3),
+        ("assistant being hired, one-hot", 0, 8),
+    ),
+    "per seat (me first): hand size / 10, buildings / 9, coins / 30, assistants / 4, VP / 30, "
+    "has set-aside card, seat in play": (("per seat (me first) x player features (below)", 0, 28),),
+    "per seat x slot: building features (see docs)": (("per seat x slot: building features (below)", 0, 1656),),
+    "per assistant display position: features (see docs)": (
+        ("per assistant display position: features (below)", 0, 104),
+    ),
+}
+
+
+def _column_map(src: list, dst: list, pieces: dict | None = None) -> tuple[np.ndarray, list[str], list[str]]:
+    """``index[j]`` = source entry of destination entry ``j`` (-1: new); notes on new / resized / dropped blocks.
+
+    A source block maps to the destination block of the same name (a block that grew keeps
+    its entries first), else through ``pieces`` (:data:`BLOCK_PIECES`), else it is dropped.
+    """
+    pieces = BLOCK_PIECES if pieces is None else pieces
+    dst_by_name = {n: (o, k) for n, o, k in dst}
     total = sum(k for _, _, k in dst)
     index = np.full(total, -1, np.int64)
     notes, dropped = [], []
+    for n, so, sk in src:
+        if n in dst_by_name:
+            o, k = dst_by_name[n]
+            if sk > k:
+                raise CheckpointError(f"block {n!r} shrank from {sk} to {k} entries: no mapping by name")
+            if sk < k:
+                notes.append(f"grown: {n!r} {sk} -> {k} (old entries first)")
+            index[o : o + sk] = np.arange(so, so + sk)
+        elif n in pieces:
+            cursor = so
+            for new_name, start, count in pieces[n]:
+                if new_name not in dst_by_name or start + count > dst_by_name[new_name][1]:
+                    raise CheckpointError(
+                        f"block {n!r} maps onto {new_name!r}[{start}:{start + count}], not in the layout"
+                    )
+                o = dst_by_name[new_name][0] + start
+                index[o : o + count] = np.arange(cursor, cursor + count)
+                cursor += count
+            if cursor != so + sk:
+                raise CheckpointError(f"block {n!r} has {sk} entries, its pieces cover {cursor - so}")
+            notes.append(f"renamed: {n!r} -> " + ", ".join(repr(p[0]) for p in pieces[n]))
+        else:
+            dropped.append(f"dropped: {n!r} ({sk})")
     for n, o, k in dst:
-        if n not in by_name:
+        filled = int((index[o : o + k] >= 0).sum())
+        if filled == 0:
             notes.append(f"new: {n!r} ({k})")
-            continue
-        so, sk = by_name[n]
-        if sk > k:
-            raise CheckpointError(f"block {n!r} shrank from {sk} to {k} entries: no mapping by name")
-        if sk < k:
-            notes.append(f"grown: {n!r} {sk} -> {k} (old entries first)")
-        index[o : o + sk] = np.arange(so, so + sk)
-    names = {n for n, _, _ in dst}
-    dropped = [f"dropped: {n!r} ({k})" for n, _, k in src if n not in names]
+        elif filled < k and n not in {x for x, _, _ in src}:
+            notes.append(f"partly new: {n!r} ({k - filled} of {k} entries)")
     return index, notes, dropped
 
 
@@ -555,7 +612,7 @@ def convert_tensors(
 ) -> tuple[dict[str, np.ndarray], list[str]]:
     """Map a network from layout ``src`` to layout ``dst`` by block and action-range name."""
     obs_idx, obs_notes, obs_drop = _column_map(src["obs_blocks"], dst["obs_blocks"])
-    act_idx, act_notes, act_drop = _column_map(src["action_ranges"], dst["action_ranges"])
+    act_idx, act_notes, act_drop = _column_map(src["action_ranges"], dst["action_ranges"], {})
     out = {k: np.array(v, np.float32) for k, v in tensors.items()}
     n = len(_sizes(tensors, "tensors")) - 1
     w0 = tensors["layers.0.weight"]
@@ -606,7 +663,7 @@ def verify_conversion(
     a = PolicyAgent(t_src, d_src["network"]["activation"], layout=d_src["layout"])
     b = PolicyAgent(t_dst, d_dst["network"]["activation"])
     obs_idx, _, _ = _column_map(d_src["layout"]["obs_blocks"], d_dst["layout"]["obs_blocks"])
-    act_idx, _, _ = _column_map(d_src["layout"]["action_ranges"], d_dst["layout"]["action_ranges"])
+    act_idx, _, _ = _column_map(d_src["layout"]["action_ranges"], d_dst["layout"]["action_ranges"], {})
     inv = {int(s): d for d, s in enumerate(act_idx) if s >= 0}
     rng = np.random.default_rng(seed)
     counted = agree = skipped = 0

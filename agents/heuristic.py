@@ -38,6 +38,7 @@ points are converted at ``vp_coins`` coins per VP (5 in the final round, R8.3).
 from __future__ import annotations
 
 import functools
+import zlib
 
 import numpy as np
 
@@ -206,7 +207,9 @@ class HeuristicAgent(Agent):
         self._kv_cache: dict[int, float] = {}
         self._top_cache = None
         self._v = v
-        word = (self.seed * 0x9E3779B1 + int(info[L.F_STEPS]) * 0x85EBCA6B + int(info[L.F_ROUND])) & 0xFFFFFFFF
+        # tie-breaks from public information only: the information state is identical for
+        # positions that differ only in hidden information (infostate.redact)
+        word = (self.seed * 0x9E3779B1 + zlib.crc32(np.ascontiguousarray(info).tobytes())) & 0xFFFFFFFF
         self._word = np.array([word or 1], np.int64)
         dec = int(info[L.F_DEC])
         a = self._decide(dec, v, mask, legal)

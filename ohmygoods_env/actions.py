@@ -47,6 +47,10 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "hire nobody": ("phase IV", "hire no assistant (R7.12)"),
     "place assistant": ("phase IV", "put the hired assistant on production slot `i` (R7.12, R7.14)"),
     "discard for new deck": ("empty deck", "discard hand card `i` face down into the new deck (R3.1)"),
+    "discard hand, keep one": (
+        "phase I",
+        "variant R10.1: discard the hand but keep hand card `i`; draw as many as discarded",
+    ),
     "wait": (
         "none",
         "nothing to decide: the parallel env's action for seats not to act; never legal in the engine's mask",
@@ -126,4 +130,6 @@ def describe(action: int, game: Game | None = None) -> str:
         return f"hire the assistant at position {i}"
     if name == "wait":
         return "wait (nothing to decide)"
+    if name == "discard hand, keep one":
+        return f"discard the hand but keep {_card(cards, i)}"
     return name

@@ -41,7 +41,8 @@ Illegal actions (``illegal=``):
   raises :class:`~ohmygoods_env.engine.IllegalActionError` (a ``ValueError``) naming the
   game index, the action and the decision, and no game is changed.
 * ``"penalty"`` — Pgx style: the offending game terminates at once. The offender gets
-  ``penalty`` (default ``-1.0``) and every other seat ``-penalty / (P - 1)`` (zero sum),
+  ``penalty`` (default ``-1.0``) and every other seat ``-penalty / (P - 1)`` (zero sum; solo: the
+  one seat gets ``penalty``),
   whatever the reward mode. The engine state of that game is left as it was.
 
 Actions given for games that are already done are ignored (no error) until :meth:`reset`.
@@ -49,6 +50,7 @@ Actions given for games that are already done are ignored (no error) until :meth
 
 from __future__ import annotations
 
+import copy
 import os
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -80,7 +82,6 @@ _M64 = (1 << 64) - 1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
-_LOW32 = np.uint64(0xFFFFFFFF)
 _BYTE_LOW = np.uint64(0x0101010101010101)
 _SEAT_SALT = np.uint64(0x5EA7)
 _OPP_SALT = np.uint64(0x0990)
@@ -95,18 +96,6 @@ def _mix64(z):
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _seed_word(seed):
-    """The engine's RNG word of an integer seed: same as :func:`engine.seed_to_word`."""
-    z = _mix64(np.uint64(seed))
-    w = np.int64((z ^ (z >> np.uint64(32))) & _LOW32)
-    if w == 0:
-        w = 0x6D2B79F5
-    if w >= 0x80000000:
-        w -= 0x100000000
-    return np.int32(w)
 
 
 @njit(cache=True)
@@ -285,7 +274,7 @@ def _penalise(S, i, masks, flags, rewards, penalty):
     np_ = rewards.shape[1]
     p = S[i, L.F_CUR]
     for q in range(np_):
-        rewards[i, q] = penalty if q == p else -penalty / (np_ - 1)
+        rewards[i, q] = penalty if q == p else -penalty / max(np_ - 1, 1)
     flags[_TERM, i] = True
     flags[_PEN, i] = True
     masks[i, :] = 0
@@ -357,7 +346,7 @@ def _random(S, C, AS, rows, until, masks, rng, flags, rewards, decisions, params
 @njit(cache=True)
 def _init_row(S, C, AS, i, seed, masks, flags, decisions, rules):
     g = S[i]
-    core.init_game(g, C, AS, _seed_word(seed), rules[0], rules[1], rules[2], rules[3])
+    core.init_game(g, C, AS, seed, rules[0], rules[1], rules[2], rules[3])
     _settle(g, C, AS, masks[i])  # init_game applied the forced moves; this fills the mask
     decisions[i] += g[L.F_STEPS]  # forced moves at the start count as decisions too
     flags[_TERM, i] = g[L.F_DEC] == L.D_OVER
@@ -401,6 +390,29 @@ def refresh_stale_kernels(namespace: dict, *modules: ModuleType) -> bool:
 
 
 # ===================================================================== the batch
+
+
+def _is_int(x: object) -> bool:
+    """An int or numpy integer, not a bool."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _as_actions(actions: object) -> np.ndarray:
+    """``actions`` as an int64 array, or a TypeError naming what was given and what is expected."""
+    expected = f"an int array of action ids in [0, {L.N_ACTIONS - 1}], one per game"
+    if isinstance(actions, np.ndarray) and actions.dtype == np.int64:
+        return actions
+    try:
+        a = np.asarray(actions)
+    except (OverflowError, ValueError) as e:
+        raise TypeError(f"actions must be {expected}, got {actions!r}") from e
+    if a.dtype.kind == "u":
+        return np.minimum(a, L.N_ACTIONS).astype(np.int64)  # too large stays out of range, never wraps
+    if a.dtype.kind == "i":
+        return a.astype(np.int64)
+    if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(np.mod(a, 1) == 0):
+        return np.clip(a, -1, L.N_ACTIONS).astype(np.int64)
+    raise TypeError(f"actions must be {expected}, got {actions!r} (dtype {a.dtype})")
 
 
 def _as_rows(rows: object, n: int) -> np.ndarray:
@@ -452,8 +464,10 @@ class BatchGames:
             raise ValueError(f"illegal must be one of {list(ILLEGAL_MODES)}, got {illegal!r}")
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode must be one of {list(REWARD_MODES)}, got {reward_mode!r}")
-        if max_steps is not None and (isinstance(max_steps, bool) or int(max_steps) < 1):
+        if max_steps is not None and (not _is_int(max_steps) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+        if not _is_int(seed):
+            raise TypeError(f"seed must be an int (numpy ints accepted), got {seed!r}")
         self.rules = make_rules(num_players, rules, **rule_options)
         self.cards = cards if cards is not None else default_cards()
         self.illegal = illegal
@@ -466,19 +480,39 @@ class BatchGames:
         self._masks = np.zeros((n, L.N_ACTIONS), np.int8)
         self.rewards = np.zeros((n, self.rules.num_players), np.float32)
         self._flags = np.zeros((3, n), np.bool_)
-        #: bool[N] views of the flags: the game ended / was cut at max_steps / ended by the penalty
-        self.terminated, self.truncated, self.penalised = self._flags[_TERM], self._flags[_TRUNC], self._flags[_PEN]
+        self._bind_flags()
         self.episode = np.zeros(n, np.int64)
         self.seeds = np.zeros(n, np.int64)
         #: applied actions (forced ones included) per slot, summed over all its games
         self.decisions = np.zeros(n, np.int64)
         self._params = np.array([REWARD_MODES.index(reward_mode), self.penalty, self.max_steps], np.float64)
         r = self.rules
-        self._rules = np.array([r.num_players, int(r.royal), int(r.auto_forced), r.max_rounds], np.int64)
+        self._rules = np.array([r.num_players, r.edition_bits, int(r.auto_forced), r.max_rounds], np.int64)
         self._all = np.arange(n, dtype=np.int64)
         self._no_seat = np.full(n, -1, np.int64)
         self.base_seed = int(seed)
         self._start(self._all, self._slot_seeds(self._all))
+
+    def _bind_flags(self) -> None:
+        #: bool[N] views of the flags: the game ended / was cut at max_steps / ended by the penalty
+        self.terminated, self.truncated, self.penalised = self._flags[_TERM], self._flags[_TRUNC], self._flags[_PEN]
+
+    # ------------------------------------------------------------------ copies
+    # ``terminated``/``truncated``/``penalised`` are views into ``_flags``: a copy must rebuild
+    # them over its own ``_flags``, or it would never see its games end.
+    def __getstate__(self) -> dict:
+        d = self.__dict__.copy()
+        for k in ("terminated", "truncated", "penalised"):
+            d.pop(k, None)
+        return d
+
+    def __setstate__(self, d: dict) -> None:
+        self.__dict__.update(d)
+        self._bind_flags()
+
+    def __copy__(self) -> BatchGames:
+        """A detached copy (arrays copied): the two batches never share a game."""
+        return copy.deepcopy(self)
 
     # ------------------------------------------------------------------ facts
     @property
@@ -531,11 +565,16 @@ class BatchGames:
         if players is None:
             pl = self._no_seat[: r.shape[0]]
         else:
-            pl = np.asarray(players, np.int64)
+            pl = np.asarray(players)
+            if pl.dtype.kind not in "iu":
+                raise TypeError(f"players must be ints (a seat, or -1 for the player to act), got {players!r}")
+            pl = pl.astype(np.int64)
             if pl.shape != r.shape:
                 raise ValueError(f"players must have shape {r.shape}, got {pl.shape}")
-            if pl.size and pl.max() >= self.num_players:
-                raise ValueError(f"player out of range 0..{self.num_players - 1}")
+            if pl.size and (pl.max() >= self.num_players or pl.min() < -1):
+                raise ValueError(
+                    f"players must be seats in 0..{self.num_players - 1} or -1 (the player to act), got {players!r}"
+                )
         if out is None:
             out = np.empty((r.shape[0], L.OBS_DIM), np.float32)
         C, AS = self.cards.buildings, self.cards.assistants
@@ -551,13 +590,9 @@ class BatchGames:
         Actions of games that are already done are ignored.
         """
         r = self._all if rows is None else _as_rows(rows, self.num_games)
-        a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        a = _as_actions(actions)
         if a.shape != r.shape:
             raise ValueError(f"expected {r.shape[0]} actions (one per game), got shape {a.shape}")
-        if a.dtype != np.int64:
-            if a.dtype.kind not in "iu" and (a.dtype == np.bool_ or not np.all(np.mod(a, 1) == 0)):
-                raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-            a = a.astype(np.int64)
         kernel = _step.pick(r.shape[0])
         C, AS = self.cards.buildings, self.cards.assistants
         j = kernel(
@@ -582,8 +617,10 @@ class BatchGames:
         u = self._no_seat if until is None else np.asarray(until, np.int64)
         if u.shape != (self.num_games,):
             raise ValueError(f"until must have shape ({self.num_games},), got {u.shape}")
-        if rng.dtype != np.uint64 or rng.shape[0] < self.num_games:
-            raise ValueError(f"rng must be a uint64 array with at least {self.num_games} words")
+        if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.ndim != 1 or rng.shape[0] < self.num_games:
+            raise TypeError(
+                f"rng must be a 1-D uint64 array of at least {self.num_games} words (see make_rng), got {rng!r:.80}"
+            )
         kernel = _random.pick(r.shape[0])
         C, AS = self.cards.buildings, self.cards.assistants
         kernel(self.state, C, AS, r, u, self._masks, rng, self._flags, self.rewards, self.decisions, self._params)

@@ -12,8 +12,10 @@ action *without* checking it; :func:`step_checked` checks it against :func:`lega
 first and leaves the state untouched when it is illegal. With ``F_AUTO`` set, decisions
 with exactly one legal action are applied automatically (DESIGN: forced moves).
 
-Chance lives inside the state: ``F_RNG`` is a per-game xorshift32 word, so a game depends
-only on its seed and its actions.
+Chance lives inside the state: ``F_RNG`` holds a per-game 64-bit xorshift64 state (two
+int32 words) seeded by :func:`seed_rng` from a 64-bit seed, so a game depends only on its
+seed and its actions. :func:`rand_at` is the 32-bit xorshift step that agents use on their
+own private words.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from .layout import (
     A_DISCARD_HAND,
     A_HIRE,
     A_KEEP,
+    A_KEEP_ONE,
     A_MOVE,
     A_MOVES_DONE,
     A_NO_BUILD,
@@ -110,6 +113,7 @@ from .layout import (
     F_FIRST,
     F_GOODS,
     F_GOODS_MADE,
+    F_HALF,
     F_HAND0,
     F_HIRE_K,
     F_LOC,
@@ -135,6 +139,7 @@ from .layout import (
     F_ROUND,
     F_ROW_CUT,
     F_ROYAL,
+    F_SHOWN,
     F_SNAP_ASIDE,
     F_SNAP_GOODS,
     F_SNAP_HAND,
@@ -145,6 +150,7 @@ from .layout import (
     F_SUNS,
     F_TRIGGER,
     F_TURN,
+    F_VARIANTS,
     L_ASIDE,
     L_BUILT,
     L_DECK,
@@ -175,6 +181,7 @@ from .layout import (
     O_PEND_CHAIN,
     O_PEND_CHAIN_MUST,
     O_PEND_DUE,
+    O_PEND_HALF,
     O_PEND_HIRE,
     O_PEND_MISS,
     O_PEND_MISS_ANY,
@@ -183,8 +190,10 @@ from .layout import (
     O_PILES,
     O_PLAYERS,
     O_ROUND,
+    O_SHOWN,
     O_SLOTS,
     O_SUNS,
+    O_VARIANTS,
     PAY_BUILD,
     PAY_HIRE,
     PAY_MOVE,
@@ -259,6 +268,8 @@ from .layout import (
     SUB_PROD,
     SUB_SPEND,
     SUB_WORKER,
+    V_KEEP_ONE,
+    V_TWO_FOR_ONE,
 )
 
 CHARBURNER_BASE = N_DECK  # building ids 94..97 are the Charburners
@@ -284,10 +295,52 @@ def rand_at(words, i, n):
     return (x * n) >> 32
 
 
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def _store_rng(g, x):
+    """Store the uint64 generator state ``x`` in the two int32 words ``F_RNG``, ``F_RNG + 1``."""
+    for k in range(2):
+        w = np.int64((x >> np.uint64(32 * k)) & _LOW32)
+        g[F_RNG + k] = w - 0x100000000 if w >= 0x80000000 else w
+
+
+@njit(cache=True)
+def _load_rng(g):
+    lo = np.uint64(np.int64(g[F_RNG]) & 0xFFFFFFFF)
+    hi = np.uint64(np.int64(g[F_RNG + 1]) & 0xFFFFFFFF)
+    return lo | (hi << np.uint64(32))
+
+
+@njit(cache=True)
+def seed_rng(g, seed):
+    """Seed the game's RNG from the 64 bits of ``seed`` (an int64 bit pattern): the one seed mixer.
+
+    splitmix64's finaliser is a bijection of 64-bit words, so distinct 64-bit seeds give
+    distinct generator states (0, the one state xorshift64 cannot leave, is mapped elsewhere).
+    """
+    z = np.uint64(seed) + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    if z == np.uint64(0):
+        z = _GOLDEN
+    _store_rng(g, z)
+
+
 @njit(cache=True)
 def rand_below(g, n):
-    """Uniform integer in [0, n) from the game's xorshift32 word (n >= 1)."""
-    return rand_at(g, F_RNG, n)
+    """Uniform integer in [0, n) from the game's 64-bit xorshift64 state (n >= 1)."""
+    x = _load_rng(g)
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    _store_rng(g, x)
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True)
@@ -308,6 +361,7 @@ def _gather_into_deck(g, loc_code):
     for c in range(N_CARDS):
         if g[F_LOC + c] == loc_code:
             g[F_LOC + c] = L_DECK
+            _set_shown(g, c, False)
             g[F_DECK + n] = c
             n += 1
             added += 1
@@ -418,6 +472,33 @@ def _first_card_at(g, code):
     return -1
 
 
+@njit(cache=True)
+def is_shown(g, c):
+    """1 if card ``c`` was shown when fed into a chain (R3.2, R7.7) and has not been reshuffled since."""
+    return (g[F_SHOWN + (c >> 4)] >> (c & 15)) & 1
+
+
+@njit(cache=True)
+def _set_shown(g, c, on):
+    w = F_SHOWN + (c >> 4)
+    bit = 1 << (c & 15)
+    g[w] = (g[w] | bit) if on else (g[w] & ~bit)
+
+
+@njit(cache=True)
+def _first_good(g, code):
+    """The good at ``code`` that leaves first: an unshown card if there is one, so which card
+    left never depends on hidden identities (then the lowest shown id)."""
+    shown = -1
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == code:
+            if is_shown(g, c) == 0:
+                return c
+            if shown < 0:
+                shown = c
+    return shown
+
+
 # ===================================================================== production helpers
 
 
@@ -471,6 +552,39 @@ def _coverable(miss, hand_res, allowance):
 
 
 @njit(cache=True)
+def _coverable_v(g, miss, hand_res, allowance, half):
+    """:func:`_coverable` with the two-for-one variant (R10.2): two spare hand cards of any
+    resource stand in for one missing resource (``half``: one stand-in already spent)."""
+    if miss[N_RES] > 0 or (g[F_VARIANTS] & V_TWO_FOR_ONE) == 0:
+        return _coverable(miss, hand_res, allowance)
+    need = 0
+    direct = 0
+    hand = 0
+    for r in range(N_RES):
+        d = min(hand_res[r], miss[r])
+        direct += d
+        need += miss[r] - d
+        hand += hand_res[r]
+    short = need - allowance
+    if short <= 0:
+        return True
+    return hand - direct >= 2 * short - half
+
+
+@njit(cache=True)
+def _pair_target(miss, hand_res):
+    """The missing resource a completed stand-in pair replaces (R10.2, decision): the one the
+    hand covers least (largest shortfall), lowest resource index on ties."""
+    best = -1
+    gap = -(1 << 30)
+    for r in range(N_RES):
+        if miss[r] > 0 and miss[r] - hand_res[r] > gap:
+            gap = miss[r] - hand_res[r]
+            best = r
+    return best
+
+
+@njit(cache=True)
 def _market_covered(miss, allowance):
     t = miss[N_RES]
     for r in range(N_RES):
@@ -505,7 +619,7 @@ def _move_good(g, C, p, good, to_slot):
     base = p * MAX_SLOTS
     for s in range(g[F_NB + p]):
         if s != to_slot and g[F_GOODS + base + s] > 0 and C[g[F_BLD + base + s], B_GOOD] == good:
-            c = _first_card_at(g, L_GOODS + base + s)
+            c = _first_good(g, L_GOODS + base + s)
             g[F_LOC + c] = L_GOODS + base + to_slot
             g[F_GOODS + base + s] -= 1
             g[F_GOODS + base + to_slot] += 1
@@ -516,8 +630,9 @@ def _move_good(g, C, p, good, to_slot):
 def _run_chain(g, C, p, s, hand_card):
     """Run the chain of (p, s) once: inputs become goods on this building (R7.8)."""
     b = g[F_BLD + p * MAX_SLOTS + s]
-    if hand_card >= 0:
+    if hand_card >= 0:  # shown to everyone as it is played (R3.2, R7.7)
         g[F_LOC + hand_card] = L_GOODS + p * MAX_SLOTS + s
+        _set_shown(g, hand_card, True)
         g[F_GOODS + p * MAX_SLOTS + s] += 1
     if C[b, B_CH_G1] >= 0:
         _move_good(g, C, p, C[b, B_CH_G1], s)
@@ -616,7 +731,7 @@ def _finish_payment(g, C, p):
 def _pay_from(g, C, p, s):
     """Spend one good from slot s: it leaves the building (R7.10, no change given)."""
     base = p * MAX_SLOTS
-    c = _first_card_at(g, L_GOODS + base + s)
+    c = _first_good(g, L_GOODS + base + s)
     g[F_LOC + c] = L_ESCROW if g[F_PAY_FOR] == PAY_MOVE else L_DISCARD
     g[F_GOODS + base + s] -= 1
     g[F_PAY_DUE] -= C[g[F_BLD + base + s], B_VALUE]
@@ -628,13 +743,17 @@ def _pay_from(g, C, p, s):
 
 
 @njit(cache=True)
-def init_game(g, C, AS, rng_word, num_players, royal, auto, max_rounds):
-    """Set up a new game (R2) in row ``g`` from a non-zero 32-bit ``rng_word``."""
+def init_game(g, C, AS, seed, num_players, edition, auto, max_rounds):
+    """Set up a new game (R2) in row ``g`` from the 64 bits of ``seed`` (int64; see :func:`seed_rng`).
+
+    ``edition``: bit 0 royal (§9); the higher bits are the variants (``V_*`` shifted by 1, R10).
+    """
     for i in range(g.shape[0]):
         g[i] = 0
-    g[F_RNG] = rng_word
+    seed_rng(g, seed)
     g[F_NP] = num_players
-    g[F_ROYAL] = royal
+    g[F_ROYAL] = edition & 1
+    g[F_VARIANTS] = edition >> 1
     g[F_AUTO] = auto
     g[F_MAXR] = max_rounds
     for i in range(MAX_PLAYERS * MAX_SLOTS):
@@ -652,7 +771,7 @@ def init_game(g, C, AS, rng_word, num_players, royal, auto, max_rounds):
     for p in range(num_players):
         g[F_BLD + p * MAX_SLOTS] = CHARBURNER_BASE + cb[p]
         g[F_NB + p] = 1
-    # R2.2: 2/3/4 players -> 4/6/8 random assistants, random side up
+    # R2.2: 2/3/4 players -> 4/6/8 random assistants, random side up; solo: 2 (R10.3)
     perm = np.arange(N_ASSIST)
     for i in range(N_ASSIST - 1, 0, -1):
         j = rand_below(g, i + 1)
@@ -762,9 +881,301 @@ def _reveal_row(g, C, row):
 
 
 @njit(cache=True)
-def advance(g, C, AS):
-    """Run the automatic part of the game until a player must decide (or the game ends)."""
+def _round_start(g, C, AS):
+    """Round start: remember hand sizes for phase I.
+
+    Returns True when a player must decide.
+    """
     np_ = g[F_NP]
+    for p in range(np_):
+        g[F_HAND0 + p] = hand_count(g, p)
+        g[F_P1 + p] = 0
+        g[F_OWE + p] = 0
+    g[F_TURN] = 0
+    g[F_PH] = PH_P1_ASK
+    return False
+
+
+@njit(cache=True)
+def _phase1_ask(g, C, AS):
+    """Phase I: ask each player in turn to keep or discard the hand (R4.1).
+
+    Returns True when a player must decide.
+    """
+    np_ = g[F_NP]
+    if g[F_ROYAL] == 1:  # §9: no discard-all option
+        g[F_PH] = PH_P1_RESOLVE
+        return False
+    while g[F_TURN] < np_:
+        p = (g[F_FIRST] + g[F_TURN]) % np_
+        if hand_count(g, p) > 0:
+            g[F_DEC] = D_PHASE1
+            g[F_CUR] = p
+            return True
+        g[F_TURN] += 1
+    g[F_PH] = PH_P1_RESOLVE
+    return False
+
+
+@njit(cache=True)
+def _phase1_resolve(g, C, AS):
+    """Phase I: discarded hands and the cards owed (R4.1-R4.3).
+
+    Returns True when a player must decide.
+    """
+    np_ = g[F_NP]
+    for p in range(np_):
+        owe = 2  # R4.2
+        if g[F_P1 + p] >= 1:  # R4.1: discard the whole hand, draw as many
+            code = L_HAND + p
+            kept = g[F_P1 + p] - 2  # R10.1: one card may stay (-1: none)
+            for c in range(N_CARDS):
+                if g[F_LOC + c] == code and c != kept:
+                    g[F_LOC + c] = L_DISCARD
+                    owe += 1
+        # R4.3: Extra-card buildings stack (Decision); omg2 only while the hand held at most
+        # 3 cards, Royal Goods unconditionally (§9)
+        if g[F_ROYAL] == 1 or g[F_HAND0 + p] <= 3:
+            owe += count_kind(g, C, p, KIND_EXTRA)
+        g[F_OWE + p] = owe
+    g[F_TURN] = 0
+    g[F_PH] = PH_P1_DRAW
+    return False
+
+
+@njit(cache=True)
+def _phase1_draw(g, C, AS):
+    """Phase I: deal the owed cards in turn order (R4.2, R4.3).
+
+    Returns True when a player must decide.
+    """
+    np_ = g[F_NP]
+    target = -1
+    for t in range(np_):
+        p = (g[F_FIRST] + t) % np_
+        if g[F_OWE + p] > 0:
+            target = p
+            break
+    if target < 0:
+        g[F_PH] = PH_SUNRISE
+        return False
+    c = _draw_or_interrupt(g)
+    if c == -1:
+        return False
+    if c == -2:
+        for p in range(np_):
+            g[F_OWE + p] = 0
+        return False
+    g[F_LOC + c] = L_HAND + target
+    g[F_OWE + target] -= 1
+    return False
+
+
+@njit(cache=True)
+def _sunrise(g, C, AS):
+    """Phase II sunrise: reveal market row 1 (R5.1), snapshot the public state.
+
+    Returns True when a player must decide.
+    """
+    if not _reveal_row(g, C, 0):
+        return False
+    _snapshot_public(g)
+    g[F_MOVED] = 0
+    g[F_TURN] = 0
+    g[F_SUB] = SUB_MOVE
+    g[F_PH] = PH_P2
+    return False
+
+
+@njit(cache=True)
+def _phase2(g, C, AS):
+    """Phase II: each player moves assistants, places the worker, sets a card aside (R5.2-R5.5).
+
+    Returns True when a player must decide.
+    """
+    np_ = g[F_NP]
+    if g[F_TURN] >= np_:
+        g[F_PH] = PH_P2_REVEAL
+        return False
+    p = (g[F_FIRST] + g[F_TURN]) % np_
+    sub = g[F_SUB]
+    g[F_CUR] = p
+    if sub == SUB_MOVE:
+        if _can_move_any(g, C, p):
+            g[F_DEC] = D_MOVE
+            return True
+        g[F_SUB] = SUB_WORKER
+    elif sub == SUB_PAY:
+        g[F_DEC] = D_PAY
+        return True
+    elif sub == SUB_WORKER:
+        if _free_production_slot(g, C, p, -1):
+            g[F_DEC] = D_WORKER
+            return True
+        g[F_SUB] = SUB_ASIDE  # R5.4 Decision: no free building, the worker idles
+    else:  # SUB_ASIDE
+        if hand_count(g, p) > 0:
+            g[F_DEC] = D_ASIDE
+            return True
+        g[F_TURN] += 1
+        g[F_SUB] = SUB_MOVE
+        g[F_MOVED] = 0
+    return False
+
+
+@njit(cache=True)
+def _phase2_reveal(g, C, AS):
+    """Phase II reveal: goods paid in phase II go to the discard pile.
+
+    Returns True when a player must decide.
+    """
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == L_ESCROW:
+            g[F_LOC + c] = L_DISCARD
+    g[F_PH] = PH_SUNSET
+    return False
+
+
+@njit(cache=True)
+def _sunset(g, C, AS):
+    """Phase III sunset: reveal market row 2 (R6.1).
+
+    Returns True when a player must decide.
+    """
+    if not _reveal_row(g, C, 1):
+        return False
+    g[F_TURN] = 0
+    g[F_SUB] = SUB_PROD
+    for i in range(MAX_PLAYERS * MAX_SLOTS):
+        g[F_PRODUCED + i] = 0
+    g[F_PH] = PH_P4
+    return False
+
+
+@njit(cache=True)
+def _phase4(g, C, AS):
+    """Phase IV: production, chains, building and hiring in turn order (R7).
+
+    Returns True when a player must decide.
+    """
+    np_ = g[F_NP]
+    if g[F_TURN] >= np_:
+        g[F_PH] = PH_ROUND_END
+        return False
+    p = (g[F_FIRST] + g[F_TURN]) % np_
+    g[F_CUR] = p
+    sub = g[F_SUB]
+    if sub == SUB_PROD:
+        g[F_DEC] = D_PRODUCE
+        return True
+    elif sub == SUB_SPEND:
+        g[F_DEC] = D_SPEND
+        return True
+    elif sub == SUB_DRAW:
+        s = g[F_PROD_SLOT]
+        if g[F_OWE_GOODS] > 0:
+            c = _draw_or_interrupt(g)
+            if c == -1:
+                return False
+            if c == -2:
+                g[F_OWE_GOODS] = 0
+                return False
+            g[F_LOC + c] = L_GOODS + p * MAX_SLOTS + s  # R7.3
+            g[F_GOODS + p * MAX_SLOTS + s] += 1
+            g[F_OWE_GOODS] -= 1
+            g[F_GOODS_MADE] += 1
+            return False
+        hres = np.zeros(N_RES, np.int32)
+        hand_res_counts(g, C, p, hres)
+        if g[F_GOODS_MADE] > 0 and _chain_possible(g, C, p, s, hres):
+            g[F_CHAIN_SLOT] = s  # R7.7
+            g[F_CHAIN_RUNS] = 0
+            g[F_CHAIN_SEL] = 0
+            g[F_SUB] = SUB_CHAIN
+        else:
+            g[F_SUB] = SUB_PROD
+    elif sub == SUB_CHAIN:
+        g[F_DEC] = D_CHAIN
+        return True
+    elif sub == SUB_BUILD:
+        if g[F_ASIDE + p] >= 0:
+            g[F_DEC] = D_BUILD
+            return True
+        g[F_SUB] = SUB_HIRE
+    elif sub == SUB_PAY:
+        g[F_DEC] = D_PAY
+        return True
+    elif sub == SUB_HIRE:
+        money = coins(g, C, p)
+        for k in range(N_ASSIST):
+            if _can_hire(g, C, AS, p, k, money):
+                g[F_DEC] = D_HIRE
+                return True
+        g[F_SUB] = SUB_END
+    elif sub == SUB_PLACE:
+        g[F_DEC] = D_PLACE
+        return True
+    else:  # SUB_END
+        g[F_TURN] += 1
+        g[F_SUB] = SUB_PROD
+    return False
+
+
+@njit(cache=True)
+def _round_end(g, C, AS):
+    """Round end: discard the market, next round or the end (R3, R8.1, R8.4).
+
+    Returns True when a player must decide.
+    """
+    np_ = g[F_NP]
+    # After phase IV the market is discarded (R3)
+    for c in range(N_CARDS):
+        lc = g[F_LOC + c]
+        if lc == L_ROW1 or lc == L_ROW2:
+            g[F_LOC + c] = L_DISCARD
+    for i in range(2 * N_RES):
+        g[F_MKT + i] = 0
+    g[F_SUNS] = 0
+    g[F_SUNS + 1] = 0
+    g[F_ROW_CUT] = 0
+    g[F_ROW_CUT + 1] = 0
+    g[F_ROUND] += 1
+    if g[F_FINAL] == 1 or g[F_ROUND] >= g[F_MAXR]:
+        g[F_PH] = PH_OVER  # R8.1 final round played / Decision R8.4 round cap
+        return False
+    if g[F_TRIGGER] == 1:
+        g[F_FINAL] = 1  # R8.1: one more full round
+    g[F_FIRST] = (g[F_FIRST] + 1) % np_
+    g[F_PH] = PH_ROUND_START
+    return False
+
+
+@njit(cache=True)
+def _refill(g, C, AS):
+    """Empty deck: each player discards half the hand into the new deck (R3.1).
+
+    Returns True when a player must decide.
+    """
+    np_ = g[F_NP]
+    while g[F_REF_TURN] < np_:
+        p = (g[F_FIRST] + g[F_REF_TURN]) % np_
+        if g[F_REF_OWE + p] > 0:
+            g[F_DEC] = D_REFILL
+            g[F_CUR] = p
+            return True
+        g[F_REF_TURN] += 1
+    if _gather_into_deck(g, L_LIMBO) == 0:
+        g[F_BLOCKED] = 1
+    g[F_PH] = g[F_REF_RET]
+    return False
+
+
+@njit(cache=True)
+def advance(g, C, AS):
+    """Run the automatic part of the game until a player must decide (or the game ends).
+
+    One helper per phase; each returns True when it stopped at a decision.
+    """
     while True:
         ph = g[F_PH]
         if ph == PH_OVER:
@@ -772,336 +1183,291 @@ def advance(g, C, AS):
             g[F_CUR] = -1
             return
         if ph == PH_ROUND_START:
-            for p in range(np_):
-                g[F_HAND0 + p] = hand_count(g, p)
-                g[F_P1 + p] = 0
-                g[F_OWE + p] = 0
-            g[F_TURN] = 0
-            g[F_PH] = PH_P1_ASK
+            stop = _round_start(g, C, AS)
         elif ph == PH_P1_ASK:
-            if g[F_ROYAL] == 1:  # §9: no discard-all option
-                g[F_PH] = PH_P1_RESOLVE
-                continue
-            while g[F_TURN] < np_:
-                p = (g[F_FIRST] + g[F_TURN]) % np_
-                if hand_count(g, p) > 0:
-                    g[F_DEC] = D_PHASE1
-                    g[F_CUR] = p
-                    return
-                g[F_TURN] += 1
-            g[F_PH] = PH_P1_RESOLVE
+            stop = _phase1_ask(g, C, AS)
         elif ph == PH_P1_RESOLVE:
-            for p in range(np_):
-                owe = 2  # R4.2
-                if g[F_P1 + p] == 1:  # R4.1: discard the whole hand, draw as many
-                    code = L_HAND + p
-                    for c in range(N_CARDS):
-                        if g[F_LOC + c] == code:
-                            g[F_LOC + c] = L_DISCARD
-                            owe += 1
-                if g[F_HAND0 + p] <= 3:  # R4.3: Extra-card buildings stack (Decision)
-                    owe += count_kind(g, C, p, KIND_EXTRA)
-                g[F_OWE + p] = owe
-            g[F_TURN] = 0
-            g[F_PH] = PH_P1_DRAW
+            stop = _phase1_resolve(g, C, AS)
         elif ph == PH_P1_DRAW:
-            target = -1
-            for t in range(np_):
-                p = (g[F_FIRST] + t) % np_
-                if g[F_OWE + p] > 0:
-                    target = p
-                    break
-            if target < 0:
-                g[F_PH] = PH_SUNRISE
-                continue
-            c = _draw_or_interrupt(g)
-            if c == -1:
-                continue
-            if c == -2:
-                for p in range(np_):
-                    g[F_OWE + p] = 0
-                continue
-            g[F_LOC + c] = L_HAND + target
-            g[F_OWE + target] -= 1
+            stop = _phase1_draw(g, C, AS)
         elif ph == PH_SUNRISE:
-            if not _reveal_row(g, C, 0):
-                continue
-            _snapshot_public(g)
-            g[F_MOVED] = 0
-            g[F_TURN] = 0
-            g[F_SUB] = SUB_MOVE
-            g[F_PH] = PH_P2
+            stop = _sunrise(g, C, AS)
         elif ph == PH_P2:
-            if g[F_TURN] >= np_:
-                g[F_PH] = PH_P2_REVEAL
-                continue
-            p = (g[F_FIRST] + g[F_TURN]) % np_
-            sub = g[F_SUB]
-            g[F_CUR] = p
-            if sub == SUB_MOVE:
-                if _can_move_any(g, C, p):
-                    g[F_DEC] = D_MOVE
-                    return
-                g[F_SUB] = SUB_WORKER
-            elif sub == SUB_PAY:
-                g[F_DEC] = D_PAY
-                return
-            elif sub == SUB_WORKER:
-                if _free_production_slot(g, C, p, -1):
-                    g[F_DEC] = D_WORKER
-                    return
-                g[F_SUB] = SUB_ASIDE  # R5.4 Decision: no free building, the worker idles
-            else:  # SUB_ASIDE
-                if hand_count(g, p) > 0:
-                    g[F_DEC] = D_ASIDE
-                    return
-                g[F_TURN] += 1
-                g[F_SUB] = SUB_MOVE
-                g[F_MOVED] = 0
+            stop = _phase2(g, C, AS)
         elif ph == PH_P2_REVEAL:
-            for c in range(N_CARDS):
-                if g[F_LOC + c] == L_ESCROW:
-                    g[F_LOC + c] = L_DISCARD
-            g[F_PH] = PH_SUNSET
+            stop = _phase2_reveal(g, C, AS)
         elif ph == PH_SUNSET:
-            if not _reveal_row(g, C, 1):
-                continue
-            g[F_TURN] = 0
-            g[F_SUB] = SUB_PROD
-            for i in range(MAX_PLAYERS * MAX_SLOTS):
-                g[F_PRODUCED + i] = 0
-            g[F_PH] = PH_P4
+            stop = _sunset(g, C, AS)
         elif ph == PH_P4:
-            if g[F_TURN] >= np_:
-                g[F_PH] = PH_ROUND_END
-                continue
-            p = (g[F_FIRST] + g[F_TURN]) % np_
-            g[F_CUR] = p
-            sub = g[F_SUB]
-            if sub == SUB_PROD:
-                g[F_DEC] = D_PRODUCE
-                return
-            elif sub == SUB_SPEND:
-                g[F_DEC] = D_SPEND
-                return
-            elif sub == SUB_DRAW:
-                s = g[F_PROD_SLOT]
-                if g[F_OWE_GOODS] > 0:
-                    c = _draw_or_interrupt(g)
-                    if c == -1:
-                        continue
-                    if c == -2:
-                        g[F_OWE_GOODS] = 0
-                        continue
-                    g[F_LOC + c] = L_GOODS + p * MAX_SLOTS + s  # R7.3
-                    g[F_GOODS + p * MAX_SLOTS + s] += 1
-                    g[F_OWE_GOODS] -= 1
-                    g[F_GOODS_MADE] += 1
-                    continue
-                hres = np.zeros(N_RES, np.int32)
-                hand_res_counts(g, C, p, hres)
-                if g[F_GOODS_MADE] > 0 and _chain_possible(g, C, p, s, hres):
-                    g[F_CHAIN_SLOT] = s  # R7.7
-                    g[F_CHAIN_RUNS] = 0
-                    g[F_CHAIN_SEL] = 0
-                    g[F_SUB] = SUB_CHAIN
-                else:
-                    g[F_SUB] = SUB_PROD
-            elif sub == SUB_CHAIN:
-                g[F_DEC] = D_CHAIN
-                return
-            elif sub == SUB_BUILD:
-                if g[F_ASIDE + p] >= 0:
-                    g[F_DEC] = D_BUILD
-                    return
-                g[F_SUB] = SUB_HIRE
-            elif sub == SUB_PAY:
-                g[F_DEC] = D_PAY
-                return
-            elif sub == SUB_HIRE:
-                money = coins(g, C, p)
-                for k in range(N_ASSIST):
-                    if _can_hire(g, C, AS, p, k, money):
-                        g[F_DEC] = D_HIRE
-                        return
-                g[F_SUB] = SUB_END
-            elif sub == SUB_PLACE:
-                g[F_DEC] = D_PLACE
-                return
-            else:  # SUB_END
-                g[F_TURN] += 1
-                g[F_SUB] = SUB_PROD
+            stop = _phase4(g, C, AS)
         elif ph == PH_ROUND_END:
-            # After phase IV the market is discarded (R3)
-            for c in range(N_CARDS):
-                lc = g[F_LOC + c]
-                if lc == L_ROW1 or lc == L_ROW2:
-                    g[F_LOC + c] = L_DISCARD
-            for i in range(2 * N_RES):
-                g[F_MKT + i] = 0
-            g[F_SUNS] = 0
-            g[F_SUNS + 1] = 0
-            g[F_ROW_CUT] = 0
-            g[F_ROW_CUT + 1] = 0
-            g[F_ROUND] += 1
-            if g[F_FINAL] == 1 or g[F_ROUND] >= g[F_MAXR]:
-                g[F_PH] = PH_OVER  # R8.1 final round played / Decision R8.4 round cap
-                continue
-            if g[F_TRIGGER] == 1:
-                g[F_FINAL] = 1  # R8.1: one more full round
-            g[F_FIRST] = (g[F_FIRST] + 1) % np_
-            g[F_PH] = PH_ROUND_START
+            stop = _round_end(g, C, AS)
         elif ph == PH_REFILL:
-            while g[F_REF_TURN] < np_:
-                p = (g[F_FIRST] + g[F_REF_TURN]) % np_
-                if g[F_REF_OWE + p] > 0:
-                    g[F_DEC] = D_REFILL
-                    g[F_CUR] = p
-                    return
-                g[F_REF_TURN] += 1
-            if _gather_into_deck(g, L_LIMBO) == 0:
-                g[F_BLOCKED] = 1
-            g[F_PH] = g[F_REF_RET]
+            stop = _refill(g, C, AS)
         else:
             g[F_PH] = PH_OVER
+            stop = False
+        if stop:
+            return
 
 
 # ===================================================================== legal actions
 
 
 @njit(cache=True)
+def _legal_phase1(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: keep or discard the hand (R4.1)."""
+    out[A_KEEP] = 1
+    out[A_DISCARD_HAND] = 1
+    n = 2
+    if g[F_VARIANTS] & V_KEEP_ONE and hand_count(g, p) >= 2:  # R10.1: discard the hand but one card
+        code = L_HAND + p
+        for c in range(N_CARDS):
+            if g[F_LOC + c] == code:
+                out[A_KEEP_ONE + c] = 1
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal_move(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: assistant moves, 2 coins each, once per assistant (R5.3)."""
+    base = p * MAX_SLOTS
+    nb = g[F_NB + p]
+    out[A_MOVES_DONE] = 1
+    n = 1
+    if coins(g, C, p) >= 2:
+        for a in range(nb):
+            # Decision R5.3a: each assistant moves at most once per phase II
+            if g[F_STAFF + base + a] == STAFF_ASSISTANT and (g[F_MOVED] >> a) & 1 == 0:
+                for b in range(nb):
+                    if b != a and is_production(C, g[F_BLD + base + b]) and g[F_STAFF + base + b] == STAFF_NONE:
+                        out[A_MOVE + a * MAX_SLOTS + b] = 1
+                        n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal_worker(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: worker to a free production building, efficient or sloppy (R5.4)."""
+    base = p * MAX_SLOTS
+    nb = g[F_NB + p]
+    n = 0
+    for s in range(nb):
+        if is_production(C, g[F_BLD + base + s]) and g[F_STAFF + base + s] == STAFF_NONE:
+            out[A_WORKER + 2 * s] = 1
+            out[A_WORKER + 2 * s + 1] = 1
+            n += 2
+    return n
+
+
+@njit(cache=True)
+def _legal_aside(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: a hand card to set aside, or none (R5.5)."""
+    out[A_ASIDE_NONE] = 1
+    n = 1
+    code = L_HAND + p
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == code:
+            out[A_ASIDE + c] = 1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal_produce(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: which building produces next, final-round chains, done (R7.6, R8.2)."""
+    base = p * MAX_SLOTS
+    nb = g[F_NB + p]
+    n = 0
+    hres = np.zeros(N_RES, np.int32)  # allocated only where used: the batch step calls this per decision
+    miss = np.zeros(N_RES + 1, np.int32)
+    hand_res_counts(g, C, p, hres)
+    mandatory = False
+    for s in range(nb):
+        st = g[F_STAFF + base + s]
+        if st != STAFF_NONE and g[F_PRODUCED + base + s] == 0:
+            _missing(g, C, p, s, miss)
+            allow = 1 if st == STAFF_SLOPPY else 0
+            if _coverable_v(g, miss, hres, allow, 0):
+                out[A_PRODUCE + s] = 1
+                n += 1
+                if _market_covered(miss, allow):
+                    mandatory = True  # R7.6: automatic when the market covers it
+    if g[F_FINAL] == 1 and g[F_ROYAL] == 0:  # R8.2: chains of all buildings
+        for s in range(nb):
+            if _chain_possible(g, C, p, s, hres):
+                out[A_CHAIN_OPEN + s] = 1
+                n += 1
+    if not mandatory:
+        out[A_PRODUCTION_DONE] = 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal_spend(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: hand cards that supply a missing resource (R7.1, R7.2, R7.4)."""
+    n = 0
+    code = L_HAND + p
+    anyres = g[F_MISS_ANY] > 0
+    variant = (g[F_VARIANTS] & V_TWO_FOR_ONE) != 0 and not anyres
+    if variant:
+        hres = np.zeros(N_RES, np.int32)
+        hand_res_counts(g, C, p, hres)
+        miss = np.zeros(N_RES + 1, np.int32)
+        for r in range(N_RES + 1):
+            miss[r] = g[F_MISS + r]
+        ok = np.zeros(N_RES, np.bool_)  # R10.2: may a card of resource r be a stand-in?
+        for r in range(N_RES):
+            if miss[r] == 0 and hres[r] > 0:
+                hres[r] -= 1
+                if g[F_HALF] == 0:
+                    ok[r] = _coverable_v(g, miss, hres, g[F_ALLOW], 1)
+                else:
+                    t = _pair_target(miss, hres)
+                    if t >= 0:
+                        miss[t] -= 1
+                    ok[r] = _coverable_v(g, miss, hres, g[F_ALLOW], 0)
+                    if t >= 0:
+                        miss[t] += 1
+                hres[r] += 1
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == code:
+            res = C[c, B_RES]
+            if anyres or g[F_MISS + res] > 0 or (variant and ok[res]):
+                out[A_SPEND + c] = 1
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal_chain(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: run the chain once or stop (R7.7, R7.8)."""
+    base = p * MAX_SLOTS
+    n = 0
+    s = g[F_CHAIN_SLOT]
+    b = g[F_BLD + base + s]
+    hres = np.zeros(N_RES, np.int32)
+    hand_res_counts(g, C, p, hres)
+    if _chain_possible(g, C, p, s, hres):
+        hr = C[b, B_CH_HAND]
+        if hr >= 0:
+            code = L_HAND + p
+            for c in range(N_CARDS):
+                if g[F_LOC + c] == code and C[c, B_RES] == hr:
+                    out[A_CHAIN_HAND + c] = 1
+                    n += 1
+        else:
+            out[A_CHAIN_GOODS] = 1
+            n += 1
+    if not (g[F_CHAIN_SEL] == 1 and g[F_CHAIN_RUNS] == 0):
+        out[A_CHAIN_STOP] = 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal_build(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: build the set-aside card or not (R7.10, R7.11)."""
+    nb = g[F_NB + p]
+    out[A_NO_BUILD] = 1
+    n = 1
+    c = g[F_ASIDE + p]
+    if nb < MAX_SLOTS and coins(g, C, p) >= C[c, B_COST]:
+        out[A_BUILD] = 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal_pay(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: slots with goods to pay from (R7.10, R5.3, R7.12)."""
+    base = p * MAX_SLOTS
+    nb = g[F_NB + p]
+    n = 0
+    for s in range(nb):
+        if g[F_GOODS + base + s] > 0:
+            out[A_PAY + s] = 1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal_hire(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: assistants that can be hired, or nobody (R7.12)."""
+    out[A_NO_HIRE] = 1
+    n = 1
+    money = coins(g, C, p)
+    for k in range(N_ASSIST):
+        if _can_hire(g, C, AS, p, k, money):
+            out[A_HIRE + k] = 1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal_place(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: free production slots for the hired assistant (R7.12)."""
+    base = p * MAX_SLOTS
+    nb = g[F_NB + p]
+    n = 0
+    for s in range(nb):
+        if is_production(C, g[F_BLD + base + s]) and g[F_STAFF + base + s] == STAFF_NONE:
+            out[A_PLACE + s] = 1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal_refill(g, C, AS, p, out):
+    """Mark ``p``'s legal actions: hand cards to discard into the new deck (R3.1)."""
+    n = 0
+    code = L_HAND + p
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == code:
+            out[A_REFILL + c] = 1
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def legal_mask(g, C, AS, out):
-    """Fill ``out[N_ACTIONS]`` with 1 for every legal action of the current player."""
+    """Fill ``out[N_ACTIONS]`` with 1 for every legal action of the current player; returns how many.
+
+    One helper per decision.
+    """
     for i in range(N_ACTIONS):
         out[i] = 0
     dec = g[F_DEC]
     p = g[F_CUR]
     if dec == D_OVER or p < 0:
         return 0
-    base = p * MAX_SLOTS
-    nb = g[F_NB + p]
-    n = 0
     if dec == D_PHASE1:
-        out[A_KEEP] = 1
-        out[A_DISCARD_HAND] = 1
-        return 2
-    if dec == D_MOVE:
-        out[A_MOVES_DONE] = 1
-        n = 1
-        if coins(g, C, p) >= 2:
-            for a in range(nb):
-                # Decision R5.3a: each assistant moves at most once per phase II
-                if g[F_STAFF + base + a] == STAFF_ASSISTANT and (g[F_MOVED] >> a) & 1 == 0:
-                    for b in range(nb):
-                        if b != a and is_production(C, g[F_BLD + base + b]) and g[F_STAFF + base + b] == STAFF_NONE:
-                            out[A_MOVE + a * MAX_SLOTS + b] = 1
-                            n += 1
-        return n
-    if dec == D_WORKER:
-        for s in range(nb):
-            if is_production(C, g[F_BLD + base + s]) and g[F_STAFF + base + s] == STAFF_NONE:
-                out[A_WORKER + 2 * s] = 1
-                out[A_WORKER + 2 * s + 1] = 1
-                n += 2
-        return n
-    if dec == D_ASIDE:
-        out[A_ASIDE_NONE] = 1
-        n = 1
-        code = L_HAND + p
-        for c in range(N_CARDS):
-            if g[F_LOC + c] == code:
-                out[A_ASIDE + c] = 1
-                n += 1
-        return n
-    if dec == D_PRODUCE:
-        hres = np.zeros(N_RES, np.int32)  # allocated only where used: the batch step calls this per decision
-        miss = np.zeros(N_RES + 1, np.int32)
-        hand_res_counts(g, C, p, hres)
-        mandatory = False
-        for s in range(nb):
-            st = g[F_STAFF + base + s]
-            if st != STAFF_NONE and g[F_PRODUCED + base + s] == 0:
-                _missing(g, C, p, s, miss)
-                allow = 1 if st == STAFF_SLOPPY else 0
-                if _coverable(miss, hres, allow):
-                    out[A_PRODUCE + s] = 1
-                    n += 1
-                    if _market_covered(miss, allow):
-                        mandatory = True  # R7.6: automatic when the market covers it
-        if g[F_FINAL] == 1 and g[F_ROYAL] == 0:  # R8.2: chains of all buildings
-            for s in range(nb):
-                if _chain_possible(g, C, p, s, hres):
-                    out[A_CHAIN_OPEN + s] = 1
-                    n += 1
-        if not mandatory:
-            out[A_PRODUCTION_DONE] = 1
-            n += 1
-        return n
-    if dec == D_SPEND:
-        code = L_HAND + p
-        anyres = g[F_MISS_ANY] > 0
-        for c in range(N_CARDS):
-            if g[F_LOC + c] == code and (anyres or g[F_MISS + C[c, B_RES]] > 0):
-                out[A_SPEND + c] = 1
-                n += 1
-        return n
-    if dec == D_CHAIN:
-        s = g[F_CHAIN_SLOT]
-        b = g[F_BLD + base + s]
-        hres = np.zeros(N_RES, np.int32)
-        hand_res_counts(g, C, p, hres)
-        if _chain_possible(g, C, p, s, hres):
-            hr = C[b, B_CH_HAND]
-            if hr >= 0:
-                code = L_HAND + p
-                for c in range(N_CARDS):
-                    if g[F_LOC + c] == code and C[c, B_RES] == hr:
-                        out[A_CHAIN_HAND + c] = 1
-                        n += 1
-            else:
-                out[A_CHAIN_GOODS] = 1
-                n += 1
-        if not (g[F_CHAIN_SEL] == 1 and g[F_CHAIN_RUNS] == 0):
-            out[A_CHAIN_STOP] = 1
-            n += 1
-        return n
-    if dec == D_BUILD:
-        out[A_NO_BUILD] = 1
-        n = 1
-        c = g[F_ASIDE + p]
-        if nb < MAX_SLOTS and coins(g, C, p) >= C[c, B_COST]:
-            out[A_BUILD] = 1
-            n += 1
-        return n
-    if dec == D_PAY:
-        for s in range(nb):
-            if g[F_GOODS + base + s] > 0:
-                out[A_PAY + s] = 1
-                n += 1
-        return n
-    if dec == D_HIRE:
-        out[A_NO_HIRE] = 1
-        n = 1
-        money = coins(g, C, p)
-        for k in range(N_ASSIST):
-            if _can_hire(g, C, AS, p, k, money):
-                out[A_HIRE + k] = 1
-                n += 1
-        return n
-    if dec == D_PLACE:
-        for s in range(nb):
-            if is_production(C, g[F_BLD + base + s]) and g[F_STAFF + base + s] == STAFF_NONE:
-                out[A_PLACE + s] = 1
-                n += 1
-        return n
-    if dec == D_REFILL:
-        code = L_HAND + p
-        for c in range(N_CARDS):
-            if g[F_LOC + c] == code:
-                out[A_REFILL + c] = 1
-                n += 1
-        return n
-    return n
+        return _legal_phase1(g, C, AS, p, out)
+    elif dec == D_MOVE:
+        return _legal_move(g, C, AS, p, out)
+    elif dec == D_WORKER:
+        return _legal_worker(g, C, AS, p, out)
+    elif dec == D_ASIDE:
+        return _legal_aside(g, C, AS, p, out)
+    elif dec == D_PRODUCE:
+        return _legal_produce(g, C, AS, p, out)
+    elif dec == D_SPEND:
+        return _legal_spend(g, C, AS, p, out)
+    elif dec == D_CHAIN:
+        return _legal_chain(g, C, AS, p, out)
+    elif dec == D_BUILD:
+        return _legal_build(g, C, AS, p, out)
+    elif dec == D_PAY:
+        return _legal_pay(g, C, AS, p, out)
+    elif dec == D_HIRE:
+        return _legal_hire(g, C, AS, p, out)
+    elif dec == D_PLACE:
+        return _legal_place(g, C, AS, p, out)
+    elif dec == D_REFILL:
+        return _legal_refill(g, C, AS, p, out)
+    return 0
 
 
 # ===================================================================== applying actions
@@ -1151,6 +1517,7 @@ def apply_action(g, C, AS, a):
         g[F_ALLOW] = 1 if st == STAFF_SLOPPY else 0
         g[F_OWE_GOODS] = 2 if st == STAFF_EFFICIENT else 1  # R7.2
         g[F_GOODS_MADE] = 0
+        g[F_HALF] = 0
         g[F_SUB] = SUB_DRAW if total <= g[F_ALLOW] else SUB_SPEND
     elif a < A_PRODUCTION_DONE:  # R8.2: open the chain of any building
         g[F_CHAIN_SLOT] = a - A_CHAIN_OPEN
@@ -1168,8 +1535,20 @@ def apply_action(g, C, AS, a):
         g[F_LOC + c] = L_DISCARD
         if g[F_MISS_ANY] > 0:
             g[F_MISS_ANY] -= 1
-        else:
+        elif g[F_MISS + C[c, B_RES]] > 0:
             g[F_MISS + C[c, B_RES]] -= 1
+        elif g[F_HALF] == 0:  # R10.2: the first card of a stand-in pair
+            g[F_HALF] = 1
+        else:  # R10.2: the pair replaces one missing resource
+            g[F_HALF] = 0
+            hres = np.zeros(N_RES, np.int32)
+            hand_res_counts(g, C, p, hres)
+            miss = np.zeros(N_RES + 1, np.int32)
+            for r in range(N_RES + 1):
+                miss[r] = g[F_MISS + r]
+            t = _pair_target(miss, hres)
+            if t >= 0:
+                g[F_MISS + t] -= 1
         total = g[F_MISS_ANY]
         for r in range(N_RES):
             total += g[F_MISS + r]
@@ -1205,12 +1584,15 @@ def apply_action(g, C, AS, a):
         g[F_STAFF + base + s] = STAFF_ASSISTANT
         g[F_ASLOT + base + s] = g[F_HIRE_K]
         g[F_SUB] = SUB_END
-    else:  # R3.1: discard for the new deck (face down)
+    elif a < A_KEEP_ONE:  # R3.1: discard for the new deck (face down)
         c = a - A_REFILL
         g[F_LOC + c] = L_LIMBO
         g[F_REF_OWE + p] -= 1
         if g[F_REF_OWE + p] == 0:
             g[F_REF_TURN] += 1
+    else:  # R10.1: discard the hand but card a - A_KEEP_ONE (hidden until all chose)
+        g[F_P1 + p] = 2 + a - A_KEEP_ONE
+        g[F_TURN] += 1
     advance(g, C, AS)
 
 
@@ -1302,11 +1684,17 @@ def winners(g, C, AS, out):
 
 @njit(cache=True)
 def final_rewards(g, C, AS, mode, out):
-    """Rewards at the end: mode 0 ``win`` (+1 / -1, 0 if all tie), 1 ``score``, 2 ``margin``."""
+    """Rewards at the end: mode 0 ``win`` (+1 / -1, 0 if all tie), 1 ``score``, 2 ``margin``.
+
+    Solo (R10.3) is a score attack: every mode gives the score.
+    """
     np_ = g[F_NP]
     for p in range(MAX_PLAYERS):
         out[p] = 0.0
-    if mode == 0:
+    if np_ == 1:
+        s, _ = score_player(g, C, AS, 0)
+        out[0] = s
+    elif mode == 0:
         w = np.zeros(MAX_PLAYERS, np.int64)
         n = winners(g, C, AS, w)
         if n == np_:
@@ -1353,6 +1741,8 @@ def observe(g, C, AS, me, out):
     out[O_FLAGS + 1] = g[F_TRIGGER]
     out[O_FLAGS + 2] = g[F_ROYAL]
     out[O_FLAGS + 3] = 1.0 if g[F_FIRST] == me else 0.0
+    out[O_VARIANTS] = g[F_VARIANTS] & V_KEEP_ONE
+    out[O_VARIANTS + 1] = (g[F_VARIANTS] & V_TWO_FOR_ONE) >> 1
     out[O_FIRST + (g[F_FIRST] - me) % np_] = 1.0
     ndisc = 0
     hand_res = np.zeros(N_RES, np.int64)
@@ -1366,6 +1756,8 @@ def observe(g, C, AS, me, out):
         elif lc == L_DISCARD:
             out[O_DISCARD + c] = 1.0
             ndisc += 1
+        elif (lc >= L_GOODS or lc == L_ESCROW) and is_shown(g, c) == 1:
+            out[O_SHOWN + c] = 1.0  # escrow: paid in phase II, a good until the reveal (R5.2)
     for r in range(N_RES):
         out[O_HANDRES + r] = hand_res[r] / SC_HANDRES
     out[O_PILES] = g[F_DECK_N] / SC_PILES
@@ -1384,6 +1776,7 @@ def observe(g, C, AS, me, out):
                 out[O_PEND_MISS + r] = g[F_MISS + r] / SC_PEND_MISS
             out[O_PEND_MISS_ANY] = g[F_MISS_ANY] / SC_PEND_MISS_ANY
             out[O_PEND_ALLOW] = g[F_ALLOW]
+            out[O_PEND_HALF] = g[F_HALF]
         if g[F_PH] == PH_P4 and sub == SUB_CHAIN:
             out[O_PEND_CHAIN + g[F_CHAIN_SLOT]] = 1.0
             out[O_PEND_CHAIN_MUST] = 1.0 if (g[F_CHAIN_SEL] == 1 and g[F_CHAIN_RUNS] == 0) else 0.0

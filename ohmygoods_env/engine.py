@@ -30,18 +30,27 @@ class GameOverError(RuntimeError):
     """A step was attempted after the game ended; the game state is unchanged."""
 
 
-def seed_to_word(seed: int) -> int:
-    """Map any integer seed to a non-zero int32 xorshift word (splitmix64 mixing)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, got {seed!r}")
-    z = (int(seed) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    z ^= z >> 31
-    w = (z ^ (z >> 32)) & 0xFFFFFFFF
-    if w == 0:
-        w = 0x6D2B79F5
-    return w - 0x100000000 if w >= 0x80000000 else w
+_M64 = (1 << 64) - 1
+
+
+def seed_bits(seed: int) -> np.int64:
+    """The 64 seed bits the engine mixes (:func:`core.seed_rng`) for an integer ``seed``.
+
+    Seeds in ``-2**63 .. 2**64 - 1`` are taken modulo ``2**64`` (so every seed of that range
+    gives its own game); larger ones are folded 64 bits at a time.
+    """
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int (numpy ints accepted), got {seed!r}")
+    s = int(seed)
+    if -(1 << 63) <= s <= _M64:
+        z = s & _M64
+    else:
+        z, rest = 0, abs(s)
+        while rest:
+            z = ((z ^ (rest & _M64)) * 0x9E3779B97F4A7C15 + 1) & _M64
+            rest >>= 64
+        z ^= 1 << 63 if s < 0 else 0
+    return np.int64(z - (1 << 64) if z >= 1 << 63 else z)
 
 
 def check_action(action: object) -> int:
@@ -100,7 +109,7 @@ class Game:
     ) -> None:
         self.rules = make_rules(num_players, rules, **rule_options)
         self.cards = cards if cards is not None else default_cards()
-        word = seed_to_word(seed)  # validates the type
+        word = seed_bits(seed)  # validates the type
         self.seed = int(seed)
         self.state = np.zeros(L.STATE_LEN, np.int32)
         self.actions: list[int] = []
@@ -111,7 +120,7 @@ class Game:
             self.cards.assistants,
             word,
             r.num_players,
-            int(r.royal),
+            r.edition_bits,
             int(r.auto_forced),
             r.max_rounds,
         )
@@ -177,7 +186,10 @@ class Game:
         return [p for p in range(self.num_players) if out[p]]
 
     def rewards(self, mode: str = "win") -> np.ndarray:
-        """Final rewards per player (zeros while the game runs): ``win``, ``score`` or ``margin``."""
+        """Final rewards per player (zeros while the game runs): ``win``, ``score`` or ``margin``.
+
+        Solo (R10.3) is a score attack: every mode gives the score.
+        """
         if mode not in REWARD_MODES:
             raise ValueError(f"reward mode must be one of {list(REWARD_MODES)}, got {mode!r}")
         out = np.zeros(L.MAX_PLAYERS, np.float64)
@@ -255,12 +267,10 @@ class Game:
         s = np.asarray(state)
         if s.shape != (L.STATE_LEN,) or s.dtype.kind not in "iu":
             raise ValueError(f"state must be an integer row of shape ({L.STATE_LEN},), got {s.dtype} {s.shape}")
-        facts = (int(s[L.F_NP]), bool(s[L.F_ROYAL]), bool(s[L.F_AUTO]))
-        if facts != (rules.num_players, rules.royal, bool(rules.auto_forced)):
-            raise ValueError(
-                f"state (players, royal, auto_forced) = {facts} does not match the rules "
-                f"{(rules.num_players, rules.royal, bool(rules.auto_forced))}"
-            )
+        facts = (int(s[L.F_NP]), bool(s[L.F_ROYAL]), bool(s[L.F_AUTO]), int(s[L.F_VARIANTS]))
+        want = (rules.num_players, rules.royal, bool(rules.auto_forced), rules.edition_bits >> 1)
+        if facts != want:
+            raise ValueError(f"state (players, royal, auto_forced, variants) = {facts} does not match the rules {want}")
         g = object.__new__(cls)
         g.rules, g.cards, g.seed = rules, cards if cards is not None else default_cards(), int(seed)
         g.state = s.astype(np.int32, copy=True)

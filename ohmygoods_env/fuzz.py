@@ -95,18 +95,6 @@ def _splitmix(z):
 
 
 @njit(cache=True)
-def seed_word(seed):
-    """The engine's RNG word for an integer seed (same as :func:`engine.seed_to_word`)."""
-    z = _splitmix(np.uint64(seed))
-    w = np.int64((z ^ (z >> np.uint64(32))) & np.uint64(0xFFFFFFFF))
-    if w == 0:
-        w = 0x6D2B79F5
-    if w >= 0x80000000:
-        w -= 0x100000000
-    return w
-
-
-@njit(cache=True)
 def _rand(rng, i, n):
     """Uniform in [0, n) from slot i's own RNG (splitmix64 sequence), n >= 1."""
     rng[i] = rng[i] + _GOLDEN
@@ -127,7 +115,7 @@ def _nth_set(mask, k):
 @njit(cache=True)
 def _new_game(g, C, AS, rng, i, cfgs, seed):
     k = _rand(rng, i, cfgs.shape[0])
-    core.init_game(g, C, AS, seed_word(seed), cfgs[k, 0], cfgs[k, 1], cfgs[k, 2], cfgs[k, 3])
+    core.init_game(g, C, AS, seed, cfgs[k, 0], cfgs[k, 1], cfgs[k, 2], cfgs[k, 3])
     return k
 
 
@@ -135,7 +123,7 @@ def _new_game(g, C, AS, rng, i, cfgs, seed):
 def fuzz_slot(S, C, AS, i, cfgs, rng, base_seed, budget, stats, log, illegal_every):
     """Fuzz slot ``i`` of ``S`` for ``budget`` decisions (see the module docstring).
 
-    ``cfgs[k] = (num_players, royal, auto_forced, max_rounds)``: each new game picks a row
+    ``cfgs[k] = (num_players, edition bits, auto_forced, max_rounds)``: each new game picks a row
     at random. ``stats[i]`` gets slot i's counters (``S_*``); on a failure the slot stops and
     ``log[i]`` holds the actions of the failing game. Slots touch only their own rows, so
     several threads may run different slots at once.
@@ -271,14 +259,22 @@ class FuzzReport:
         return "\n".join(lines)
 
 
-def _configs(players: list[int], rules: list[str], auto: list[bool], max_rounds: int) -> np.ndarray:
-    rows = [(n, EDITIONS.index(r), int(a), max_rounds) for n in players for r in rules for a in auto]
+def _configs(
+    players: list[int], rules: list[str], auto: list[bool], max_rounds: int, variants: list[int]
+) -> np.ndarray:
+    rows = [
+        (n, RuleSet(n, r, keep_one=bool(v & 1), two_for_one=bool(v & 2)).edition_bits, int(a), max_rounds)
+        for n in players
+        for r in rules
+        for a in auto
+        for v in variants
+    ]
     return np.array(rows, np.int64)
 
 
 def run_fuzz(
     steps: int = 1_000_000,
-    players: tuple[int, ...] = (2, 3, 4),
+    players: tuple[int, ...] = (1, 2, 3, 4),
     rules: tuple[str, ...] = ("omg2", "royal"),
     seed: int = 0,
     auto_forced: tuple[bool, ...] = (True, False),
@@ -286,8 +282,12 @@ def run_fuzz(
     max_rounds: int = 60,
     illegal_every: int = 8,
     threads: int | None = None,
+    variants: tuple[int, ...] = (0, 1, 2, 3),
 ) -> FuzzReport:
     """Play about ``steps`` random legal decisions over many games and report (no raise).
+
+    Every new game picks one configuration: player count x rule set x forced-move mode x
+    variant switches (``variants``: bit 0 keep one, R10.1; bit 1 two for one, R10.2).
 
     ``threads`` (default: the number of CPUs) run the ``batch`` slots side by side; the
     result does not depend on it.
@@ -299,7 +299,7 @@ def run_fuzz(
     if batch < 1 or steps < 0:
         raise ValueError(f"batch must be >= 1 and steps >= 0, got batch={batch}, steps={steps}")
     cards = default_cards()
-    cfgs = _configs(list(players), list(rules), list(auto_forced), max_rounds)
+    cfgs = _configs(list(players), list(rules), list(auto_forced), max_rounds, list(variants))
     S = np.zeros((batch, L.STATE_LEN), np.int32)
     rng = np.array([((seed * 1_000_003 + i) * 0x9E3779B9 + 1) & 0xFFFFFFFFFFFFFFFF for i in range(batch)], np.uint64)
     stats = np.zeros((batch, N_STATS), np.int64)
@@ -323,13 +323,13 @@ def run_fuzz(
     failures = []
     for i in np.flatnonzero(stats[:, S_FAIL]):
         code = int(stats[i, S_FAIL])
-        n, royal, auto, mr = (int(x) for x in cfgs[stats[i, S_FAIL_CFG]])
+        n, bits, auto, mr = (int(x) for x in cfgs[stats[i, S_FAIL_CFG]])
         nlog = int(stats[i, S_FAIL_LEN])
         why = FAIL_NAMES.get(code, f"check_invariants code {code}")
         if nlog > LOG_CAP:
             why += f" (action log truncated at {LOG_CAP})"
         rec = GameRecord(
-            RuleSet(n, EDITIONS[royal], bool(auto), mr),
+            RuleSet(n, EDITIONS[bits & 1], bool(auto), mr, keep_one=bool(bits & 2), two_for_one=bool(bits & 4)),
             int(stats[i, S_FAIL_SEED]),
             [int(a) for a in log[i, : min(nlog, LOG_CAP)]],
         )

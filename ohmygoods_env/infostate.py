@@ -8,9 +8,10 @@ from. This module provides it without leaking anything:
   placeholder. Hidden from ``me`` are: opponents' hand cards and set-aside cards
   (identities; counts are public), the identities of all goods (face down, R1.3), the deck
   order (R3.2), cards paid into the phase-II escrow or discarded for the empty-deck rule
-  (R3.1), opponents' undisclosed phase-I and phase-II choices (R5.2) and the RNG word (all
-  future chance). Two true states that differ only in hidden information give byte-identical
-  information states (tested).
+  (R3.1), opponents' undisclosed phase-I and phase-II choices (R5.2), including how far an
+  opponent acting in phase II has got and how much it paid, the decision counter (it counts
+  hidden choices) and the RNG state (all future chance). Two true states that differ only in
+  hidden information give byte-identical information states (tested).
 * :func:`determinize` samples a full state from an information state: hidden cards are dealt
   at random into the hidden places, the RNG word is fresh, and opponents who already made
   their hidden phase-II choices in this round get random legal choices. The sample passes
@@ -30,13 +31,15 @@ from numba import njit
 from . import _jit, core
 from . import cards as _cards
 from . import layout as _layout
-from .core import hand_count, is_production, rand_at
+from .core import hand_count, is_production, is_shown, rand_at
 from .layout import (
+    D_MOVE,
     F_A_OWNER,
     F_ASIDE,
     F_ASLOT,
     F_BLD,
     F_CUR,
+    F_DEC,
     F_DECK,
     F_DECK_N,
     F_FIRST,
@@ -46,12 +49,16 @@ from .layout import (
     F_NB,
     F_NP,
     F_P1,
+    F_PAY_DUE,
+    F_PAY_FOR,
     F_PH,
     F_RNG,
     F_SNAP_ASIDE,
     F_SNAP_GOODS,
     F_SNAP_STAFF,
     F_STAFF,
+    F_STEPS,
+    F_SUB,
     F_TURN,
     L_ASIDE,
     L_DECK,
@@ -69,12 +76,18 @@ from .layout import (
     STAFF_EFFICIENT,
     STAFF_NONE,
     STAFF_SLOPPY,
+    SUB_MOVE,
 )
 
 
 @njit(cache=True)
-def _is_hidden(loc, me):
-    if loc == L_DECK or loc == L_ESCROW or loc == L_LIMBO or loc >= L_GOODS:
+def _is_hidden(g, c, me):
+    """Is the place of card ``c`` hidden from seat ``me``? Goods are, unless the card was shown
+    when it was fed into a chain (R3.2, R7.7)."""
+    loc = g[F_LOC + c]
+    if loc >= L_GOODS:
+        return is_shown(g, c) == 0
+    if loc == L_DECK or loc == L_ESCROW or loc == L_LIMBO:
         return True
     if L_HAND <= loc < L_HAND + MAX_PLAYERS:
         return loc - L_HAND != me
@@ -145,7 +158,7 @@ def _deal_hidden(g, me, shuffle_word):
     n = 0
     for c in range(N_CARDS):
         lc = g[F_LOC + c]
-        if _is_hidden(lc, me):
+        if _is_hidden(g, c, me):
             ids[n] = c
             # deck cards sort last, in deck-position order
             places[n] = lc if lc != L_DECK else 1 << 20
@@ -190,6 +203,15 @@ def redact(g, me, out):
     _revert_hidden_choices(out, me)
     _deal_hidden(out, me, 0)
     out[F_RNG] = 0
+    out[F_RNG + 1] = 0
+    # the decision counter counts opponents' hidden choices (assistant moves, payments)
+    out[F_STEPS] = 0
+    if out[F_PH] == PH_P2 and out[F_CUR] != me:
+        # an opponent mid-turn in phase II: how far it got (moves, payment) is hidden (R5.2)
+        out[F_SUB] = SUB_MOVE
+        out[F_DEC] = D_MOVE
+        out[F_PAY_DUE] = 0
+        out[F_PAY_FOR] = 0
 
 
 @njit(cache=True)
@@ -205,7 +227,9 @@ def determinize(info, C, me, rng_word, out):
     _deal_hidden(out, me, word[0])
     _rand_in(word, 2)
     w = word[0]
-    out[F_RNG] = w if w != 0 else 1
+    out[F_RNG] = w if w != 0 else 1  # a fresh 64-bit game RNG state, never 0
+    _rand_in(word, 2)
+    out[F_RNG + 1] = word[0]
     # opponents who already chose in this phase II get random legal choices (R5.4, R5.5)
     np_ = out[F_NP]
     for q in range(np_):
@@ -242,11 +266,11 @@ def determinize(info, C, me, rng_word, out):
 def hidden_cards(state: np.ndarray, me: int) -> list[int]:
     """Ids of the deck cards whose place is hidden from seat ``me`` in ``state`` (a true state row).
 
-    Deck, escrow and empty-deck discards, goods (face down), opponents' hands and set-aside
-    cards — the places :func:`redact` hides.
+    Deck, escrow and empty-deck discards, goods (face down) except cards shown when fed into a
+    chain (R3.2, R7.7), opponents' hands and set-aside cards — the places :func:`redact` hides.
     """
-    loc = np.asarray(state)[F_LOC : F_LOC + N_CARDS]
-    return [c for c in range(N_CARDS) if _is_hidden(int(loc[c]), int(me))]
+    g = np.ascontiguousarray(state, np.int32)
+    return [c for c in range(N_CARDS) if _is_hidden(g, c, int(me))]
 
 
 def swap_cards(state: np.ndarray, a: int, b: int) -> None:

@@ -10,7 +10,8 @@ A game is one ``int32`` row of length ``STATE_LEN`` (a batch is ``int32[B, STATE
 Fields are named ``F_*``; per-player blocks are ``[MAX_PLAYERS]`` or
 ``[MAX_PLAYERS * MAX_SLOTS]`` (index ``p * MAX_SLOTS + s``). Every deck card's place is
 ``F_LOC + card`` (``L_*`` codes below); the deck order is ``F_DECK[0:F_DECK_N]`` with the top
-card last. The per-game RNG word is ``F_RNG`` (xorshift32).
+card last. The per-game RNG is ``F_RNG`` (64 bits of xorshift64 state in two int32 words,
+seeded by ``core.seed_rng``).
 """
 
 from __future__ import annotations
@@ -87,6 +88,10 @@ PAY_MOVE = 0  # R5.3: 2 coins per assistant move
 PAY_BUILD = 1  # R7.10
 PAY_HIRE = 2  # R7.12
 
+# variant bits (F_VARIANTS; R10)
+V_KEEP_ONE = 1
+V_TWO_FOR_ONE = 2
+
 # staff codes (F_STAFF)
 STAFF_NONE = 0
 STAFF_EFFICIENT = 1
@@ -159,6 +164,7 @@ A_HIRE = _a("hire", N_ASSIST)  # + display position
 A_NO_HIRE = _a("hire nobody")
 A_PLACE = _a("place assistant", MAX_SLOTS)  # + slot
 A_REFILL = _a("discard for new deck", N_CARDS)  # + card
+A_KEEP_ONE = _a("discard hand, keep one", N_CARDS)  # + card kept (variant R10.1)
 #: "Nothing to decide": the parallel env's action for seats that are not to act. The engine
 #: never marks it legal; only that env accepts it.
 A_WAIT = _a("wait")
@@ -178,9 +184,10 @@ def _f(name: str, n: int = 1) -> int:
 
 F_NP = _f("num_players")
 F_ROYAL = _f("royal edition")
+F_VARIANTS = _f("variants: bit 0 keep one (R10.1), bit 1 two for one (R10.2)")
 F_AUTO = _f("auto-apply forced moves")
 F_MAXR = _f("max rounds")
-F_RNG = _f("rng word")
+F_RNG = _f("rng state: xorshift64, low and high 32-bit words", 2)
 F_PH = _f("phase")
 F_SUB = _f("sub-step")
 F_DEC = _f("pending decision")
@@ -196,6 +203,7 @@ F_REF_TURN = _f("refill turn index")
 F_PROD_SLOT = _f("producing slot")
 F_MISS = _f("missing resources", N_RES)
 F_MISS_ANY = _f("missing any (Glassmaker)")
+F_HALF = _f("one stand-in hand card spent toward a missing resource (R10.2)")
 F_ALLOW = _f("sloppy allowance")
 F_OWE_GOODS = _f("goods still to draw")
 F_GOODS_MADE = _f("goods drawn this production")
@@ -231,6 +239,9 @@ F_A_CARD = _f("assistant card per display position", N_ASSIST)
 F_A_SIDE = _f("assistant side per display position", N_ASSIST)
 F_A_OWNER = _f("assistant owner (-1 display, -2 out of game)", N_ASSIST)
 F_MOVED = _f("phase II: bit s = assistant on slot s already moved by the current player")
+#: bit ``c % 16`` of word ``c // 16``: card ``c`` was shown when fed into a chain from a hand
+#: (R3.2, R7.7); its identity stays public while it lies face down as a good
+F_SHOWN = _f("cards shown when fed into a chain (16 bits per word)", (N_CARDS + 15) // 16)
 STATE_LEN = _f("end", 0)
 STATE_FIELDS: tuple[tuple[str, int, int], ...] = tuple(_fields[:-1])
 
@@ -304,12 +315,14 @@ O_DEC = _o("pending decision, one-hot", N_DECISIONS)
 O_NP = _o("number of players 1/2/3/4, one-hot", MAX_PLAYERS)
 O_ROUND = _o("round", 1, 20.0, "rounds")
 O_FLAGS = _o("final round, end triggered, royal rules, I am the active player", 4)
+O_VARIANTS = _o("variants on: keep one (R10.1), two for one (R10.2)", 2)
 O_FIRST = _o("seat of the active player relative to me, one-hot", MAX_PLAYERS)
 O_PILES = _o("deck size, discard size", 2, float(N_CARDS), "cards")
 O_HAND = _o("my hand, multi-hot by card id", N_CARDS)
 O_HANDRES = _o("my hand per resource", N_RES, 5.0, "resource_cards")
 O_ASIDE = _o("my set-aside card, one-hot by card id", N_CARDS)
 O_DISCARD = _o("public discard pile, multi-hot by card id", N_CARDS)
+O_SHOWN = _o("goods whose card was shown when fed into a chain (R3.2, R7.7), multi-hot by card id", N_CARDS)
 O_MARKET = _o("market row 1 and row 2 per resource", 2 * N_RES, 5.0, "resource_cards")
 O_SUNS = _o("half-suns per market row", 2, 2.0)
 O_OFFICE = _o("my Market-Office bonus per resource", N_RES, 1.0, "offices")
@@ -317,6 +330,7 @@ O_PEND_SLOT = _o("pending production slot, one-hot", MAX_SLOTS)
 O_PEND_MISS = _o("pending missing resources", N_RES, 5.0, "need")
 O_PEND_MISS_ANY = _o("pending missing any", 1, 12.0, "need_any")
 O_PEND_ALLOW = _o("pending sloppy allowance", 1)
+O_PEND_HALF = _o("pending: one stand-in hand card spent (R10.2)", 1)
 O_PEND_CHAIN = _o("pending chain slot, one-hot", MAX_SLOTS)
 O_PEND_CHAIN_MUST = _o("chain must run", 1)
 O_PEND_DUE = _o("coins due", 1, 20.0, "due")

@@ -58,6 +58,7 @@ from .render import (
     _player_tag,
     _shown_state,
     check_viewer,
+    shown_goods,
 )
 
 if TYPE_CHECKING:
@@ -122,7 +123,9 @@ def _building_label(game: Game, s: np.ndarray, p: int, slot: int) -> str:
     elif b[B_KIND] == KIND_EXTRA:
         what = "extra card"
     else:
+        shown = sum(1 for _, sl in shown_goods(s, p) if sl == slot)  # R3.2, R7.7
         what = f"{GOODS[b[B_GOOD]]} ({int(b[B_VALUE])})\ngoods {int(s[L.F_GOODS + base + slot])}"
+        what += f", {shown} shown" if shown else ""
     return f"{_short(game.cards.name(bid), 15)}\n{what}\n{int(b[B_VP])} VP {staff_text}".rstrip()
 
 

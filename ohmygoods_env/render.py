@@ -141,7 +141,21 @@ def _building_lines(game: Game, s: np.ndarray, p: int) -> list[str]:
             f"    {slot:<4} {game.cards.name(bid):<26} {needs:<18} {good:<9} {k:>5} {value:>5} {k * value:>5} "
             f"{int(b[B_VP]):>3}  {staff_text}"
         )
+    shown = shown_goods(s, p)
+    if shown:
+        names = ", ".join(f"{_card_text(game, c)} on slot {slot}" for c, slot in shown)
+        lines.append(f"    goods shown when fed into a chain (R3.2, R7.7): {names}")
     return lines
+
+
+def shown_goods(s: np.ndarray, p: int) -> list[tuple[int, int]]:
+    """(card, slot) of player ``p``'s goods whose card was shown when fed into a chain (R3.2, R7.7)."""
+    out = []
+    for c in range(L.N_CARDS):
+        loc = int(s[L.F_LOC + c]) - L.L_GOODS - p * L.MAX_SLOTS
+        if 0 <= loc < L.MAX_SLOTS and core.is_shown(s, c):
+            out.append((c, loc))
+    return out
 
 
 def _plural(n: int, word: str) -> str:

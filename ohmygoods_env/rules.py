@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 EDITIONS: tuple[str, ...] = ("omg2", "royal")
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MIN_PLAYERS, MAX_PLAYERS = 1, 4
 DEFAULT_MAX_ROUNDS = 60
 
 
@@ -17,36 +17,57 @@ DEFAULT_MAX_ROUNDS = 60
 class RuleSet:
     """Which rules a game is played by.
 
-    * ``num_players`` — 2, 3 or 4 (R2.2).
+    * ``num_players`` — 2, 3 or 4 (R2.2), or 1 for solo play (R10.3: 2 assistants on
+      display, base rules, a score attack: every reward mode gives the score).
     * ``edition`` — ``"omg2"`` (Oh my Goods!, default) or ``"royal"`` (Royal Goods, §9).
     * ``auto_forced`` — apply decisions with exactly one legal action without asking
       (DESIGN: forced moves). Turn off to see every decision.
     * ``max_rounds`` — **Decision (R8.4):** the game also ends, and is scored by R8.3,
       after this many rounds. It guarantees termination when players never build
       (random play); real games end by R8.1 long before.
+    * ``keep_one`` — variant R10.1 (off by default): discarding the hand in phase I may keep
+      one card (``omg2``; actions ``A_KEEP_ONE + card``).
+    * ``two_for_one`` — variant R10.2 (off by default): in phase IV two hand cards of any
+      resource stand in for one missing resource.
     """
 
     num_players: int = 2
     edition: str = "omg2"
     auto_forced: bool = True
     max_rounds: int = DEFAULT_MAX_ROUNDS
+    keep_one: bool = False
+    two_for_one: bool = False
 
     def __post_init__(self) -> None:
+        import numpy as np  # numpy integers are accepted wherever ints are
+
+        for name in ("num_players", "max_rounds"):
+            v = getattr(self, name)
+            if isinstance(v, np.integer) and not isinstance(v, np.bool_):
+                object.__setattr__(self, name, int(v))
         if isinstance(self.num_players, bool) or not isinstance(self.num_players, int):
-            raise TypeError(f"num_players must be an int in 2..4, got {self.num_players!r}")
+            raise TypeError(f"num_players must be an int in 1..4, got {self.num_players!r}")
         if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
-            raise ValueError(f"num_players must be 2, 3 or 4 (R2.2), got {self.num_players}")
+            raise ValueError(f"num_players must be 1 (solo, R10.3), 2, 3 or 4 (R2.2), got {self.num_players}")
         if self.edition not in EDITIONS:
             raise ValueError(f"rules must be one of {list(EDITIONS)}, got {self.edition!r}")
         if not isinstance(self.auto_forced, bool):
             raise TypeError(f"auto_forced must be a bool, got {self.auto_forced!r}")
         if isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int) or self.max_rounds < 1:
             raise ValueError(f"max_rounds must be a positive int, got {self.max_rounds!r}")
+        for name in ("keep_one", "two_for_one"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be a bool (variant R10), got {getattr(self, name)!r}")
 
     @property
     def royal(self) -> bool:
         """True for the Royal Goods rules (§9)."""
         return self.edition == "royal"
+
+    @property
+    def edition_bits(self) -> int:
+        """The engine's edition word: bit 0 royal, bit 1 keep one (R10.1), bit 2 two for one (R10.2)."""
+        return int(self.royal) | int(self.keep_one) << 1 | int(self.two_for_one) << 2
 
 
 def make_rules(num_players: int = 2, rules: str | RuleSet = "omg2", **kwargs) -> RuleSet:

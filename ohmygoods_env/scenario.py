@@ -57,7 +57,7 @@ import numpy as np
 from . import core
 from . import layout as L
 from .cards import B_GOOD, B_KIND, B_RES, B_SUN, KIND_PRODUCTION, N_CHARBURNERS, N_DECK, N_RES, CardSet, default_cards
-from .engine import Game, seed_to_word
+from .engine import Game, seed_bits
 from .rules import make_rules
 
 __all__ = ["START_POINTS", "Scenario", "ScenarioError"]
@@ -116,8 +116,9 @@ class Scenario:
         auto_forced: bool = True,
         max_rounds: int = 60,
         cards: CardSet | None = None,
+        **variants: bool,
     ) -> None:
-        self.rules = make_rules(num_players, rules, auto_forced=auto_forced, max_rounds=max_rounds)
+        self.rules = make_rules(num_players, rules, auto_forced=auto_forced, max_rounds=max_rounds, **variants)
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise ScenarioError(f"seed must be an int, got {seed!r}")
         self.seed = int(seed)
@@ -399,9 +400,10 @@ class Scenario:
         r = self.rules
         g[L.F_NP] = n
         g[L.F_ROYAL] = int(r.royal)
+        g[L.F_VARIANTS] = r.edition_bits >> 1
         g[L.F_AUTO] = int(r.auto_forced)
         g[L.F_MAXR] = r.max_rounds
-        g[L.F_RNG] = seed_to_word(self.seed)
+        core.seed_rng(g, seed_bits(self.seed))
         g[L.F_BLD : L.F_BLD + L.MAX_PLAYERS * L.MAX_SLOTS] = -1
         g[L.F_ASLOT : L.F_ASLOT + L.MAX_PLAYERS * L.MAX_SLOTS] = -1
         g[L.F_ASIDE : L.F_ASIDE + L.MAX_PLAYERS] = -1

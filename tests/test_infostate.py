@@ -134,3 +134,82 @@ def test_swap_cards_rejects_bad_ids_and_changes_nothing():
             swap_cards(g.state, 0, bad)
     assert np.array_equal(before, g.state)
     assert hidden_cards(g.state, 0) != hidden_cards(g.state, 1)  # each seat's own hand is not hidden
+
+
+def _phase2_move_twins(max_pairs: int):
+    """Pairs of games that differ only in the first phase-II decider's undisclosed choices:
+    one moved an assistant (and paid 2 coins, R5.3), the other did not. Yields (g, h, me) with
+    ``me`` the next decider."""
+    made = 0
+    for seed in range(400):
+        g = Game(2 + seed % 3, "omg2" if seed % 2 else "royal", seed=seed)
+        rng = np.random.default_rng(seed)
+        while not g.done and g.round < 12:
+            if g.decision == L.D_MOVE and g.state[L.F_TURN] + 1 < g.num_players:
+                moves = [a for a in g.legal_actions() if L.A_MOVE <= a < L.A_MOVES_DONE]
+                if moves:
+                    break
+            g.step(int(rng.choice(g.legal_actions())))
+        else:
+            continue
+        first = g.current_player
+        h = g.clone()
+        g.step(L.A_MOVES_DONE)
+        h.step(moves[0])
+        for x in (g, h):  # finish the first decider's turn with the same policy
+            while x.current_player == first and not x.done:
+                acts = x.legal_actions()
+                x.step(L.A_MOVES_DONE if L.A_MOVES_DONE in acts else acts[0])
+        if g.done or h.done or g.current_player != h.current_player or g.phase != L.PH_P2:
+            continue
+        assert h.state[L.F_STEPS] != g.state[L.F_STEPS]  # the counter saw the hidden choice
+        yield g, h, g.current_player
+        made += 1
+        if made >= max_pairs:
+            return
+
+
+def _swap_twins(max_pairs: int):
+    made = 0
+    for g, rng in _games_at_random_points(4, 7):
+        me = g.current_player
+        hidden = hidden_cards(g.state, me)
+        if len(hidden) < 4 or len(g.legal_actions()) < 2:
+            continue
+        h = g.clone()
+        for _ in range(4):
+            a, b = rng.choice(hidden, 2, replace=False)
+            swap_cards(h.state, int(a), int(b))
+        h.state[L.F_RNG : L.F_RNG + 2] ^= 0x3C3C3C3
+        yield g, h, me
+        made += 1
+        if made >= max_pairs:
+            return
+
+
+def test_r5_2_assistant_moves_and_payments_are_not_in_the_information_state():
+    """#9.4: the decision counter and the payment purpose no longer reveal an opponent's moves."""
+    n = 0
+    for g, h, me in _phase2_move_twins(8):
+        assert np.array_equal(_info(g, me), _info(h, me))
+        assert np.array_equal(g.observe(me), h.observe(me))
+        n += 1
+    assert n >= 4
+
+
+@pytest.mark.parametrize("kind", ["swap", "phase2"])
+def test_every_agent_acts_identically_on_hidden_information_twins(kind):
+    """#9.4: random, greedy, heuristic and MCTS choose the same action on positions that differ
+    only in hidden cards, the RNG state, or an opponent's undisclosed phase-II choices."""
+    from agents import info_state_of, make_agent
+
+    twins = list(_swap_twins(10) if kind == "swap" else _phase2_move_twins(8))
+    assert len(twins) >= 4
+    for g, h, me in twins:
+        assert not np.array_equal(g.state, h.state)
+        for name, opts in (("random", {}), ("greedy", {}), ("heuristic", {}), ("mcts", {"sims": 30})):
+            acts = [
+                make_agent(name, seed=3, **opts).act(x.observe(me), x.legal_mask(), info_state_of(x.state, me))
+                for x in (g, h)
+            ]
+            assert acts[0] == acts[1], (name, kind)

@@ -16,8 +16,8 @@ command                                                what it does
 ``python -m training.export verify IN.json OUT.json``  that check alone
 =====================================================  ==============================================
 
-``IN`` and ``OUT`` may be the same file (the original is read before it is overwritten; the
-check then compares against that in-memory copy). The shipped 2-player agent after a layout
+``IN`` and ``OUT`` may be the same file: the original is copied aside first, and ``OUT`` is
+written only when the check passes. The shipped 2-player agent after a layout
 change: ``python -m training.export convert agents/checkpoints/ppo_2p.json
 agents/checkpoints/ppo_2p.json``.
 """
@@ -77,9 +77,17 @@ def convert(src: str | Path, dst: str | Path, positions: int = 300, seed: int = 
         shutil.copy(s, keep)
         if isinstance(desc, dict) and isinstance(desc.get("weights"), str):
             shutil.copy(s.parent / Path(desc["weights"]).name, Path(tmp) / Path(desc["weights"]).name)
-        out, notes = convert_checkpoint(keep, dst)
+        staged = Path(tmp) / "staged" / Path(dst).with_suffix(".json").name
+        staged.parent.mkdir()
+        out, notes = convert_checkpoint(keep, staged)
         check = verify_conversion(keep, out, positions=positions, seed=seed) if positions > 0 else None
-    return {"out": str(out), "notes": notes, "check": check}
+        if check is not None and (check["positions"] == 0 or check["agree"] != check["positions"]):
+            return {"out": None, "notes": notes, "check": check}
+        final = Path(dst).with_suffix(".json")
+        final.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(out.with_suffix(".safetensors"), final.with_suffix(".safetensors"))
+        shutil.copy(out, final)
+    return {"out": str(final), "notes": notes, "check": check}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "convert":
             r = convert(args.src, args.dst, args.positions, args.seed)
-            print(f"wrote {r['out']}")
+            print(f"wrote {r['out']}" if r["out"] else f"not written: {args.dst} (the check failed)")
             for note in r["notes"] or ["layouts are the same: weights copied"]:
                 print(f"  {note}")
             check = r["check"]

@@ -321,3 +321,23 @@ def test_shrunk_block_is_refused(tmp_path) -> None:
     src = save_checkpoint(tmp_path / "b.json", t, "tanh", bigger)
     with pytest.raises(CheckpointError, match="shrank"):
         convert_checkpoint(src, tmp_path / "c.json")
+
+
+def test_shipped_policy_acts_like_the_original_zip_on_v0_positions() -> None:
+    """300 positions recorded with the v0 engine and the original MaskablePPO zip, mapped to
+    this layout by block name: the shipped (converted) policy chooses the same actions."""
+    from agents.checkpoint import _column_map
+
+    data = np.load(ROOT / "tests" / "agents" / "data" / "ppo_2p_v0_positions.npz")
+    v0 = json.loads((ROOT / "tests" / "agents" / "data" / "ppo_2p_v0_positions.json").read_text())["layout"]
+    cur = current_layout()
+    obs_idx, _, _ = _column_map(v0["obs_blocks"], cur["obs_blocks"])
+    act_idx, _, _ = _column_map(v0["action_ranges"], cur["action_ranges"], {})
+    n = len(data["actions"])
+    obs = np.zeros((n, cur["obs_dim"]), np.float32)
+    obs[:, obs_idx >= 0] = data["obs"][:, obs_idx[obs_idx >= 0]]
+    masks = np.zeros((n, cur["n_actions"]), np.int8)
+    masks[:, act_idx >= 0] = data["masks"][:, act_idx[act_idx >= 0]]
+    want = np.array([int(np.flatnonzero(act_idx == a)[0]) for a in data["actions"]])
+    got = make_agent("ppo").act_batch(obs, masks)
+    assert n == 300 and np.array_equal(got, want)

@@ -135,3 +135,10 @@ def test_ruleset_validation_messages():
         RuleSet(num_players=7)
     with pytest.raises(ValueError, match="'classic'"):
         RuleSet(edition="classic")
+
+
+def test_numpy_ints_accepted_for_game_parameters():
+    """#9.6: numpy integers are accepted wherever ints are."""
+    g = Game(num_players=np.int64(3), seed=np.int64(5), max_rounds=np.int32(40))
+    assert g.rules.num_players == 3 and type(g.rules.num_players) is int and g.rules.max_rounds == 40
+    assert np.array_equal(g.state, Game(3, seed=5, max_rounds=40).state)

@@ -73,7 +73,7 @@ def test_r4_2_two_cards_each_no_hand_limit():
     ],
 )
 def test_r4_3_extra_card_building(hand_size, extra_buildings, expected):
-    """R4.3: +1 card per Extra-card building unless more than 3 cards at the start of phase I."""
+    """R4.3 (omg2): +1 card per Extra-card building unless more than 3 cards at the start of phase I."""
     pk = Picker()
     hand = pk.take("grain", hand_size)
     g = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from engine_helpers import (
     BAKERY,
@@ -779,3 +780,39 @@ def test_r1_4_grey_building_is_built_like_any_other():
     )
     step_all(g, L.A_BUILD, L.A_PAY + 1, L.A_PAY + 1, L.A_PAY + 1)
     assert g.buildings(0) == [94, MILL, EXTRA_CARD] and g.goods(0) == [0, 0, 0]
+
+
+def test_r3_2_r7_7_hand_cards_fed_into_a_chain_are_public():
+    """R3.2, R7.7: the clay cards fed into the chain were shown to everyone: their identities
+    stay public as goods (every seat's observation, the information state, the text view);
+    the other goods stay hidden."""
+    from ohmygoods_env.infostate import hidden_cards, redact
+    from ohmygoods_env.render import render_text
+
+    pk = Picker()
+    clay = pk.take("clay", 3)
+    g = (
+        Scenario(2, auto_forced=False)
+        .buildings(0, [BRICK])
+        .goods(0, [2])
+        .worker(0, 1, "efficient")
+        .hand(0, clay)
+        .market(row1=pk.row(suns=2, stone=3), row2=pk.row(suns=1, clay=1))
+        .build("phase4", player=0)
+    )
+    step_all(g, produce(1))
+    made = [c for c in range(L.N_CARDS) if loc(g, c) == GOODS0 + 1]  # drawn from the deck: hidden
+    for seat in (0, 1):
+        assert not g.observe(seat)[L.O_SHOWN : L.O_SHOWN + L.N_CARDS].any()
+    step_all(g, L.A_CHAIN_HAND + clay[2], L.A_CHAIN_HAND + clay[0])
+    for seat in (0, 1):
+        shown = np.flatnonzero(g.observe(seat)[L.O_SHOWN : L.O_SHOWN + L.N_CARDS])
+        assert shown.tolist() == sorted([clay[0], clay[2]])
+        hidden = hidden_cards(g.state, seat)
+        assert clay[0] not in hidden and clay[2] not in hidden
+        assert all(c in hidden for c in made)  # goods drawn from the deck stay face down
+        info = np.zeros_like(g.state)
+        redact(g.state, seat, info)
+        assert loc(g, clay[0]) == info[L.F_LOC + clay[0]] == GOODS0 + 1  # kept, not redacted
+    text = render_text(g, viewer=1)
+    assert "shown when fed into a chain" in text and f"(card {clay[2]})" in text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import BRICK, MILL, SAWMILL, Picker, legal, loc, play_passively, step_all
+from engine_helpers import BRICK, EXTRA_CARD, EXTRA_CARD_2, MILL, SAWMILL, Picker, legal, loc, play_passively, step_all
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.engine import Game
@@ -97,3 +97,19 @@ def test_s9_no_final_round_chains():
         assert not any(L.A_CHAIN_OPEN <= a < L.A_PRODUCTION_DONE for a in acts)
         g.step(min(acts))
     assert g.round == 4
+
+
+@pytest.mark.parametrize("hand_size,extra_buildings", [(0, 1), (3, 1), (4, 1), (6, 1), (4, 2), (7, 2)])
+def test_r4_3_royal_extra_card_building_gives_its_card_unconditionally(hand_size, extra_buildings):
+    """R4.3, §9: in Royal Goods every Extra-card building gives 1 card in phase I, whatever the hand size."""
+    pk = Picker()
+    g = (
+        Scenario(2, rules="royal", auto_forced=False)
+        .hand(0, pk.take("grain", hand_size))
+        .buildings(0, [EXTRA_CARD, EXTRA_CARD_2][:extra_buildings])
+        .build("phase1")
+    )
+    while g.phase in (L.PH_P1_ASK, L.PH_P1_RESOLVE, L.PH_P1_DRAW) and not g.done:
+        step_all(g, L.A_KEEP)
+    assert len(g.hand(0)) == hand_size + 2 + extra_buildings
+    assert len(g.hand(1)) == 2

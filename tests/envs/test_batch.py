@@ -9,13 +9,12 @@ from ohmygoods_env import layout as L
 from ohmygoods_env.batch import (
     PARALLEL_MIN,
     BatchGames,
-    _seed_word,
     episode_seed,
     make_rng,
     nth_legal,
     random_actions,
 )
-from ohmygoods_env.engine import Game, IllegalActionError, seed_to_word
+from ohmygoods_env.engine import Game, IllegalActionError
 
 CONFIGS = [(2, "omg2"), (3, "omg2"), (4, "omg2"), (2, "royal"), (4, "royal")]
 
@@ -113,9 +112,12 @@ def test_a_game_depends_only_on_its_seed_not_on_batch_size_or_position() -> None
         np.testing.assert_array_equal(big.masks()[rows[j]], sb.masks()[0])
 
 
-def test_seed_words_match_the_engine() -> None:
-    for s in [0, 1, -1, 7, 2**31, 2**63 - 1, -(2**63), 123456789012345]:
-        assert int(_seed_word(np.int64(s))) == seed_to_word(s)
+def test_batch_seeds_are_game_seeds() -> None:
+    b = BatchGames(8, seed=0)
+    seeds = [0, 1, -1, 7, 2**31, 2**63 - 1, -(2**63), 123456789012345]
+    b.start(np.arange(8), np.array(seeds, np.int64))
+    for i, s in enumerate(seeds):
+        assert b.state[i].tobytes() == Game(2, seed=s).state.tobytes()
     assert episode_seed(1, 0, 0) != episode_seed(1, 0, 1) != episode_seed(1, 1, 0)
     assert 0 <= episode_seed(-5, 3, 2) < 2**63
 
@@ -314,3 +316,66 @@ def test_bench_targets_are_judged_on_the_rows_of_the_run() -> None:
     assert lines[3].endswith("-> met")
     lines = target_lines(rows[:2], 2764)
     assert "not measured" in lines[1]
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_copied_batch_behaves_like_the_original(how: str) -> None:
+    """#9.2: a copy taken mid-game plays on exactly like the original, end flags and rewards included."""
+    import copy
+    import pickle
+
+    a = BatchGames(6, seed=3, max_steps=400)
+    rng = make_rng(6, 9)
+    for _ in range(40):
+        a.step(random_actions(a.masks(), rng))
+    b = {"copy": copy.copy, "deepcopy": copy.deepcopy, "pickle": lambda x: pickle.loads(pickle.dumps(x))}[how](a)
+    assert b.terminated.base is b._flags and not np.shares_memory(b._flags, a._flags)
+    assert not np.shares_memory(b.state, a.state)
+    rng_b = rng.copy()
+    ended = 0
+    while not a.done.all():
+        acts = random_actions(a.masks(), rng)
+        assert np.array_equal(acts, random_actions(b.masks(), rng_b))
+        ra, ta, ua = a.step(acts)
+        rb, tb, ub = b.step(acts)
+        assert np.array_equal(ra, rb) and np.array_equal(ta, tb) and np.array_equal(ua, ub)
+        ended += int(ra.any())
+    assert ended > 0 and b.done.all()
+    for k in ("state", "terminated", "truncated", "penalised", "decisions", "seeds", "episode"):
+        assert np.array_equal(getattr(a, k), getattr(b, k)), k
+    assert np.array_equal(a.masks(), b.masks())
+
+
+@pytest.mark.parametrize("bad", ["3", None, 2**70, [1.5], ["3"]])
+def test_step_bad_actions_are_named_and_change_nothing(bad) -> None:
+    """#9.6: a non-integer or huge action gives a TypeError/ValueError naming it; no game changes."""
+    b = BatchGames(1, seed=4)
+    before = b.state.copy()
+    with pytest.raises((TypeError, ValueError)) as info:
+        b.step(bad if isinstance(bad, list) else [bad])
+    msg = str(info.value)
+    assert "action" in msg and (repr(bad) in msg or "out of range" in msg), msg
+    assert np.array_equal(b.state, before)
+    with pytest.raises((TypeError, ValueError), match="action"):
+        b.step(bad)  # not even one per game
+    assert np.array_equal(b.state, before)
+
+
+@pytest.mark.parametrize("seed", [1.5, "x", None, True])
+def test_batch_seed_must_be_an_int(seed) -> None:
+    with pytest.raises(TypeError, match=f"seed must be an int.*{seed!r}"):
+        BatchGames(2, seed=seed)
+    assert BatchGames(2, seed=np.int64(7)).base_seed == 7
+
+
+def test_batch_bad_max_steps_observe_and_play_random() -> None:
+    with pytest.raises(ValueError, match="max_steps must be a positive int or None, got '5'"):
+        BatchGames(2, max_steps="5")
+    b = BatchGames(3, seed=1)
+    before = b.state.copy()
+    with pytest.raises(ValueError, match=r"players must be seats in 0..1 or -1.*-5"):
+        b.observe(players=[-5, 0, 0])
+    with pytest.raises(TypeError, match="rng must be a 1-D uint64 array .*make_rng"):
+        b.play_random([1, 2, 3])
+    assert np.array_equal(b.state, before)
+    assert BatchGames(2, num_players=np.int64(3)).num_players == 3
