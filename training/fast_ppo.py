@@ -48,7 +48,7 @@ from numba import njit
 from torch import nn
 
 from agents import make_agent
-from agents.slotnet import SlotNet
+from agents.slotnet import NEG, SlotNet
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.policy import BatchPolicy
@@ -66,6 +66,29 @@ def masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """Entropy of the masked categorical (illegal actions contribute nothing, no NaN)."""
     logp = torch.log_softmax(logits, dim=1)
     return -(logp.exp() * logp).masked_fill(~mask, 0.0).sum(dim=1)
+
+
+def legal_index(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(ids [n, K], valid [n, K])``: each row's legal action ids first (ascending), padded to the
+    largest legal count ``K`` of the batch; ``valid`` marks the real entries.
+
+    The update and the rollout work on these ``K`` columns instead of all ``N_ACTIONS``: the
+    softmax, entropy and sampling cost scale with the legal actions (a few dozen at most).
+    """
+    counts = mask.sum(1)
+    k = max(1, int(counts.max()))
+    r, c = mask.nonzero(as_tuple=True)  # row-major: each row's ids ascending
+    j = torch.arange(r.shape[0]) - (torch.cumsum(counts, 0) - counts)[r]
+    ids = torch.zeros((mask.shape[0], k), dtype=torch.int64)
+    valid = torch.zeros((mask.shape[0], k), dtype=torch.bool)
+    ids[r, j] = c
+    valid[r, j] = True
+    return ids, valid
+
+
+def legal_logits(logits: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    """The logits of the legal ids (padding at ``NEG``): ``[n, K]``."""
+    return logits.gather(1, ids).masked_fill(~valid, NEG)
 
 
 def sample_masked(logits: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
@@ -273,9 +296,13 @@ class SelfPlayRollout:
                 g.observe(rows=rows, out=obs[k : k + n])
                 np.not_equal(g.masks(copy=False)[rows], 0, out=masks[k : k + n])
                 with torch.no_grad():
-                    lg, v = self.net(torch.from_numpy(obs[k : k + n]), torch.from_numpy(masks[k : k + n]))
-                    a = sample_masked(lg, self.gen)
-                    lp = torch.log_softmax(lg, 1).gather(1, a[:, None]).squeeze(1)
+                    h = self.net.features(torch.from_numpy(obs[k : k + n]))
+                    v = self.net.v(h).squeeze(1)
+                    ids, valid = legal_index(torch.from_numpy(masks[k : k + n]))
+                    lg = legal_logits(self.net.pi(h), ids, valid)
+                    j = sample_masked(lg, self.gen)
+                    a = ids.gather(1, j[:, None]).squeeze(1)
+                    lp = torch.log_softmax(lg, 1).gather(1, j[:, None]).squeeze(1)
                 idx = np.arange(k, k + n)
                 actions[idx] = a.numpy()
                 logp[idx] = lp.numpy()
@@ -352,10 +379,10 @@ class PPOConfig:
 
     players: int = 2
     rules: str = "omg2"
-    num_envs: int = 128
-    n_steps: int = 64
-    epochs: int = 3
-    minibatch: int = 2048
+    num_envs: int = 256
+    n_steps: int = 32
+    epochs: int = 2
+    minibatch: int = 4096
     lr: float = 3e-4
     gamma: float = 0.995
     lam: float = 0.95
@@ -367,7 +394,7 @@ class PPOConfig:
     reward_scale: float = 0.1
     hidden: int = 128
     embed: int = 16
-    league: str = "self:0.6,snapshot:0.2,heuristic:0.1,greedy:0.05,random:0.05"
+    league: str = "self:0.6,snapshot:0.3,heuristic:0.03,greedy:0.04,random:0.03"
     max_snapshots: int = 5
     snapshot_every: int = 200_000
     seed: int = 0
@@ -395,21 +422,25 @@ class FastPPO:
         c = self.cfg
         n = batch["obs"].shape[0]
         out: dict[str, float] = {}
+        ids, valid = legal_index(batch["mask"])
+        pos = ((ids == batch["action"][:, None]) & valid).to(torch.int8).argmax(1)  # the action's column
         for _ in range(c.epochs):
             perm = torch.randperm(n)
             sums = np.zeros(4)
             count = 0
             for s in range(0, n, c.minibatch):
                 i = perm[s : s + c.minibatch]
-                logits, v = self.net(batch["obs"][i], batch["mask"][i])
-                logp_all = torch.log_softmax(logits, 1)
-                lp = logp_all.gather(1, batch["action"][i][:, None]).squeeze(1)
+                h = self.net.features(batch["obs"][i])
+                v = self.net.v(h).squeeze(1)
+                iv = valid[i]
+                logp_all = torch.log_softmax(legal_logits(self.net.pi(h), ids[i], iv), 1)
+                lp = logp_all.gather(1, pos[i][:, None]).squeeze(1)
                 adv = batch["adv"][i]
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8)
                 ratio = torch.exp(lp - batch["logp"][i])
                 pg = -torch.min(ratio * adv, ratio.clamp(1 - c.clip, 1 + c.clip) * adv).mean()
                 vl = 0.5 * ((v - batch["ret"][i]) ** 2).mean()
-                ent = -(logp_all.exp() * logp_all).masked_fill(~batch["mask"][i], 0.0).sum(1).mean()
+                ent = -(logp_all.exp() * logp_all).masked_fill(~iv, 0.0).sum(1).mean()
                 loss = pg + c.vf_coef * vl - c.ent_coef * ent
                 self.opt.zero_grad(set_to_none=True)
                 loss.backward()
@@ -590,6 +621,8 @@ __all__ = [
     "SelfPlayRollout",
     "SlotNet",
     "gae_per_seat",
+    "legal_index",
+    "legal_logits",
     "load_net",
     "main",
     "masked_entropy",

@@ -16,6 +16,8 @@ from training.fast_ppo import (
     League,
     SelfPlayRollout,
     gae_per_seat,
+    legal_index,
+    legal_logits,
     load_net,
     main,
     masked_entropy,
@@ -81,6 +83,24 @@ def test_masked_logits_sampling_and_entropy():
     assert ent[1].item() == pytest.approx(0.0, abs=1e-6)  # one legal action: no choice
     p = torch.softmax(logits[0, [3, 7]], 0)
     assert ent[0].item() == pytest.approx(float(-(p * p.log()).sum()), rel=1e-5)
+
+
+def test_legal_columns_give_the_masked_distribution():
+    """The update's compact [n, K] legal columns: same log-probabilities and entropy as the full masked softmax."""
+    torch.manual_seed(2)
+    logits = torch.randn(5, L.N_ACTIONS)
+    mask = torch.rand(5, L.N_ACTIONS) < 0.05
+    mask[:, 0] = True
+    mask[3] = False
+    mask[3, L.N_ACTIONS - 1] = True  # one legal action, the last id
+    ids, valid = legal_index(mask)
+    assert ids.shape[1] == int(mask.sum(1).max())
+    assert bool(mask.gather(1, ids)[valid].all()) and int(valid.sum()) == int(mask.sum())
+    full = torch.log_softmax(logits.masked_fill(~mask, NEG), 1)
+    small = torch.log_softmax(legal_logits(logits, ids, valid), 1)
+    torch.testing.assert_close(small[valid], full.gather(1, ids)[valid])
+    ent_small = -(small.exp() * small).masked_fill(~valid, 0).sum(1)
+    torch.testing.assert_close(ent_small, masked_entropy(logits.masked_fill(~mask, NEG), mask))
 
 
 def _trajectories(batch):
