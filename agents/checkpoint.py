@@ -167,13 +167,20 @@ class PolicyAgent(Agent):
         deterministic: bool = True,
         seed: int | None = None,
         layout: dict[str, Any] | None = None,
+        network: dict[str, Any] | None = None,
     ) -> None:
         torch = _torch()
         self.name = name
         self.deterministic = bool(deterministic)
         self.activation = activation
         self.layout = current_layout() if layout is None else layout
-        self.net = build_network(tensors, activation)
+        self.network = network
+        if network is not None and network.get("kind") == "slotnet":
+            from .slotnet import PolicyLogits, from_tensors
+
+            self.net = PolicyLogits(from_tensors(tensors, network)).eval()
+        else:
+            self.net = build_network(tensors, activation)
         self._gen = torch.Generator()
         self.seed(seed)
 
@@ -190,6 +197,8 @@ class PolicyAgent(Agent):
     def tensors(self) -> dict[str, np.ndarray]:
         """The weights as ``layers.K.weight`` / ``layers.K.bias`` numpy arrays."""
         out: dict[str, np.ndarray] = {}
+        if self.network is not None and self.network.get("kind") == "slotnet":
+            return {k: v.detach().cpu().numpy().copy() for k, v in self.net.inner.state_dict().items()}
         linears = [m for m in self.net if hasattr(m, "weight")]
         for k, lin in enumerate(linears):
             out[f"layers.{k}.weight"] = lin.weight.detach().cpu().numpy().copy()
@@ -307,26 +316,52 @@ def save_checkpoint(
     tensors: dict[str, np.ndarray],
     activation: str,
     layout: dict[str, Any] | None = None,
+    network: dict[str, Any] | None = None,
     **fields: Any,
 ) -> Path:
-    """Write ``dst`` (``.json``) and its ``.safetensors`` next to it; returns the JSON path."""
+    """Write ``dst`` (``.json``) and its ``.safetensors`` next to it; returns the JSON path.
+
+    ``network`` describes a non-MLP network (``{"kind": "slotnet", "hidden", "embed"}``,
+    :mod:`agents.slotnet`); by default the tensors are an MLP's ``layers.K``.
+    """
     from safetensors.numpy import save_file
 
     dst = Path(dst).with_suffix(".json")
     layout = current_layout() if layout is None else layout
-    sizes = _sizes(tensors, str(dst))
+    if network is not None:
+        _check_slotnet(tensors, network, str(dst))
+    else:
+        network = {"kind": "mlp", "sizes": _sizes(tensors, str(dst)), "activation": activation}
+        network["output"] = "action logits"
     weights = dst.with_suffix(".safetensors")
     save_file({k: np.ascontiguousarray(v, np.float32) for k, v in tensors.items()}, str(weights))
     desc = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "weights": weights.name,
-        "network": {"kind": "mlp", "sizes": sizes, "activation": activation, "output": "action logits"},
+        "network": network,
         "layout": layout,
         **fields,
     }
     dst.write_text(json.dumps(desc, indent=2) + "\n")
     return dst
+
+
+def _check_slotnet(tensors: dict[str, Any], network: dict[str, Any], where: str) -> None:
+    """The tensors of a ``slotnet`` network have the names and shapes its widths give (:mod:`agents.slotnet`)."""
+    hidden, embed = network.get("hidden"), network.get("embed")
+    if network.get("kind") != "slotnet" or not all(isinstance(x, int) and x > 0 for x in (hidden, embed)):
+        raise CheckpointError(f"{where}: network must be {{kind: 'slotnet', hidden: int > 0, embed: int > 0}}")
+    from .slotnet import expected_shapes
+
+    want = expected_shapes(hidden, embed)
+    got = {k: tuple(v.shape) for k, v in tensors.items()}
+    if got != want:
+        diff = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
+        raise CheckpointError(
+            f"{where}: slotnet tensors differ from hidden={hidden}, embed={embed} on this layout: "
+            + ", ".join(f"{k} {got.get(k)} (expected {want.get(k)})" for k in diff[:4])
+        )
 
 
 def _sizes(tensors: dict[str, Any], where: str) -> list[int]:
@@ -372,8 +407,14 @@ def read_checkpoint(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, 
             f"{where}: format_version {desc.get('format_version')!r}, this code reads {FORMAT_VERSION}"
         )
     net, layout, wname = desc.get("network"), desc.get("layout"), desc.get("weights")
-    if not isinstance(net, dict) or net.get("kind") != "mlp" or net.get("activation") not in ACTIVATIONS:
-        raise CheckpointError(f"{where}: network must be {{kind: 'mlp', sizes, activation in {list(ACTIVATIONS)}}}")
+    slotnet = isinstance(net, dict) and net.get("kind") == "slotnet"
+    if not slotnet and (
+        not isinstance(net, dict) or net.get("kind") != "mlp" or net.get("activation") not in ACTIVATIONS
+    ):
+        raise CheckpointError(
+            f"{where}: network must be {{kind: 'mlp', sizes, activation in {list(ACTIVATIONS)}}} "
+            "or {kind: 'slotnet', hidden, embed}"
+        )
     if not isinstance(layout, dict):
         raise CheckpointError(f"{where}: no layout description")
     _check_blocks(layout.get("obs_blocks"), layout.get("obs_dim"), "observation", where)
@@ -392,6 +433,17 @@ def read_checkpoint(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, 
         tensors = load_file(str(wpath))
     except (SafetensorError, OSError, ValueError) as exc:
         raise CheckpointError(f"{str(wpath)!r} is not a safetensors weights file: {exc}") from exc
+    for k, v in tensors.items():
+        if v.dtype != np.float32 or not np.isfinite(v).all():
+            raise CheckpointError(f"{str(wpath)!r}: tensor {k} must be finite float32")
+    if slotnet:
+        if layout["obs_dim"] != L.OBS_DIM or layout["n_actions"] != L.N_ACTIONS:
+            raise CheckpointError(
+                f"{where}: a slotnet is made for one layout; it has {layout['obs_dim']} features and "
+                f"{layout['n_actions']} actions, this engine {L.OBS_DIM} and {L.N_ACTIONS}"
+            )
+        _check_slotnet(tensors, net, repr(str(wpath)))
+        return tensors, desc
     sizes = _sizes(tensors, repr(str(wpath)))
     if sizes != net.get("sizes"):
         raise CheckpointError(f"{where}: the weights have layer sizes {sizes}, the description says {net.get('sizes')}")
@@ -436,11 +488,12 @@ def load_policy(
         )
     return PolicyAgent(
         tensors,
-        desc["network"]["activation"],
+        desc["network"].get("activation", "relu"),
         name=name or str(desc.get("name") or f"ppo:{p.stem}"),
         deterministic=deterministic,
         seed=seed,
         layout=layout,
+        network=desc["network"],
     )
 
 

@@ -1,0 +1,197 @@
+"""Training benchmark (``ohmygoods bench --train`` / ``python -m training.bench_train``): where the time goes.
+
+One run measures, for the shipped configuration and for the new default, on the same machine:
+
+===================  ===========================================================================
+row                  what is timed
+===================  ===========================================================================
+env only             the environment with random learner actions, no learner network: the
+                     shipped ``LeagueVecEnv`` (its league opponents included, heuristic 50%), or
+                     the new loop's ``BatchGames`` with every seat moving (step, observation
+                     and mask of every decision into preallocated buffers)
+rollout              collecting one rollout with the policy (``collect_rollouts`` / ``collect``)
+update               the PPO update over that rollout (all epochs): rollout samples per second
+end to end           whole iterations (rollout + update), learner decisions per second
+===================  ===========================================================================
+
+Shipped: ``MaskablePPO`` over ``LeagueVecEnv`` with train_ppo.py's settings of
+``agents/checkpoints/ppo_2p.zip`` (64 envs, ``n_steps`` 128, batch 1024, 5 epochs, policy
+256-256, value 128-128, league ``heuristic:0.5,self:0.3,greedy:0.1,random:0.1``). New:
+:class:`training.fast_ppo.FastPPO` with :class:`~training.fast_ppo.PPOConfig`'s defaults.
+Both run with torch on ``--threads`` threads (default 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+import numpy as np
+import torch
+
+SHIPPED_LEAGUE = "heuristic:0.5,self:0.3,greedy:0.1,random:0.1"
+
+
+def _rate(n: float, seconds: float) -> float:
+    return n / seconds if seconds > 0 else float("nan")
+
+
+def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> dict[str, float]:
+    """Steps/s of the shipped MaskablePPO configuration (see the module docstring)."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from .league import LeagueVecEnv, OpponentPool
+
+    pool = OpponentPool(SHIPPED_LEAGUE, max_snapshots=5, seed=seed)
+    env = LeagueVecEnv(64, pool, players, "omg2", "margin", 0.1, "random", seed=seed)
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        learning_rate=3e-4,
+        n_steps=128,
+        batch_size=1024,
+        n_epochs=5,
+        gamma=0.995,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": {"pi": [256, 256], "vf": [128, 128]}},
+        seed=seed,
+        device="cpu",
+        verbose=0,
+    )
+    pool.add_snapshot(model.policy)
+    # env only: random legal learner actions
+    rng = np.random.default_rng(seed)
+    env.reset()
+    t = time.perf_counter()
+    for _ in range(env_steps):
+        m = env.action_masks()
+        acts = np.array([rng.choice(np.flatnonzero(row)) for row in m])
+        env.step(acts)
+    env_s = time.perf_counter() - t
+    n_env = env_steps * env.num_envs
+
+    class _Nop(BaseCallback):
+        def _on_step(self) -> bool:
+            return True
+
+    _, cb = model._setup_learn(iters * 128 * 64, _Nop())
+    cb.on_training_start(locals(), globals())
+    roll_s = upd_s = 0.0
+    n = 0
+    for _ in range(iters):
+        t = time.perf_counter()
+        model.collect_rollouts(model.env, cb, model.rollout_buffer, model.n_steps)
+        t1 = time.perf_counter()
+        model.train()
+        t2 = time.perf_counter()
+        roll_s += t1 - t
+        upd_s += t2 - t1
+        n += model.n_steps * env.num_envs
+    return {
+        "env_only": _rate(n_env, env_s),
+        "rollout": _rate(n, roll_s),
+        "update": _rate(n, upd_s),
+        "end_to_end": _rate(n, roll_s + upd_s),
+        "params": sum(p.numel() for p in model.policy.parameters()),
+        "samples": n,
+    }
+
+
+def bench_fast(players: int, iters: int, env_steps: int, seed: int = 0, **overrides: Any) -> dict[str, float]:
+    """Steps/s of :class:`training.fast_ppo.FastPPO` (defaults unless ``overrides``)."""
+    from ohmygoods_env import layout as L
+    from ohmygoods_env.batch import BatchGames, make_rng, random_actions
+
+    from .fast_ppo import FastPPO, PPOConfig
+
+    cfg = PPOConfig(players=players, seed=seed, **overrides)
+    # env only: every seat random, every decision observed into a preallocated buffer
+    g = BatchGames(cfg.num_envs, players, cfg.rules, seed, reward_mode=cfg.reward)
+    rng = make_rng(cfg.num_envs, seed)
+    obs = np.empty((cfg.num_envs, L.OBS_DIM), np.float32)
+    masks = np.empty((cfg.num_envs, L.N_ACTIONS), np.bool_)
+    rows_all = np.arange(cfg.num_envs, dtype=np.int64)
+    n_env = 0
+    g.step(random_actions(g.masks(copy=False), rng))  # warm-up
+    t = time.perf_counter()
+    for _ in range(env_steps):
+        live = rows_all[~g.done]
+        g.observe(rows=live, out=obs[: live.size])
+        np.not_equal(g.masks(copy=False)[live], 0, out=masks[: live.size])
+        g.step(random_actions(g.masks(copy=False), rng)[live], rows=live)
+        n_env += live.size
+        g.reset()
+    env_s = time.perf_counter() - t
+
+    ppo = FastPPO(cfg)
+    ppo.rollout.add_snapshot()
+    ppo.next_snapshot = 10**12
+    ppo.iterate()  # warm-up: kernels compiled, snapshots in the league
+    roll_s = upd_s = 0.0
+    n = 0
+    for _ in range(iters):
+        t = time.perf_counter()
+        batch = ppo.rollout.collect(cfg.n_steps)
+        t1 = time.perf_counter()
+        ppo.update(batch)
+        t2 = time.perf_counter()
+        roll_s += t1 - t
+        upd_s += t2 - t1
+        n += int(batch["obs"].shape[0])
+    return {
+        "env_only": _rate(n_env, env_s),
+        "rollout": _rate(n, roll_s),
+        "update": _rate(n, upd_s),
+        "end_to_end": _rate(n, roll_s + upd_s),
+        "params": sum(p.numel() for p in ppo.net.parameters()),
+        "samples": n,
+    }
+
+
+ROWS = (("env_only", "env only (steps/s)"), ("rollout", "rollout with policy (steps/s)"),
+        ("update", "update (samples/s)"), ("end_to_end", "end to end (learner steps/s)"))  # fmt: skip
+
+
+def table(results: dict[str, dict[str, float]]) -> str:
+    """A markdown table: one column per configuration, the last column new / shipped."""
+    names = list(results)
+    head = "| measure | " + " | ".join(names) + (" | ratio |" if len(names) == 2 else " |")
+    lines = [head, "|" + " --- |" * (len(names) + 1 + (len(names) == 2))]
+    for key, label in ROWS + (("params", "network parameters"), ("samples", "samples timed")):
+        vals = [results[n][key] for n in names]
+        cells = [f"{v:,.0f}" for v in vals]
+        ratio = (
+            f" {vals[1] / vals[0]:.1f}x |"
+            if len(names) == 2 and key in dict(ROWS)
+            else (" |" if len(names) == 2 else "")
+        )
+        lines.append(f"| {label} | " + " | ".join(cells) + " |" + ratio)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the table (``--json`` for the raw numbers)."""
+    p = argparse.ArgumentParser(prog="ohmygoods bench --train", description=__doc__.split("\n")[0])
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--iters", type=int, default=2, help="timed rollout+update iterations per configuration")
+    p.add_argument("--env-steps", type=int, default=200, help="batch steps of the env-only measurement")
+    p.add_argument("--threads", type=int, default=1, help="torch threads")
+    p.add_argument("--skip-shipped", action="store_true", help="time the new default only")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    torch.set_num_threads(max(1, args.threads))
+    results: dict[str, dict[str, float]] = {}
+    if not args.skip_shipped:
+        results["shipped (MaskablePPO, league)"] = bench_shipped(args.players, args.iters, args.env_steps)
+    results["new default (fast_ppo)"] = bench_fast(args.players, args.iters, args.env_steps)
+    print(json.dumps(results, indent=2) if args.json else table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,635 @@
+"""A lean masked PPO in plain torch that rolls out on :class:`~ohmygoods_env.batch.BatchGames` directly.
+
+``python -m training.fast_ppo --players 3 --total-steps 2000000 --out runs/fast3p``
+
+What it owns:
+
+* the network is :class:`agents.slotnet.SlotNet`: one small encoder, shared by every building
+  slot, reads each ``SLOT_FEATURES`` record of ``O_SLOTS``; my own slots stay in slot order
+  (actions name slots), each other seat's slots are summed (permutation-invariant over its
+  buildings). The rest of the observation joins them in a shared trunk with a masked policy
+  head (``N_ACTIONS`` logits, illegal ones at ``-1e9``) and a value head.
+* :class:`SelfPlayRollout` — ``N`` games in one ``BatchGames``. Every seat of every game has
+  an owner drawn when the game starts: the learner (shared parameters; each of its decisions
+  is a training sample, whatever the seat) or a league opponent (a frozen snapshot of the
+  network, or a baseline: ``heuristic``, ``greedy``, ``random``). One engine step per batch
+  step: learner rows are observed straight into preallocated buffers and answered by one
+  forward; opponents are answered per owner, batched over their games.
+* Per-seat GAE (:func:`gae_per_seat`): the samples of one seat of one game form a
+  trajectory; the final reward (``margin``: own score minus the best other, or ``win``)
+  goes to every seat's last decision when the game ends; a trajectory cut by the end of a
+  rollout is bootstrapped with the value of that seat's current observation. Seats played by
+  opponents leave no samples.
+* :class:`FastPPO` — the update (clipped surrogate, value loss, entropy of the masked
+  distribution, gradient clipping), snapshots into the league, evaluation against the
+  heuristic with :func:`training.stats.match`, checkpoints in the safe policy format of
+  :mod:`agents.checkpoint` (network kind ``slotnet``, :mod:`agents.slotnet`) and ``eval.csv``.
+
+Output of ``--out runs/NAME``: ``eval.csv``, ``last.json`` / ``last.safetensors``,
+``best.json`` / ``best.safetensors`` (best win rate against ``--eval-vs``), ``train.log``
+(one JSON line per iteration), ``run.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from numba import njit
+from torch import nn
+
+from agents import make_agent
+from agents.slotnet import NEG, SlotNet
+from ohmygoods_env import layout as L
+from ohmygoods_env.batch import BatchGames
+from ohmygoods_env.policy import BatchPolicy
+
+from .stats import MatchResult, match
+
+LEARNER = -1
+BASELINES: tuple[str, ...] = ("heuristic", "greedy", "random")
+
+
+# ===================================================================== network
+
+
+def masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Entropy of the masked categorical (illegal actions contribute nothing, no NaN)."""
+    logp = torch.log_softmax(logits, dim=1)
+    return -(logp.exp() * logp).masked_fill(~mask, 0.0).sum(dim=1)
+
+
+def legal_index(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(ids [n, K], valid [n, K])``: each row's legal action ids first (ascending), padded to the
+    largest legal count ``K`` of the batch; ``valid`` marks the real entries.
+
+    The update and the rollout work on these ``K`` columns instead of all ``N_ACTIONS``: the
+    softmax, entropy and sampling cost scale with the legal actions (a few dozen at most).
+    """
+    counts = mask.sum(1)
+    k = max(1, int(counts.max()))
+    r, c = mask.nonzero(as_tuple=True)  # row-major: each row's ids ascending
+    j = torch.arange(r.shape[0]) - (torch.cumsum(counts, 0) - counts)[r]
+    ids = torch.zeros((mask.shape[0], k), dtype=torch.int64)
+    valid = torch.zeros((mask.shape[0], k), dtype=torch.bool)
+    ids[r, j] = c
+    valid[r, j] = True
+    return ids, valid
+
+
+def legal_logits(logits: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    """The logits of the legal ids (padding at ``NEG``): ``[n, K]``."""
+    return logits.gather(1, ids).masked_fill(~valid, NEG)
+
+
+def sample_masked(logits: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """One action per row from masked logits (Gumbel-max: illegal actions at ``-1e9`` are never drawn)."""
+    u = torch.rand(logits.shape, generator=gen).clamp_(1e-20, 1.0)
+    return (logits - torch.log(-torch.log(u))).argmax(dim=1)
+
+
+class NetAgent:
+    """A network as a batched agent (``act_batch(observations, masks)``): argmax or a sample of the masked policy."""
+
+    needs_observation = True
+    needs_info_state = False
+
+    def __init__(self, net: SlotNet, deterministic: bool = True, seed: int = 0, name: str = "fast_ppo") -> None:
+        self.net = net
+        self.deterministic = bool(deterministic)
+        self.name = name
+        self._gen = torch.Generator().manual_seed(int(seed))
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
+        with torch.no_grad():
+            obs = torch.as_tensor(np.asarray(observations, np.float32))
+            m = torch.as_tensor(np.asarray(masks) != 0)
+            logits, _ = self.net(obs, m)
+            if self.deterministic:
+                return logits.argmax(dim=1).numpy().astype(np.int64)
+            return sample_masked(logits, self._gen).numpy()
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, info_state: Any = None) -> int:
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(mask)[None])[0])
+
+
+# ===================================================================== GAE
+
+
+@njit(cache=True)
+def gae_per_seat(values, rewards, next_idx, done, boot, gamma, lam, adv):
+    """Advantages over interleaved per-seat trajectories, written into ``adv``; returns nothing.
+
+    Sample ``i``'s successor in its own trajectory (same game, same seat) is ``next_idx[i]``
+    (always ``> i``), or -1. ``done[i]``: the game ended after this seat's decision ``i``
+    (``rewards[i]`` is that seat's final reward). Otherwise, with no successor, the
+    trajectory was cut by the rollout and ``boot[i]`` is the value it continues from.
+    """
+    for i in range(values.shape[0] - 1, -1, -1):
+        if done[i]:
+            adv[i] = rewards[i] - values[i]
+        elif next_idx[i] >= 0:
+            j = next_idx[i]
+            adv[i] = rewards[i] + gamma * values[j] - values[i] + gamma * lam * adv[j]
+        else:
+            adv[i] = rewards[i] + gamma * boot[i] - values[i]
+
+
+# ===================================================================== league
+
+
+@dataclass
+class League:
+    """Who plays the seats that are not the learner's.
+
+    ``self_share``: the chance that a seat (beyond the one learner seat every game has) is the
+    learner too. The other seats go to ``weights`` (``snapshot`` and the baselines).
+    """
+
+    self_share: float = 0.6
+    weights: dict[str, float] = field(
+        default_factory=lambda: {"snapshot": 0.5, "heuristic": 0.2, "greedy": 0.2, "random": 0.1}
+    )
+    max_snapshots: int = 5
+
+    @classmethod
+    def parse(cls, text: str, max_snapshots: int = 5) -> League:
+        """``"self:0.6,snapshot:0.2,heuristic:0.1,greedy:0.05,random:0.05"`` (self = the learner's share of seats)."""
+        w: dict[str, float] = {}
+        share = 0.0
+        for item in text.split(","):
+            name, _, val = item.strip().partition(":")
+            if not name:
+                continue
+            x = float(val) if val else 1.0
+            if name == "self":
+                share = x
+            elif name in ("snapshot", *BASELINES):
+                w[name] = x
+            else:
+                raise ValueError(f"unknown league entry {name!r}: expected self, snapshot, {', '.join(BASELINES)}")
+        total = share + sum(w.values())
+        if total <= 0:
+            raise ValueError(f"league {text!r} has no positive weight")
+        return cls(share / total, {k: v / total for k, v in w.items()}, max_snapshots)
+
+
+# ===================================================================== rollouts
+
+
+class SelfPlayRollout:
+    """``num_games`` games with per-seat owners; collects the learner's decisions (see the module docstring)."""
+
+    def __init__(
+        self,
+        net: SlotNet,
+        num_games: int,
+        num_players: int,
+        rules: str = "omg2",
+        league: League | None = None,
+        reward: str = "margin",
+        reward_scale: float = 0.1,
+        seed: int = 0,
+        gamma: float = 0.995,
+        lam: float = 0.95,
+    ) -> None:
+        self.net = net
+        self.gamma, self.lam = float(gamma), float(lam)
+        self.N, self.P = int(num_games), int(num_players)
+        self.league = league if league is not None else League()
+        self.reward_scale = float(reward_scale)
+        self.games = BatchGames(self.N, self.P, rules, seed, illegal="raise", reward_mode=reward)
+        self.rng = np.random.default_rng(seed)
+        self.gen = torch.Generator().manual_seed(int(seed))
+        # owners: -1 learner, else an index into self.opponents (name, BatchPolicy)
+        self.opponents: list[tuple[str, BatchPolicy]] = []
+        self._baseline_idx: dict[str, int] = {}
+        for k, name in enumerate(BASELINES):
+            if self.league.weights.get(name, 0) > 0:
+                self._baseline_idx[name] = len(self.opponents)
+                self.opponents.append((name, BatchPolicy(make_agent(name, seed=seed + 17 * k))))
+        self.snapshots: list[int] = []
+        self.owner = np.full((self.N, self.P), LEARNER, np.int64)
+        self._assign(np.arange(self.N))
+        self.stats: dict[str, list[float]] = {}
+        self.games_done = 0
+
+    # -------------------------------------------------------------- league
+    def add_snapshot(self) -> None:
+        """Freeze the current network into the league (the oldest beyond ``max_snapshots`` is replaced)."""
+        frozen = copy.deepcopy(self.net).eval()
+        for p in frozen.parameters():
+            p.requires_grad_(False)
+        agent = NetAgent(frozen, deterministic=False, seed=int(self.rng.integers(1 << 31)), name="snapshot")
+        entry = ("snapshot", BatchPolicy(agent))
+        if len(self.snapshots) >= self.league.max_snapshots:
+            old = self.snapshots.pop(0)
+            self.opponents[old] = entry
+            self.snapshots.append(old)
+        else:
+            self.snapshots.append(len(self.opponents))
+            self.opponents.append(entry)
+
+    def _assign(self, rows: np.ndarray) -> None:
+        """Draw the owners of every seat of the games in ``rows`` (one learner seat at least)."""
+        if rows.size == 0:
+            return
+        names = ["self", "snapshot", *BASELINES]
+        w = np.array([self.league.self_share] + [self.league.weights.get(n, 0.0) for n in names[1:]])
+        if not self.snapshots:
+            w[1] = 0.0
+        w = w / w.sum()
+        draw = self.rng.choice(len(names), size=(rows.size, self.P), p=w)
+        keep = self.rng.integers(self.P, size=rows.size)  # the seat that is surely the learner's
+        draw[np.arange(rows.size), keep] = 0
+        owner = np.full(draw.shape, LEARNER, np.int64)
+        for k, name in enumerate(names[1:], start=1):
+            sel = draw == k
+            if not sel.any():
+                continue
+            if name == "snapshot":
+                owner[sel] = np.asarray(self.snapshots)[self.rng.integers(len(self.snapshots), size=int(sel.sum()))]
+            else:
+                owner[sel] = self._baseline_idx[name]
+        self.owner[rows] = owner
+
+    # -------------------------------------------------------------- collecting
+    def collect(self, n_steps: int) -> dict[str, torch.Tensor]:
+        """Play ``n_steps`` batch steps; returns the learner's samples with advantages and returns.
+
+        Keys: ``obs``, ``mask``, ``action``, ``logp``, ``value``, ``adv``, ``ret``, ``reward``
+        (the final reward on a seat's last decision of a game, else 0), ``done``, ``next`` (the
+        seat's next sample or -1) and ``where`` (game slot, seat, episode of the slot).
+        """
+        N, P, g = self.N, self.P, self.games
+        cap = N * n_steps
+        obs = np.empty((cap, L.OBS_DIM), np.float32)
+        masks = np.empty((cap, L.N_ACTIONS), np.bool_)
+        actions = np.empty(cap, np.int64)
+        logp = np.empty(cap, np.float32)
+        values = np.empty(cap, np.float32)
+        rewards = np.zeros(cap, np.float32)
+        done = np.zeros(cap, np.bool_)
+        next_idx = np.full(cap, -1, np.int64)
+        where = np.empty((cap, 3), np.int64)  # game slot, seat, episode of the slot
+        last = np.full((N, P), -1, np.int64)
+        all_rows = np.arange(N, dtype=np.int64)
+        act = np.zeros(N, np.int64)
+        k = 0
+        for _ in range(n_steps):
+            live = all_rows[~g.done]
+            cur = g.state[live, L.F_CUR].astype(np.int64)
+            who = self.owner[live, cur]
+            lrn = who == LEARNER
+            rows, seats = live[lrn], cur[lrn]
+            n = rows.size
+            if n:
+                g.observe(rows=rows, out=obs[k : k + n])
+                np.not_equal(g.masks(copy=False)[rows], 0, out=masks[k : k + n])
+                with torch.no_grad():
+                    h = self.net.features(torch.from_numpy(obs[k : k + n]))
+                    v = self.net.v(h).squeeze(1)
+                    ids, valid = legal_index(torch.from_numpy(masks[k : k + n]))
+                    lg = legal_logits(self.net.pi(h), ids, valid)
+                    j = sample_masked(lg, self.gen)
+                    a = ids.gather(1, j[:, None]).squeeze(1)
+                    lp = torch.log_softmax(lg, 1).gather(1, j[:, None]).squeeze(1)
+                idx = np.arange(k, k + n)
+                actions[idx] = a.numpy()
+                logp[idx] = lp.numpy()
+                values[idx] = v.numpy()
+                prev = last[rows, seats]
+                has = prev >= 0
+                next_idx[prev[has]] = idx[has]
+                last[rows, seats] = idx
+                act[rows] = actions[idx]
+                where[idx, 0], where[idx, 1], where[idx, 2] = rows, seats, g.episode[rows]
+                k += n
+            opp_rows, opp_who = live[~lrn], who[~lrn]
+            for o in np.unique(opp_who):
+                sel = opp_rows[opp_who == o]
+                act[sel] = self.opponents[int(o)][1](g, sel)
+            g.step(act[live], rows=live)
+            ended = live[g.done[live]]
+            if ended.size:
+                self._finish(ended, last, rewards, done)
+                g.reset(np.isin(all_rows, ended))
+                self._assign(ended)
+        # trajectories cut by the end of the rollout continue from the value of the seat's own view
+        boot = np.zeros(cap, np.float32)
+        cut_g, cut_p = np.nonzero(last >= 0)
+        if cut_g.size:
+            o = g.observe(players=cut_p.astype(np.int64), rows=cut_g.astype(np.int64))
+            m = torch.ones((cut_g.size, L.N_ACTIONS), dtype=torch.bool)
+            with torch.no_grad():
+                _, v = self.net(torch.from_numpy(o), m)
+            boot[last[cut_g, cut_p]] = v.numpy()
+        adv = np.zeros(k, np.float32)
+        gae_per_seat(values[:k], rewards[:k], next_idx[:k], done[:k], boot[:k], self.gamma, self.lam, adv)
+        return {
+            "obs": torch.from_numpy(obs[:k]),
+            "mask": torch.from_numpy(masks[:k]),
+            "action": torch.from_numpy(actions[:k]),
+            "logp": torch.from_numpy(logp[:k]),
+            "value": torch.from_numpy(values[:k]),
+            "adv": torch.from_numpy(adv),
+            "ret": torch.from_numpy(adv + values[:k]),
+            "reward": torch.from_numpy(rewards[:k]),
+            "done": torch.from_numpy(done[:k]),
+            "next": torch.from_numpy(next_idx[:k]),
+            "where": torch.from_numpy(where[:k]),
+        }
+
+    def _finish(self, ended: np.ndarray, last: np.ndarray, rewards: np.ndarray, done: np.ndarray) -> None:
+        """Deliver the final rewards of the games in ``ended`` to every learner seat's last decision."""
+        r = self.games.rewards[ended]  # [n, P]
+        for p in range(self.P):
+            idx = last[ended, p]
+            has = idx >= 0
+            rewards[idx[has]] = r[has, p] * self.reward_scale
+            done[idx[has]] = True
+        last[ended] = -1
+        # training-time outcomes of the learner seats, per kind of the other seats
+        for j, gi in enumerate(ended):
+            own = self.owner[gi]
+            kinds = {self.opponents[int(o)][0] for o in own if o != LEARNER}
+            key = "self" if not kinds else "+".join(sorted(kinds))
+            for p in np.flatnonzero(own == LEARNER):
+                mine = r[j, p]  # win and margin rewards: > 0 for the winner, 0 for a tie
+                win = 1.0 if mine > 0 else (0.5 if mine == 0 else 0.0)
+                self.stats.setdefault(key, []).append(win)
+        self.games_done += ended.size
+
+
+# ===================================================================== PPO
+
+
+@dataclass
+class PPOConfig:
+    """Hyperparameters of :class:`FastPPO` (the CLI flags have the same names)."""
+
+    players: int = 2
+    rules: str = "omg2"
+    num_envs: int = 256
+    n_steps: int = 32
+    epochs: int = 2
+    minibatch: int = 4096
+    lr: float = 3e-4
+    gamma: float = 0.995
+    lam: float = 0.95
+    clip: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    reward: str = "margin"
+    reward_scale: float = 0.1
+    hidden: int = 128
+    embed: int = 16
+    league: str = "self:0.6,snapshot:0.3,heuristic:0.03,greedy:0.04,random:0.03"
+    max_snapshots: int = 5
+    snapshot_every: int = 200_000
+    seed: int = 0
+
+
+class FastPPO:
+    """The learner: a :class:`SlotNet`, a :class:`SelfPlayRollout` and an Adam optimizer."""
+
+    def __init__(self, cfg: PPOConfig, net: SlotNet | None = None) -> None:
+        self.cfg = cfg
+        torch.manual_seed(cfg.seed)
+        self.net = net if net is not None else SlotNet(cfg.hidden, cfg.embed)
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
+        league = League.parse(cfg.league, cfg.max_snapshots)
+        self.rollout = SelfPlayRollout(
+            self.net, cfg.num_envs, cfg.players, cfg.rules, league, cfg.reward, cfg.reward_scale, cfg.seed,
+            cfg.gamma, cfg.lam,
+        )  # fmt: skip
+        self.steps = 0
+        self.next_snapshot = 0
+        self.timing = {"rollout_s": 0.0, "update_s": 0.0}
+
+    def update(self, batch: dict[str, torch.Tensor]) -> dict[str, float]:
+        """PPO epochs over the batch; returns mean losses of the last epoch."""
+        c = self.cfg
+        n = batch["obs"].shape[0]
+        out: dict[str, float] = {}
+        ids, valid = legal_index(batch["mask"])
+        pos = ((ids == batch["action"][:, None]) & valid).to(torch.int8).argmax(1)  # the action's column
+        for _ in range(c.epochs):
+            perm = torch.randperm(n)
+            sums = np.zeros(4)
+            count = 0
+            for s in range(0, n, c.minibatch):
+                i = perm[s : s + c.minibatch]
+                h = self.net.features(batch["obs"][i])
+                v = self.net.v(h).squeeze(1)
+                iv = valid[i]
+                logp_all = torch.log_softmax(legal_logits(self.net.pi(h), ids[i], iv), 1)
+                lp = logp_all.gather(1, pos[i][:, None]).squeeze(1)
+                adv = batch["adv"][i]
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                ratio = torch.exp(lp - batch["logp"][i])
+                pg = -torch.min(ratio * adv, ratio.clamp(1 - c.clip, 1 + c.clip) * adv).mean()
+                vl = 0.5 * ((v - batch["ret"][i]) ** 2).mean()
+                ent = -(logp_all.exp() * logp_all).masked_fill(~iv, 0.0).sum(1).mean()
+                loss = pg + c.vf_coef * vl - c.ent_coef * ent
+                self.opt.zero_grad(set_to_none=True)
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
+                self.opt.step()
+                sums += [pg.item(), vl.item(), ent.item(), ((ratio - 1).abs() > c.clip).float().mean().item()]
+                count += 1
+            out = dict(zip(("pg_loss", "v_loss", "entropy", "clip_frac"), sums / max(count, 1), strict=True))
+        return out
+
+    def iterate(self) -> dict[str, float]:
+        """One rollout and one update; returns its numbers."""
+        if self.steps >= self.next_snapshot and self.rollout.league.weights.get("snapshot", 0) > 0:
+            self.rollout.add_snapshot()
+            self.next_snapshot += self.cfg.snapshot_every
+        t0 = time.perf_counter()
+        batch = self.rollout.collect(self.cfg.n_steps)
+        t1 = time.perf_counter()
+        info = self.update(batch)
+        t2 = time.perf_counter()
+        n = int(batch["obs"].shape[0])
+        self.steps += n
+        self.timing["rollout_s"] += t1 - t0
+        self.timing["update_s"] += t2 - t1
+        info.update(samples=n, rollout_s=t1 - t0, update_s=t2 - t1)
+        return info
+
+    def agent(self, deterministic: bool = True) -> NetAgent:
+        return NetAgent(self.net, deterministic=deterministic)
+
+
+# ===================================================================== checkpoints
+
+
+def save_agent(net: SlotNet, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
+    """Write the policy checkpoint ``PATH.json`` + ``PATH.safetensors`` (:mod:`agents.checkpoint`,
+    network kind ``slotnet``); ``meta`` goes into its ``card``. Returns the JSON path.
+
+    It loads with ``make_agent("ppo:PATH.json")`` and runs no code when loaded.
+    """
+    from agents.checkpoint import save_checkpoint
+
+    tensors = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
+    return save_checkpoint(Path(path).with_suffix(".json"), tensors, "relu", network=net.description(), card=meta or {})
+
+
+def load_net(path: str | Path) -> SlotNet:
+    """The :class:`~agents.slotnet.SlotNet` of a checkpoint written by :func:`save_agent` (checked on load)."""
+    from agents.checkpoint import CheckpointError, read_checkpoint
+    from agents.slotnet import from_tensors
+
+    tensors, desc = read_checkpoint(Path(path).with_suffix(".json"))
+    if desc["network"].get("kind") != "slotnet":
+        raise CheckpointError(f"{path}: network kind {desc['network'].get('kind')!r}, expected 'slotnet'")
+    return from_tensors(tensors, desc["network"])
+
+
+# ===================================================================== CLI
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m training.fast_ppo", description=__doc__.split("\n")[0])
+    for f, default in asdict(PPOConfig()).items():
+        p.add_argument("--" + f.replace("_", "-"), type=type(default), default=default)
+    p.add_argument("--total-steps", type=int, default=1_000_000, help="learner decisions (samples)")
+    p.add_argument("--eval-every", type=int, default=250_000)
+    p.add_argument("--eval-games", type=int, default=200)
+    p.add_argument("--eval-vs", default="heuristic")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--max-minutes", type=float, default=0.0, help="stop after this wall time (0: no limit)")
+    p.add_argument("--init", default=None, help="start from a saved network")
+    p.add_argument("--out", default="runs/fast")
+    return p.parse_args(argv)
+
+
+def evaluate(net: SlotNet, opponent: str, games: int, players: int, rules: str, seed: int) -> MatchResult:
+    """Deterministic policy in one seat against ``players - 1`` copies of ``opponent`` (seats rotating)."""
+    was = net.training
+    net.eval()
+    try:
+        return match(NetAgent(net, deterministic=True), opponent, games, players, rules, seed=seed)
+    finally:
+        net.train(was)
+
+
+def plot_learning_curves(runs: dict[str, str | Path], png: str | Path, title: str = "") -> Path:
+    """One PNG: win rate (95% Wilson band) against the evaluation opponent over learner steps, per run.
+
+    ``runs`` maps a label to a run directory holding ``eval.csv``.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for label, d in runs.items():
+        with (Path(d) / "eval.csv").open() as f:
+            rows = list(csv.DictReader(f))
+        x = np.array([int(r["steps"]) for r in rows]) / 1e6
+        y, lo, hi = (np.array([float(r[k]) for r in rows]) for k in ("win_rate", "lo", "hi"))
+        ax.plot(x, y, marker="o", label=f"{label} (vs {rows[0]['opponent']})")
+        ax.fill_between(x, lo, hi, alpha=0.2)
+    ax.set_xlabel("learner decisions (millions)")
+    ax.set_ylabel("win rate, ties half")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    if title:
+        ax.set_title(title)
+    png = Path(png)
+    png.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+    plt.close(fig)
+    return png
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Train; returns 0."""
+    args = parse_args(argv)
+    torch.set_num_threads(max(1, args.threads))
+    cfg = PPOConfig(**{f: getattr(args, f) for f in asdict(PPOConfig())})
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    net = load_net(args.init).train() if args.init else None
+    ppo = FastPPO(cfg, net)
+    t0 = time.perf_counter()
+    next_eval = args.eval_every
+    best = -1.0
+    csv_path = out / "eval.csv"
+    log = (out / "train.log").open("a")
+    meta = {"command": "python -m training.fast_ppo " + " ".join(argv if argv is not None else sys.argv[1:])}
+
+    def do_eval() -> None:
+        nonlocal best
+        r = evaluate(ppo.net, args.eval_vs, args.eval_games, cfg.players, cfg.rules, seed=cfg.seed + 7919)
+        wall = time.perf_counter() - t0
+        new = not csv_path.exists()
+        with csv_path.open("a", newline="") as f:
+            w = csv.writer(f)
+            if new:
+                w.writerow(["steps", "wall_s", "opponent", "games", "wins", "ties", "losses", "win_rate", "lo", "hi"])
+            w.writerow([ppo.steps, round(wall, 1), r.opponent, r.games, r.wins, r.ties, r.losses, r.win_rate,
+                        r.ci_low, r.ci_high])  # fmt: skip
+        print(f"[eval] {ppo.steps} steps {wall:.0f}s {r}", file=sys.stderr, flush=True)
+        m = {**meta, "steps": ppo.steps, "wall_s": round(wall, 1), "eval": r.as_dict(), "config": asdict(cfg)}
+        save_agent(ppo.net, out / "last", m)
+        if r.win_rate > best:
+            best = r.win_rate
+            save_agent(ppo.net, out / "best", m)
+
+    while ppo.steps < args.total_steps:
+        info = ppo.iterate()
+        wall = time.perf_counter() - t0
+        st = ppo.rollout.stats
+        wr = {k: round(float(np.mean(v)), 3) for k, v in st.items() if len(v) >= 10}
+        ppo.rollout.stats = {k: v for k, v in st.items() if len(v) < 10}
+        line = {"steps": ppo.steps, "wall_s": round(wall, 1), "sps": round(ppo.steps / wall), **info, "train_wr": wr}
+        print(json.dumps(line), file=log, flush=True)
+        if ppo.steps >= next_eval:
+            do_eval()
+            next_eval += args.eval_every
+        if args.max_minutes and wall > 60 * args.max_minutes:
+            break
+    do_eval()
+    info = {"args": vars(args), "steps": ppo.steps, "wall_s": round(time.perf_counter() - t0, 1), **ppo.timing}
+    (out / "run.json").write_text(json.dumps(info, indent=2))
+    return 0
+
+
+__all__ = [
+    "BASELINES",
+    "FastPPO",
+    "League",
+    "NetAgent",
+    "PPOConfig",
+    "SelfPlayRollout",
+    "SlotNet",
+    "gae_per_seat",
+    "legal_index",
+    "legal_logits",
+    "load_net",
+    "main",
+    "masked_entropy",
+    "plot_learning_curves",
+    "sample_masked",
+    "save_agent",
+]
+
+if __name__ == "__main__":
+    sys.exit(main())
