@@ -102,17 +102,17 @@ def test_train_usage_errors_and_the_plan(capsys) -> None:
 
 
 def test_bench_train_dispatches_to_the_training_benchmark(capsys, monkeypatch) -> None:
-    import types
+    import training
+    from training import bench_train
 
     calls = []
-    fake = types.ModuleType("training.bench_train")
-    fake.main = lambda argv: calls.append(argv) or 0
-    monkeypatch.setitem(sys.modules, "training.bench_train", fake)
-    assert cli.main(["bench", "--train", "--quick"]) == 0
-    assert calls == [["--quick"]]
-    monkeypatch.setitem(sys.modules, "training.bench_train", None)  # not there: a clear message
+    monkeypatch.setattr(bench_train, "main", lambda argv: calls.append(argv) or 0)
+    assert cli.main(["bench", "--train", "--iters", "1"]) == 0
+    assert calls == [["--iters", "1"]]
+    monkeypatch.delattr(training, "bench_train")  # the train extra missing: a clear message
+    monkeypatch.setitem(sys.modules, "training.bench_train", None)
     assert cli.main(["bench", "--train"]) == 2
-    assert "not available" in capsys.readouterr().err
+    assert "needs the 'train' extra" in capsys.readouterr().err
 
 
 def test_a_closed_pipe_ends_quietly() -> None:
