@@ -1,4 +1,4 @@
-"""Rule-set configuration: player count, edition and engine switches (RULES.md §9, §10).
+"""Rule-set configuration: player count, edition and engine switches (docs/rules.md §9, §10).
 
 A :class:`RuleSet` is frozen and validated at construction; the engine copies it into the
 header of every game's state row, so a game's rules travel with its state.

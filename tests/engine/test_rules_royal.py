@@ -1,4 +1,4 @@
-"""Royal Goods (RULES.md §9): the points where the 1st edition differs from omg2."""
+"""Royal Goods (docs/rules.md §9): the points where the 1st edition differs from omg2."""
 
 from __future__ import annotations
 
