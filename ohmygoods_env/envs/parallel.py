@@ -46,8 +46,7 @@ from pettingzoo import ParallelEnv
 from .. import core
 from .. import layout as L
 from ..engine import REWARD_MODES, Game, IllegalActionError, check_action
-from ..render import render_text
-from .pettingzoo_env import check_seed, game_infos, global_state, raw_env
+from .pettingzoo_env import check_seed, game_infos, global_state, raw_env, render_spectator
 
 __all__ = ["OhMyGoodsParallelEnv", "parallel_env"]
 
@@ -58,7 +57,7 @@ class OhMyGoodsParallelEnv(ParallelEnv):
     """Oh my Goods! as a PettingZoo ``ParallelEnv`` (see the module docstring)."""
 
     metadata = {
-        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array", "svg"],
         "name": f"oh_my_goods_v{L.LAYOUT_VERSION}",
         "is_parallelizable": True,
         "render_fps": 2,
@@ -191,19 +190,8 @@ class OhMyGoodsParallelEnv(ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | np.ndarray | None:
-        """The spectator view, as in the AEC env (``"ansi"`` text, ``"human"`` print, ``"rgb_array"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        if self.render_mode == "rgb_array":
-            from ..picture import render_image
-
-            return render_image(self._game)
-        text = render_text(self._game)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        """The spectator view, as in the AEC env (:func:`.pettingzoo_env.render_spectator`)."""
+        return render_spectator(self._game, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -133,6 +133,31 @@ def observation_high(cards: CardSet | None = None, rules: RuleSet | None = None)
     return _spaces.observation_high(cards, rules)
 
 
+def render_spectator(game: Game, render_mode: str | None) -> str | np.ndarray | None:
+    """The spectator view of ``game`` in a PettingZoo render mode (shared by the AEC and parallel envs).
+
+    ``"ansi"`` returns the text of :func:`~ohmygoods_env.render.render_text`, ``"human"`` prints
+    it, ``"rgb_array"`` returns ``uint8[H, W, 3]`` (:func:`~ohmygoods_env.picture.render_image`,
+    needs cairosvg), ``"svg"`` the SVG text (:func:`~ohmygoods_env.picture.render_svg`).
+    """
+    if render_mode is None:
+        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    if render_mode == "rgb_array":
+        from ..picture import render_image
+
+        return render_image(game)
+    if render_mode == "svg":
+        from ..picture import render_svg
+
+        return render_svg(game)
+    text = render_text(game)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
+
+
 class raw_env(AECEnv):
     """Oh my Goods! as a PettingZoo AEC environment (see the module docstring)."""
 
@@ -280,22 +305,7 @@ class raw_env(AECEnv):
         ``uint8[H, W, 3]`` from :func:`~ohmygoods_env.picture.render_image` (needs cairosvg),
         ``"svg"`` the SVG text of :func:`~ohmygoods_env.picture.render_svg`.
         """
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        if self.render_mode == "rgb_array":
-            from ..picture import render_image
-
-            return render_image(self._game)
-        if self.render_mode == "svg":
-            from ..picture import render_svg
-
-            return render_svg(self._game)
-        text = render_text(self._game)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_spectator(self._game, self.render_mode)
 
     def close(self) -> None:
         pass

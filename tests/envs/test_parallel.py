@@ -234,3 +234,16 @@ def test_global_state_is_privileged_and_complete(cls: str) -> None:
     swap_cards(game.state, hand1[0], deck[0])
     assert np.array_equal(before, game.observe(0))  # seat 0 cannot tell ...
     assert not np.array_equal(s, e.state())  # ... the critic can
+
+
+def test_render_modes_match_the_aec_env() -> None:
+    """The parallel env renders through the AEC env's spectator view, SVG included."""
+    from ohmygoods_env.envs.parallel import parallel_env
+
+    for mode in ("ansi", "svg"):
+        env = parallel_env(num_players=2, render_mode=mode)
+        env.reset(seed=5)
+        out = env.render()
+        assert isinstance(out, str) and out
+        expected = "<svg" if mode == "svg" else "=== Oh my Goods! (omg2, 2 players) — spectator view"
+        assert out.startswith(expected)
