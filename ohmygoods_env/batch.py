@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import copy
 import os
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -379,14 +378,6 @@ def _observe_row(S, C, AS, i, p, out_row):
 def _observe(S, C, AS, rows, players, out):
     for j in prange(rows.shape[0]):
         _observe_row(S, C, AS, rows[j], players[j], out[j])
-
-
-# ===================================================================== numba cache freshness
-
-
-def refresh_stale_kernels(namespace: dict, *modules: ModuleType) -> bool:
-    """Deprecated spelling of :func:`ohmygoods_env._jit.register`; True when kernels were flushed."""
-    return _jit.register(namespace, *modules) in ("new", "stale")
 
 
 # ===================================================================== the batch

@@ -63,10 +63,11 @@ import gymnasium as gym
 import numpy as np
 from numba import njit
 
+from .. import _jit
 from .. import batch as _batch
 from .. import layout as L
 from .. import spaces as _spaces
-from ..batch import BatchGames, opponent_rng_of_seed, refresh_stale_kernels, seat_of_seed
+from ..batch import BatchGames, opponent_rng_of_seed, seat_of_seed
 from ..cards import CardSet
 from ..policy import BatchPolicy, RandomAgent, play_owned, resolve_agent
 from ..rules import DEFAULT_MAX_ROUNDS, RuleSet
@@ -465,7 +466,7 @@ class OhMyGoodsEnv(gym.Env):
         )
 
 
-refresh_stale_kernels(globals(), _batch, L)
+_jit.register(globals(), _batch, L)
 
 __all__: Sequence[str] = (
     "ENV_ID_GYM",

@@ -45,7 +45,7 @@ from pettingzoo import ParallelEnv
 
 from .. import core
 from .. import layout as L
-from ..engine import REWARD_MODES, Game, IllegalActionError, check_action
+from ..engine import Game, IllegalActionError, check_action
 from .pettingzoo_env import check_seed, game_infos, global_state, raw_env, render_spectator
 
 __all__ = ["OhMyGoodsParallelEnv", "parallel_env"]
@@ -76,12 +76,16 @@ class OhMyGoodsParallelEnv(ParallelEnv):
     ) -> None:
         if illegal not in ("raise", "penalty"):
             raise ValueError(f"illegal must be one of ['raise', 'penalty'], got {illegal!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
-        # The AEC env owns the spaces and validates the game arguments; it is not stepped.
-        spec = raw_env(num_players=num_players, rules=rules, reward=reward, auto_forced=auto_forced, **rule_options)
+        # The AEC env (same render modes) owns the spaces and validates render_mode, reward and the
+        # game arguments; it is not stepped.
+        spec = raw_env(
+            num_players=num_players,
+            rules=rules,
+            render_mode=render_mode,
+            reward=reward,
+            auto_forced=auto_forced,
+            **rule_options,
+        )
         self.render_mode = render_mode
         self.reward_mode = reward
         self.illegal = illegal
