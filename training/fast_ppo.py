@@ -53,7 +53,8 @@ from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.policy import BatchPolicy
 
-from .stats import MatchResult, match
+from .shaping import SHAPED_MODES, potentials
+from .stats import MatchResult, SoloResult, match, solo_score
 
 LEARNER = -1
 BASELINES: tuple[str, ...] = ("heuristic", "greedy", "random")
@@ -201,8 +202,13 @@ class SelfPlayRollout:
         seed: int = 0,
         gamma: float = 0.995,
         lam: float = 0.95,
+        shaping: bool = False,
     ) -> None:
         self.net = net
+        if shaping and reward not in SHAPED_MODES:
+            raise ValueError(f"shaping needs --reward {' or '.join(SHAPED_MODES)}, got {reward!r}")
+        self.shaping = bool(shaping)
+        self.reward_mode = reward
         self.gamma, self.lam = float(gamma), float(lam)
         self.N, self.P = int(num_games), int(num_players)
         self.league = league if league is not None else League()
@@ -281,6 +287,8 @@ class SelfPlayRollout:
         done = np.zeros(cap, np.bool_)
         next_idx = np.full(cap, -1, np.int64)
         where = np.empty((cap, 3), np.int64)  # game slot, seat, episode of the slot
+        phi = np.zeros(cap, np.float64)  # the seat's potential at each decision (shaping)
+        self._phi = phi
         last = np.full((N, P), -1, np.int64)
         all_rows = np.arange(N, dtype=np.int64)
         act = np.zeros(N, np.int64)
@@ -310,6 +318,9 @@ class SelfPlayRollout:
                 prev = last[rows, seats]
                 has = prev >= 0
                 next_idx[prev[has]] = idx[has]
+                if self.shaping:  # the previous decision earns the change of potential since
+                    phi[idx] = potentials(g, rows, seats, self.reward_mode)
+                    rewards[prev[has]] += self.reward_scale * (phi[idx[has]] - phi[prev[has]])
                 last[rows, seats] = idx
                 act[rows] = actions[idx]
                 where[idx, 0], where[idx, 1], where[idx, 2] = rows, seats, g.episode[rows]
@@ -328,11 +339,15 @@ class SelfPlayRollout:
         boot = np.zeros(cap, np.float32)
         cut_g, cut_p = np.nonzero(last >= 0)
         if cut_g.size:
+            cut = last[cut_g, cut_p]
+            if self.shaping:
+                now = potentials(g, cut_g, cut_p, self.reward_mode)
+                rewards[cut] += self.reward_scale * (now - phi[cut])
             o = g.observe(players=cut_p.astype(np.int64), rows=cut_g.astype(np.int64))
             m = torch.ones((cut_g.size, L.N_ACTIONS), dtype=torch.bool)
             with torch.no_grad():
                 _, v = self.net(torch.from_numpy(o), m)
-            boot[last[cut_g, cut_p]] = v.numpy()
+            boot[cut] = v.numpy()
         adv = np.zeros(k, np.float32)
         gae_per_seat(values[:k], rewards[:k], next_idx[:k], done[:k], boot[:k], self.gamma, self.lam, adv)
         return {
@@ -355,8 +370,11 @@ class SelfPlayRollout:
         for p in range(self.P):
             idx = last[ended, p]
             has = idx >= 0
-            rewards[idx[has]] = r[has, p] * self.reward_scale
-            done[idx[has]] = True
+            i = idx[has]
+            rewards[i] = r[has, p] * self.reward_scale
+            if self.shaping:  # the final reward minus the potential the shaped rewards already paid
+                rewards[i] -= self.reward_scale * self._phi[i]
+            done[i] = True
         last[ended] = -1
         # training-time outcomes of the learner seats, per kind of the other seats
         for j, gi in enumerate(ended):
@@ -392,6 +410,8 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     reward: str = "margin"
     reward_scale: float = 0.1
+    #: 1: potential-based shaping (:mod:`training.shaping`), a reward at every decision
+    shaping: int = 0
     hidden: int = 128
     embed: int = 16
     league: str = "self:0.6,snapshot:0.3,heuristic:0.03,greedy:0.04,random:0.03"
@@ -411,7 +431,7 @@ class FastPPO:
         league = League.parse(cfg.league, cfg.max_snapshots)
         self.rollout = SelfPlayRollout(
             self.net, cfg.num_envs, cfg.players, cfg.rules, league, cfg.reward, cfg.reward_scale, cfg.seed,
-            cfg.gamma, cfg.lam,
+            cfg.gamma, cfg.lam, bool(cfg.shaping),
         )  # fmt: skip
         self.steps = 0
         self.next_snapshot = 0
@@ -472,6 +492,53 @@ class FastPPO:
         return NetAgent(self.net, deterministic=deterministic)
 
 
+# ===================================================================== warm start
+
+
+def behaviour_clone(
+    net: SlotNet,
+    data: dict[str, np.ndarray],
+    epochs: int = 3,
+    minibatch: int = 1024,
+    lr: float = 1e-3,
+    vf_coef: float = 0.5,
+    seed: int = 0,
+    log: Any = None,
+) -> dict[str, float]:
+    """Fit ``net`` to a teacher's play (:func:`training.imitation.collect`): cross-entropy of the
+    masked policy on the teacher's actions plus ``vf_coef`` times the value error on the
+    recorded returns. Returns the last epoch's losses and the share of decisions where the
+    network's most likely action is the teacher's."""
+    opt = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
+    n = len(data["actions"])
+    gen = torch.Generator().manual_seed(int(seed))
+    stats: dict[str, float] = {}
+    net.train()
+    for epoch in range(epochs):
+        perm = torch.randperm(n, generator=gen).numpy()
+        tot = np.zeros(3)
+        for s in range(0, n, minibatch):
+            i = perm[s : s + minibatch]
+            obs = torch.from_numpy(data["obs"][i].astype(np.float32))
+            mask = torch.from_numpy(data["masks"][i])
+            act = torch.from_numpy(data["actions"][i].astype(np.int64))
+            ret = torch.from_numpy(data["returns"][i])
+            h = net.features(obs)
+            logits = net.pi(h).masked_fill(~mask, NEG)
+            lp = torch.log_softmax(logits, 1)
+            loss_pi = -lp.gather(1, act[:, None]).mean()
+            loss_v = ((net.v(h).squeeze(1) - ret) ** 2).mean()
+            opt.zero_grad(set_to_none=True)
+            (loss_pi + vf_coef * loss_v).backward()
+            nn.utils.clip_grad_norm_(net.parameters(), 0.5)
+            opt.step()
+            tot += [loss_pi.item() * len(i), loss_v.item() * len(i), float((logits.argmax(1) == act).sum())]
+        stats = {"epoch": epoch + 1, "loss_pi": tot[0] / n, "loss_v": tot[1] / n, "accuracy": tot[2] / n}
+        if log is not None:
+            log(stats)
+    return stats
+
+
 # ===================================================================== checkpoints
 
 
@@ -512,15 +579,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--max-minutes", type=float, default=0.0, help="stop after this wall time (0: no limit)")
     p.add_argument("--init", default=None, help="start from a saved network")
+    p.add_argument("--bc-games", type=int, default=0, help="warm start: clone this many games of --bc-teacher first")
+    p.add_argument("--bc-teacher", default="heuristic")
+    p.add_argument("--bc-epochs", type=int, default=4)
+    p.add_argument("--bc-eps", type=float, default=0.1, help="share of random moves played (labels stay the teacher's)")
     p.add_argument("--out", default="runs/fast")
     return p.parse_args(argv)
 
 
-def evaluate(net: SlotNet, opponent: str, games: int, players: int, rules: str, seed: int) -> MatchResult:
-    """Deterministic policy in one seat against ``players - 1`` copies of ``opponent`` (seats rotating)."""
+def evaluate(net: SlotNet, opponent: str, games: int, players: int, rules: str, seed: int) -> MatchResult | SoloResult:
+    """Deterministic policy in one seat against ``players - 1`` copies of ``opponent`` (seats
+    rotating); alone (``players == 1``) its mean solo score."""
     was = net.training
     net.eval()
     try:
+        if players == 1:
+            return solo_score(NetAgent(net, deterministic=True), games, rules, seed=seed)
         return match(NetAgent(net, deterministic=True), opponent, games, players, rules, seed=seed)
     finally:
         net.train(was)
@@ -541,12 +615,16 @@ def plot_learning_curves(runs: dict[str, str | Path], png: str | Path, title: st
         with (Path(d) / "eval.csv").open() as f:
             rows = list(csv.DictReader(f))
         x = np.array([int(r["steps"]) for r in rows]) / 1e6
-        y, lo, hi = (np.array([float(r[k]) for r in rows]) for k in ("win_rate", "lo", "hi"))
+        key = "win_rate" if "win_rate" in rows[0] else "mean_score"  # solo runs log the mean score
+        y, lo, hi = (np.array([float(r[k]) for r in rows]) for k in (key, "lo", "hi"))
         ax.plot(x, y, marker="o", label=f"{label} (vs {rows[0]['opponent']})")
         ax.fill_between(x, lo, hi, alpha=0.2)
     ax.set_xlabel("learner decisions (millions)")
-    ax.set_ylabel("win rate, ties half")
-    ax.set_ylim(0, 1)
+    if key == "win_rate":
+        ax.set_ylabel("win rate, ties half")
+        ax.set_ylim(0, 1)
+    else:
+        ax.set_ylabel("mean solo score")
     ax.grid(alpha=0.3)
     ax.legend()
     if title:
@@ -569,6 +647,22 @@ def main(argv: list[str] | None = None) -> int:
     net = load_net(args.init).train() if args.init else None
     ppo = FastPPO(cfg, net)
     t0 = time.perf_counter()
+    if args.bc_games:
+        from .imitation import collect
+
+        data = collect(
+            args.bc_games, cfg.players, cfg.rules, args.bc_teacher, cfg.reward, cfg.reward_scale, cfg.gamma,
+            eps=args.bc_eps, seed=cfg.seed + 1, shaped=bool(cfg.shaping),
+        )  # fmt: skip
+        print(f"[bc] {len(data['actions'])} decisions of {args.bc_teacher} in {time.perf_counter() - t0:.0f}s",
+              file=sys.stderr, flush=True)  # fmt: skip
+        bc = behaviour_clone(ppo.net, data, args.bc_epochs, seed=cfg.seed,
+                             log=lambda st: print(f"[bc] {st}", file=sys.stderr, flush=True))  # fmt: skip
+        del data
+        with (out / "train.log").open("a") as f:
+            print(
+                json.dumps({"bc": bc, "bc_games": args.bc_games, "wall_s": round(time.perf_counter() - t0, 1)}), file=f
+            )
     next_eval = args.eval_every
     best = -1.0
     csv_path = out / "eval.csv"
@@ -582,10 +676,17 @@ def main(argv: list[str] | None = None) -> int:
         new = not csv_path.exists()
         with csv_path.open("a", newline="") as f:
             w = csv.writer(f)
-            if new:
-                w.writerow(["steps", "wall_s", "opponent", "games", "wins", "ties", "losses", "win_rate", "lo", "hi"])
-            w.writerow([ppo.steps, round(wall, 1), r.opponent, r.games, r.wins, r.ties, r.losses, r.win_rate,
-                        r.ci_low, r.ci_high])  # fmt: skip
+            if isinstance(r, SoloResult):  # solo: the mean score in the win-rate columns' place
+                if new:
+                    w.writerow(["steps", "wall_s", "opponent", "games", "mean_score", "lo", "hi"])
+                w.writerow([ppo.steps, round(wall, 1), "solo", r.games, r.mean, r.ci_low, r.ci_high])
+            else:
+                if new:
+                    w.writerow(
+                        ["steps", "wall_s", "opponent", "games", "wins", "ties", "losses", "win_rate", "lo", "hi"]
+                    )
+                w.writerow([ppo.steps, round(wall, 1), r.opponent, r.games, r.wins, r.ties, r.losses, r.win_rate,
+                            r.ci_low, r.ci_high])  # fmt: skip
         print(f"[eval] {ppo.steps} steps {wall:.0f}s {r}", file=sys.stderr, flush=True)
         m = {**meta, "steps": ppo.steps, "wall_s": round(wall, 1), "eval": r.as_dict(), "config": asdict(cfg)}
         save_agent(ppo.net, out / "last", m)

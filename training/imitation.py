@@ -27,6 +27,7 @@ from ohmygoods_env.batch import BatchGames, make_rng, random_actions
 from ohmygoods_env.policy import BatchPolicy
 
 from .league import POOL_AGENT_KWARGS
+from .shaping import potentials
 
 
 def collect(
@@ -40,12 +41,17 @@ def collect(
     eps: float = 0.1,
     seed: int = 0,
     batch: int = 64,
+    shaped: bool = False,
 ) -> dict[str, np.ndarray]:
-    """Teacher play: ``obs float16[N, OBS_DIM]``, ``masks bool[N, N_ACTIONS]``, ``actions``, ``returns``."""
+    """Teacher play: ``obs float16[N, OBS_DIM]``, ``masks bool[N, N_ACTIONS]``, ``actions``, ``returns``.
+
+    With ``shaped`` the returns are those of potential-based shaping (:mod:`training.shaping`):
+    the discounted final reward minus the seat's potential at the decision, both times ``reward_scale``.
+    """
     teacher_policy = BatchPolicy(make_agent(teacher, seed=seed, **POOL_AGENT_KWARGS.get(teacher, {})))
     rng = np.random.default_rng(seed)
     words = make_rng(batch, seed + 1)
-    obs_l, mask_l, act_l, ret_l = [], [], [], []
+    obs_l, mask_l, act_l, ret_l, phi_l = [], [], [], [], []
     done_games = 0
     start = 0
     while done_games < games:
@@ -66,6 +72,8 @@ def collect(
             mask_l.append(masks.astype(np.bool_))
             act_l.append(labels)
             owner_seat.extend(zip(live.tolist(), seats.tolist(), strict=True))
+            if shaped:
+                phi_l.append(potentials(g, live, seats, reward_mode) * reward_scale)
             played = labels.copy()
             noisy = rng.random(live.size) < eps
             if noisy.any():
@@ -88,7 +96,7 @@ def collect(
         "obs": np.concatenate(obs_l),
         "masks": np.concatenate(mask_l),
         "actions": np.concatenate(act_l),
-        "returns": np.concatenate(ret_l).astype(np.float32),
+        "returns": (np.concatenate(ret_l) - (np.concatenate(phi_l) if shaped else 0.0)).astype(np.float32),
     }
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from agents import make_agent
-from ohmygoods_env.stats import wilson
+from ohmygoods_env.stats import mean_interval, wilson
 
 from .league import POOL_AGENT_KWARGS, play_games
 
@@ -61,4 +61,36 @@ def match(
     return MatchResult(opponent, games, wins, ties, losses, rate, lo, hi, time.perf_counter() - t0)
 
 
-__all__ = ["MatchResult", "match", "wilson"]
+@dataclass
+class SoloResult:
+    """Mean solo score (R10.3) of ``games`` games with its 95% interval."""
+
+    games: int
+    mean: float
+    ci_low: float
+    ci_high: float
+    seconds: float = 0.0
+    opponent: str = "solo"
+
+    @property
+    def win_rate(self) -> float:  # what a loop that keeps the best checkpoint compares
+        return self.mean
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        return f"solo mean score {self.mean:.2f} [{self.ci_low:.2f}, {self.ci_high:.2f}] ({self.games} games)"
+
+
+def solo_score(agent: Any, games: int, rules: str = "omg2", seed: int = 12345) -> SoloResult:
+    """``agent`` alone (``num_players=1``, R10.3) on ``games`` deals: its mean score with a 95% interval."""
+    import time
+
+    t0 = time.perf_counter()
+    rewards, _ = play_games([agent], games, 1, rules, seed)  # solo: the reward is the score in every mode
+    mean, lo, hi = mean_interval(rewards[:, 0])
+    return SoloResult(games, float(mean), float(lo), float(hi), time.perf_counter() - t0)
+
+
+__all__ = ["MatchResult", "SoloResult", "match", "solo_score", "wilson"]
