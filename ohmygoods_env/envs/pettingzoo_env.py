@@ -22,7 +22,8 @@ engine.
   (:data:`INFO_KEYS`): ``decision`` — the pending decision id (``layout.D_*``; names in
   ``layout.DECISION_NAMES``) for the agent to act, -1 for the others, ``layout.D_OVER`` for
   everyone at the end; ``score``, ``leftover_coins`` and ``winner`` (0/1) — 0 until the game
-  is over, then the final values.
+  is over, then the final values. Mid-game a step gives new dicts only to the seat that acted
+  and the seat to act (an info handed out earlier keeps its values); the end rebuilds all.
 * :meth:`raw_env.state` is a **privileged** global state (:func:`global_state`, shape
   ``state_space``) for centralised critics (MAPPO): it holds hidden information and must
   never reach a policy.
