@@ -307,10 +307,12 @@ class Game:
         :class:`IllegalActionError` for an action the mask forbids and :class:`GameOverError`
         after the end; in each case the state is unchanged.
         """
-        a = check_action(action)
-        if self.done:
+        # a plain in-range int skips the type checks (the common case of a stepping loop)
+        a = action if type(action) is int and 0 <= action < L.N_ACTIONS else check_action(action)
+        state, cards = self.state, self.cards
+        if state[L.F_DEC] == L.D_OVER:
             raise GameOverError(f"the game is over; no action (got {a}) can be applied")
-        code = core.step_checked(self.state, self.cards.buildings, self.cards.assistants, a)
+        code = core.step_checked(state, cards.buildings, cards.assistants, a)
         if code != 0:
             raise IllegalActionError(
                 illegal_action_message(a, self.decision, self.current_player, self.legal_actions(), self)

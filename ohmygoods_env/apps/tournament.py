@@ -4,6 +4,10 @@ Arguments are checked before any game is played (agent names and checkpoints, co
 Results are never deleted: an output folder that already holds games (``games.jsonl`` or
 the ``games.partial.jsonl`` of an interrupted run) is refused unless ``--resume`` keeps and
 extends them, or ``--out`` names another folder.
+
+An agent that loads a Stable-Baselines3 zip (``sb3:PATH``, or ``ppo:PATH`` naming a zip)
+unpickles code stored in the file, so it is refused (exit 2, the message names
+``--trust-pickle``) unless ``--trust-pickle`` is given; the opt-in reaches those agents only.
 """
 
 from __future__ import annotations
@@ -25,7 +29,15 @@ def _parser() -> argparse.ArgumentParser:
         "Round-robin tournament between agents: win rates with 95% intervals, scores, ratings.",
     )
     ap.add_argument(
-        "--agents", default="random,heuristic", help="comma list of agents: random, greedy, heuristic, mcts, ppo:PATH"
+        "--agents",
+        default="random,heuristic",
+        help="comma list of agents: random, greedy, heuristic, mcts, ppo, ppo:PATH, sb3:PATH (with --trust-pickle)",
+    )
+    ap.add_argument(
+        "--trust-pickle",
+        action="store_true",
+        help="allow sb3:PATH agents (and ppo:PATH naming a zip): loading a Stable-Baselines3 zip unpickles code "
+        "stored in it; pass only for files you trust. The other agents never see this opt-in",
     )
     ap.add_argument(
         "--players", type=int, default=2, choices=(1, 2, 3, 4), help="players per game (1: solo score attack)"
@@ -61,10 +73,26 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+def loads_pickle(spec: str) -> bool:
+    """Whether the agent spec ``spec`` loads a Stable-Baselines3 zip (which unpickles code).
+
+    ``sb3:PATH`` always does; ``ppo:PATH`` does when PATH ends in ``.zip``, or when only
+    ``PATH.zip`` exists and no ``PATH.json`` (the rule of :func:`agents.checkpoint.load_policy`).
+    """
+    kind, _, arg = spec.partition(":")
+    if kind == "sb3":
+        return True
+    if kind != "ppo" or not arg:
+        return False
+    p = Path(arg)
+    return p.suffix == ".zip" or (not p.with_suffix(".json").exists() and p.with_suffix(".zip").exists())
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``ohmygoods tournament``; returns the exit status."""
     from agents import make_agent
     from agents import tournament as T
+    from agents.checkpoint import UntrustedCheckpointError
 
     ap = _parser()
     args = ap.parse_args(argv)
@@ -75,10 +103,14 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--agents lists an agent twice: {names}")
     if len(names) < 2 and args.players > 1:
         ap.error(f"--agents needs at least 2 different agents, got {names}")
-    agent_kwargs = {"mcts": {"sims": args.mcts_sims, "seconds": args.mcts_seconds}}
+    agent_kwargs: dict[str, dict] = {"mcts": {"sims": args.mcts_sims, "seconds": args.mcts_seconds}}
+    if args.trust_pickle:
+        agent_kwargs.update({n: {"trust_pickle": True} for n in names if loads_pickle(n)})
     try:
         for n in names:  # fail early on unknown names or unreadable checkpoints
             make_agent(n, seed=0, **agent_kwargs.get(n, {}))
+    except UntrustedCheckpointError as exc:
+        ap.error(f"--agents: {exc} (here: --trust-pickle)")
     except (ValueError, OSError, ImportError) as exc:
         ap.error(f"--agents: {exc}")
     specs = T.schedule(len(names), args.players, args.games, args.seed)
@@ -121,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         "workers": args.workers,
         "mcts_sims": args.mcts_sims,
         "mcts_seconds": args.mcts_seconds,
+        "trust_pickle": args.trust_pickle,
         "wall_s": round(wall, 1),
         "command": "ohmygoods tournament " + " ".join(argv if argv is not None else sys.argv[1:]),
     }

@@ -22,7 +22,8 @@ engine.
   (:data:`INFO_KEYS`): ``decision`` — the pending decision id (``layout.D_*``; names in
   ``layout.DECISION_NAMES``) for the agent to act, -1 for the others, ``layout.D_OVER`` for
   everyone at the end; ``score``, ``leftover_coins`` and ``winner`` (0/1) — 0 until the game
-  is over, then the final values.
+  is over, then the final values. Mid-game a step gives new dicts only to the seat that acted
+  and the seat to act (an info handed out earlier keeps its values); the end rebuilds all.
 * :meth:`raw_env.state` is a **privileged** global state (:func:`global_state`, shape
   ``state_space``) for centralised critics (MAPPO): it holds hidden information and must
   never reach a policy.
@@ -83,6 +84,9 @@ N_PLACES = L.L_GOODS + L.MAX_PLAYERS
 STATE_DIM = L.OBS_DIM + L.N_CARDS * N_PLACES + L.MAX_PLAYERS + L.MAX_PLAYERS * L.MAX_SLOTS
 
 _SEED_BOUND = 2**63 - 1
+# Module-level names for the per-step paths (one global lookup instead of attribute hops).
+_OBS_DIM, _N_ACTIONS, _F_CUR, _F_DEC, _D_OVER = L.OBS_DIM, L.N_ACTIONS, L.F_CUR, L.F_DEC, L.D_OVER
+_F32, _I8 = np.float32, np.int8
 
 
 def check_seed(seed: object) -> int | None:
@@ -249,10 +253,11 @@ class raw_env(AECEnv):
         except (KeyError, TypeError):
             raise ValueError(f"unknown agent {agent!r}: expected one of {self.possible_agents}") from None
         g = self._game
-        obs = np.empty(L.OBS_DIM, np.float32)
-        mask = np.empty(L.N_ACTIONS, np.int8)
+        cards = g.cards
+        obs = np.empty(_OBS_DIM, _F32)
+        mask = np.empty(_N_ACTIONS, _I8)
         # One kernel call writes both; the mask is all 0 unless ``p`` is the seat to act.
-        core.observe_with_mask(g.state, g.cards.buildings, g.cards.assistants, p, obs, mask)
+        core.observe_with_mask(g.state, cards.buildings, cards.assistants, p, obs, mask)
         return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:
@@ -279,9 +284,16 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._apply(agent, action)
         g = self._game
-        if g.done:
+        try:
+            g.step(action)
+        except IllegalActionError:
+            raise  # already names the action, the player and the decision; nothing changed
+        except (TypeError, ValueError) as exc:  # wrong type or out-of-range id (check_action)
+            raise type(exc)(f"{exc} ({agent}, decision '{g.decision_name}')") from None
+        state = g.state
+        dec = state.item(_F_DEC)
+        if dec == _D_OVER:
             self._cumulative_rewards[agent] = 0.0
             self._clear_rewards()
             final = g.rewards(self.reward_mode)
@@ -292,9 +304,15 @@ class raw_env(AECEnv):
             self._accumulate_rewards()
         else:
             # Mid-game every reward and cumulative reward is 0 (rewards come only at the end),
-            # so the PettingZoo clear/accumulate bookkeeping has nothing to do here.
-            self.agent_selection = self.possible_agents[g.state[L.F_CUR]]
-            self._set_infos()
+            # so the PettingZoo clear/accumulate bookkeeping has nothing to do here. Only two
+            # infos can change: the seat that acted (now -1 unless it acts again) and the seat
+            # to act; each gets a new dict, so an info handed out earlier keeps its values.
+            nxt = self.possible_agents[state[_F_CUR]]
+            infos = self.infos
+            if nxt != agent:
+                infos[agent] = {"decision": -1, "score": 0, "leftover_coins": 0, "winner": 0}
+            infos[nxt] = {"decision": dec, "score": 0, "leftover_coins": 0, "winner": 0}
+            self.agent_selection = nxt
         if self.render_mode == "human":
             self.render()
 
@@ -311,15 +329,6 @@ class raw_env(AECEnv):
         pass
 
     # ------------------------------------------------------------------ helpers
-    def _apply(self, agent: str, action: object) -> None:
-        """Step the game; on any error the game is unchanged and the message names the decision."""
-        try:
-            self._game.step(action)
-        except IllegalActionError:
-            raise  # already names the action, the player and the decision
-        except (TypeError, ValueError) as exc:  # wrong type or out-of-range id (check_action)
-            raise type(exc)(f"{exc} ({agent}, decision '{self._game.decision_name}')") from None
-
     def _set_infos(self) -> None:
         self.infos = game_infos(self._game, self.agents, self.agent_name_mapping)
 

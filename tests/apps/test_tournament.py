@@ -211,3 +211,90 @@ def test_solo_tournament_plays_every_agent_on_the_same_deals_and_reports_mean_sc
         assert a["score_mean"] == pytest.approx(sum(scores) / 4)
         assert a["score_lo"] < a["score_mean"] < a["score_hi"] or len(set(scores)) == 1
     assert "mean score [95% CI]" in T.format_tables(summary)
+
+
+# ------------------------------------------------------------------ SB3 zips need --trust-pickle
+
+
+@pytest.fixture(scope="module")
+def tampered_zip(tmp_path_factory):
+    """A tiny MaskablePPO zip whose ``data`` carries an extra pickled entry that creates a marker file."""
+    import base64
+    import pickle
+    import zipfile
+
+    import gymnasium as gym
+
+    from ohmygoods_env import layout as L
+
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+
+    class Spaces(gym.Env):
+        observation_space = gym.spaces.Box(0.0, 10.0, (L.OBS_DIM,), np.float32)
+        action_space = gym.spaces.Discrete(L.N_ACTIONS)
+
+        def reset(self, *, seed=None, options=None):
+            return np.zeros(L.OBS_DIM, np.float32), {}
+
+        def step(self, action):
+            return np.zeros(L.OBS_DIM, np.float32), 0.0, True, False, {}
+
+        def action_masks(self):
+            return np.ones(L.N_ACTIONS, bool)
+
+    folder = tmp_path_factory.mktemp("sb3")
+    clean = folder / "clean.zip"
+    sb3_contrib.MaskablePPO(
+        "MlpPolicy", Spaces(), n_steps=8, batch_size=8, seed=0, device="cpu", policy_kwargs={"net_arch": [16]}
+    ).save(clean)
+    marker = folder / "marker"
+
+    class Payload:
+        def __reduce__(self):
+            return (exec, (f"open({str(marker)!r}, 'w').close()",))
+
+    blob = base64.b64encode(pickle.dumps(Payload())).decode()
+    bad = folder / "bad.zip"
+    with zipfile.ZipFile(clean) as zin, zipfile.ZipFile(bad, "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == "data":
+                d = json.loads(data)
+                d["extra_field"] = {":type:": "<class 'int'>", ":serialized:": blob}
+                data = json.dumps(d).encode()
+            zout.writestr(item, data)
+    return bad, marker
+
+
+def test_loads_pickle_names_the_zip_specs_only(tmp_path) -> None:
+    (tmp_path / "only_zip.zip").write_bytes(b"")
+    (tmp_path / "both.zip").write_bytes(b"")
+    (tmp_path / "both.json").write_text("{}")
+    assert A.loads_pickle("sb3:whatever") and A.loads_pickle(f"sb3:{tmp_path / 'x.zip'}")
+    assert A.loads_pickle(f"ppo:{tmp_path / 'x.zip'}")
+    assert A.loads_pickle(f"ppo:{tmp_path / 'only_zip'}")  # load_policy would open the zip
+    assert not A.loads_pickle(f"ppo:{tmp_path / 'both'}")  # the JSON checkpoint wins
+    for spec in ("random", "heuristic", "mcts", "ppo", f"ppo:{tmp_path / 'x.json'}"):
+        assert not A.loads_pickle(spec), spec
+
+
+@pytest.mark.parametrize("as_ppo", [False, True])
+def test_sb3_zip_agent_is_refused_without_trust_pickle_and_plays_with_it(tampered_zip, as_ppo, tmp_path, capsys):
+    bad, marker = tampered_zip
+    marker.unlink(missing_ok=True)
+    spec = f"ppo:{bad}" if as_ppo else f"sb3:{bad}"
+    argv = ["--agents", f"{spec},random", "--games", "1", "--workers", "1", "--no-progress", "--no-plots"]
+    with pytest.raises(SystemExit) as exc:
+        A.main([*argv, "--out", str(tmp_path / "refused")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--trust-pickle" in err and "can run any code" in err
+    assert not marker.exists() and not (tmp_path / "refused").exists()
+    # with the opt-in the zip loads (its payload runs: the refusal above was what kept it out) and plays
+    out = tmp_path / "trusted"
+    assert A.main([*argv, "--trust-pickle", "--out", str(out), "--bootstrap", "0"]) == 0
+    assert marker.exists()
+    s = json.loads((out / "summary.json").read_text())
+    assert s["config"]["trust_pickle"] is True and s["config"]["games"] == 1
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert all(set(g["seats"]) == {spec, "random"} for g in games)

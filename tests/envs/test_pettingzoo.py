@@ -13,7 +13,7 @@ import ohmygoods_env
 from ohmygoods_env import layout as L
 from ohmygoods_env.engine import Game, IllegalActionError
 from ohmygoods_env.envs import ENV_ID, make
-from ohmygoods_env.envs.pettingzoo_env import env, observation_high, raw_env
+from ohmygoods_env.envs.pettingzoo_env import INFO_KEYS, env, game_infos, observation_high, raw_env
 
 CONFIGS = [(n, r) for n in (2, 3, 4) for r in ("omg2", "royal")]
 
@@ -138,6 +138,34 @@ def test_only_acting_agent_has_a_mask_and_all_observations_in_bounds() -> None:
             obs = e.observe(agent)
             assert not obs["action_mask"].any()
             assert e.observation_space(agent).contains(obs)
+
+
+@pytest.mark.parametrize(("num_players", "rules"), [(2, "omg2"), (3, "royal"), (4, "omg2")])
+def test_infos_equal_a_rebuild_from_the_game_at_every_step(num_players: int, rules: str) -> None:
+    """The env keeps its infos up to date step by step; at every step (dead steps included) they
+    equal :func:`game_infos` rebuilt from the game, with the keys of ``INFO_KEYS`` for every agent.
+    An info dict handed out by ``last()`` is a snapshot: later steps do not change it."""
+    e = env(num_players=num_players, rules=rules)
+    e.reset(seed=100 + num_players)
+    rng = np.random.default_rng(num_players)
+    held: list[tuple[dict[str, int], dict[str, int]]] = []
+    game = e.unwrapped.game
+    steps = 0
+    while e.agents:
+        rebuilt = game_infos(game, e.agents, e.unwrapped.agent_name_mapping)
+        assert e.infos == rebuilt, steps
+        assert all(tuple(info) == INFO_KEYS for info in e.infos.values())
+        assert all(type(v) is int for info in e.infos.values() for v in info.values())
+        obs, _, term, trunc, info = e.last()
+        held.append((info, dict(info)))
+        if term or trunc:
+            e.step(None)
+        else:
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    assert game.done and steps > 100
+    for info, copy in held:
+        assert info == copy
 
 
 def test_observation_high_covers_engine_scales() -> None:
