@@ -576,7 +576,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--eval-every", type=int, default=250_000)
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--eval-vs", default="heuristic")
-    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--threads", type=int, default=1, help="torch and numba threads")
     p.add_argument("--max-minutes", type=float, default=0.0, help="stop after this wall time (0: no limit)")
     p.add_argument("--init", default=None, help="start from a saved network")
     p.add_argument("--bc-games", type=int, default=0, help="warm start: clone this many games of --bc-teacher first")
@@ -641,11 +641,17 @@ def main(argv: list[str] | None = None) -> int:
     """Train; returns 0."""
     args = parse_args(argv)
     torch.set_num_threads(max(1, args.threads))
+    # the engine's parallel kernels too: two runs side by side with 2 numba threads each on a
+    # 2-core machine spend most of their time waiting for each other's threads
+    import numba
+
+    numba.set_num_threads(max(1, min(args.threads, numba.config.NUMBA_NUM_THREADS)))
     cfg = PPOConfig(**{f: getattr(args, f) for f in asdict(PPOConfig())})
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     net = load_net(args.init).train() if args.init else None
     ppo = FastPPO(cfg, net)
+    meta = {"command": "python -m training.fast_ppo " + " ".join(argv if argv is not None else sys.argv[1:])}
     t0 = time.perf_counter()
     if args.bc_games:
         from .imitation import collect
@@ -659,6 +665,7 @@ def main(argv: list[str] | None = None) -> int:
         bc = behaviour_clone(ppo.net, data, args.bc_epochs, seed=cfg.seed,
                              log=lambda st: print(f"[bc] {st}", file=sys.stderr, flush=True))  # fmt: skip
         del data
+        save_agent(ppo.net, out / "bc", {**meta, "bc": bc, "bc_games": args.bc_games, "teacher": args.bc_teacher})
         with (out / "train.log").open("a") as f:
             print(
                 json.dumps({"bc": bc, "bc_games": args.bc_games, "wall_s": round(time.perf_counter() - t0, 1)}), file=f
@@ -667,7 +674,6 @@ def main(argv: list[str] | None = None) -> int:
     best = -1.0
     csv_path = out / "eval.csv"
     log = (out / "train.log").open("a")
-    meta = {"command": "python -m training.fast_ppo " + " ".join(argv if argv is not None else sys.argv[1:])}
 
     def do_eval() -> None:
         nonlocal best
