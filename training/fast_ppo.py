@@ -52,6 +52,7 @@ from agents.slotnet import NEG, SlotNet
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.policy import BatchPolicy
+from ohmygoods_env.rules import DEFAULT_MAX_ROUNDS
 
 from .shaping import SHAPED_MODES, potentials
 from .stats import MatchResult, SoloResult, match, solo_score
@@ -203,6 +204,7 @@ class SelfPlayRollout:
         gamma: float = 0.995,
         lam: float = 0.95,
         shaping: bool = False,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
     ) -> None:
         self.net = net
         if shaping and reward not in SHAPED_MODES:
@@ -213,7 +215,7 @@ class SelfPlayRollout:
         self.N, self.P = int(num_games), int(num_players)
         self.league = league if league is not None else League()
         self.reward_scale = float(reward_scale)
-        self.games = BatchGames(self.N, self.P, rules, seed, illegal="raise", reward_mode=reward)
+        self.games = BatchGames(self.N, self.P, rules, seed, illegal="raise", reward_mode=reward, max_rounds=max_rounds)
         self.rng = np.random.default_rng(seed)
         self.gen = torch.Generator().manual_seed(int(seed))
         # owners: -1 learner, else an index into self.opponents (name, BatchPolicy)
@@ -377,6 +379,11 @@ class SelfPlayRollout:
             done[i] = True
         last[ended] = -1
         # training-time outcomes of the learner seats, per kind of the other seats
+        if self.P == 1:  # solo (R10.3): the training-time score instead of a win rate
+            self.stats.setdefault("score", []).extend(r[:, 0].tolist())
+            self.stats.setdefault("rounds", []).extend(self.games.state[ended, L.F_ROUND].tolist())
+            self.games_done += ended.size
+            return
         for j, gi in enumerate(ended):
             own = self.owner[gi]
             kinds = {self.opponents[int(o)][0] for o in own if o != LEARNER}
@@ -412,6 +419,8 @@ class PPOConfig:
     reward_scale: float = 0.1
     #: 1: potential-based shaping (:mod:`training.shaping`), a reward at every decision
     shaping: int = 0
+    #: the round cap of the training games (R8.4); evaluation keeps the default
+    max_rounds: int = DEFAULT_MAX_ROUNDS
     hidden: int = 128
     embed: int = 16
     league: str = "self:0.6,snapshot:0.3,heuristic:0.03,greedy:0.04,random:0.03"
@@ -431,7 +440,7 @@ class FastPPO:
         league = League.parse(cfg.league, cfg.max_snapshots)
         self.rollout = SelfPlayRollout(
             self.net, cfg.num_envs, cfg.players, cfg.rules, league, cfg.reward, cfg.reward_scale, cfg.seed,
-            cfg.gamma, cfg.lam, bool(cfg.shaping),
+            cfg.gamma, cfg.lam, bool(cfg.shaping), cfg.max_rounds,
         )  # fmt: skip
         self.steps = 0
         self.next_snapshot = 0

@@ -130,3 +130,15 @@ def test_solo_run_with_shaping_and_a_warm_start(tmp_path):
     assert "bc" in log[0] and log[0]["bc_games"] == 2
     card = json.loads((out / "best.json").read_text())["card"]
     assert card["eval"]["opponent"] == "solo" and card["config"]["shaping"] == 1
+
+
+def test_solo_rollout_logs_scores_and_rounds_and_honours_its_round_cap():
+    """R8.4 with a training cap of 4 rounds: every solo game ends by round 4; the logged scores
+    are the final R8.3 scores (R10.3)."""
+    ro = SelfPlayRollout(SlotNet(16, 4), 6, 1, reward="score", seed=2, shaping=True, max_rounds=4)
+    assert ro.games.rules.max_rounds == 4
+    ro.collect(200)
+    assert ro.games_done >= 6
+    assert len(ro.stats["score"]) == len(ro.stats["rounds"]) == ro.games_done
+    assert max(ro.stats["rounds"]) <= 4
+    assert min(ro.stats["score"]) >= 0
