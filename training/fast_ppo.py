@@ -626,7 +626,7 @@ def plot_learning_curves(runs: dict[str, str | Path], png: str | Path, title: st
         x = np.array([int(r["steps"]) for r in rows]) / 1e6
         key = "win_rate" if "win_rate" in rows[0] else "mean_score"  # solo runs log the mean score
         y, lo, hi = (np.array([float(r[k]) for r in rows]) for k in (key, "lo", "hi"))
-        ax.plot(x, y, marker="o", label=f"{label} (vs {rows[0]['opponent']})")
+        ax.plot(x, y, marker="o", label=label if key == "mean_score" else f"{label} (vs {rows[0]['opponent']})")
         ax.fill_between(x, lo, hi, alpha=0.2)
     ax.set_xlabel("learner decisions (millions)")
     if key == "win_rate":

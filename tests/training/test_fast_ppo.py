@@ -192,7 +192,7 @@ def test_fast_ppo_smoke(tmp_path):
     assert agent.hidden == 32
 
 
-@pytest.mark.parametrize(("short", "players"), [("ppo-3p", 3), ("ppo-4p", 4)])
+@pytest.mark.parametrize(("short", "players"), [("ppo-solo", 1), ("ppo-3p", 3), ("ppo-4p", 4)])
 def test_shipped_self_play_agents_load_by_short_name_and_play_legal_moves(short, players):
     from ohmygoods_env.batch import BatchGames
 
