@@ -6,16 +6,13 @@ A checkpoint must never run code when it is loaded: SB3 zips (which unpickle the
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import pickle
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
-import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -38,38 +35,6 @@ from ohmygoods_env import layout as L
 
 sb3_contrib = pytest.importorskip("sb3_contrib")
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class _Spaces(gym.Env):
-    """Only the spaces of the game, to build an untrained policy of the right shape."""
-
-    observation_space = gym.spaces.Box(0.0, 10.0, (L.OBS_DIM,), np.float32)
-    action_space = gym.spaces.Discrete(L.N_ACTIONS)
-
-    def reset(self, *, seed=None, options=None):
-        return np.zeros(L.OBS_DIM, np.float32), {}
-
-    def step(self, action):
-        return np.zeros(L.OBS_DIM, np.float32), 0.0, True, False, {}
-
-    def action_masks(self):
-        return np.ones(L.N_ACTIONS, bool)
-
-
-@pytest.fixture(scope="module")
-def sb3_zip(tmp_path_factory) -> Path:
-    model = sb3_contrib.MaskablePPO(
-        "MlpPolicy",
-        _Spaces(),
-        n_steps=8,
-        batch_size=8,
-        seed=0,
-        device="cpu",
-        policy_kwargs={"net_arch": {"pi": [32, 16], "vf": [8]}},
-    )
-    path = tmp_path_factory.mktemp("sb3") / "tiny_policy.zip"
-    model.save(path)
-    return path
 
 
 def _positions(n_games: int = 4, seed: int = 3) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -149,31 +114,12 @@ def test_shipped_checkpoint_is_safe_format_in_package_data() -> None:
 # ------------------------------------------------------------------ tampered SB3 zip
 
 
-def _tampered_copy(src: Path, dst: Path, marker: Path) -> Path:
-    """A copy of ``src`` whose ``data`` JSON has an extra ``":serialized:"`` entry creating ``marker``."""
-
-    class Payload:
-        def __reduce__(self):
-            return (exec, (f"open({str(marker)!r}, 'w').close()",))
-
-    blob = base64.b64encode(pickle.dumps(Payload())).decode()
-    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
-        for item in zin.infolist():
-            data = zin.read(item.filename)
-            if item.filename == "data":
-                d = json.loads(data)
-                d["extra_field"] = {":type:": "<class 'int'>", ":serialized:": blob}
-                data = json.dumps(d).encode()
-            zout.writestr(item, data)
-    return dst
-
-
-def test_tampered_zip_runs_code_only_with_the_opt_in(sb3_zip, tmp_path) -> None:
+def test_tampered_zip_runs_code_only_with_the_opt_in(sb3_zip, make_tampered_zip, tmp_path) -> None:
     from ohmygoods_env.apps.tournament import main as tournament_main
     from training import evaluate, train_ppo
 
     marker = tmp_path / "marker"
-    bad = _tampered_copy(sb3_zip, tmp_path / "bad.zip", marker)
+    bad = make_tampered_zip(sb3_zip, tmp_path / "bad.zip", marker)
     for spec in (f"sb3:{bad}", f"ppo:{bad}", f"sb3:{bad.with_suffix('')}"):
         with pytest.raises(UntrustedCheckpointError, match="can run any code"):
             make_agent(spec)

@@ -217,53 +217,11 @@ def test_solo_tournament_plays_every_agent_on_the_same_deals_and_reports_mean_sc
 
 
 @pytest.fixture(scope="module")
-def tampered_zip(tmp_path_factory):
+def tampered_zip(sb3_zip, make_tampered_zip, tmp_path_factory):
     """A tiny MaskablePPO zip whose ``data`` carries an extra pickled entry that creates a marker file."""
-    import base64
-    import pickle
-    import zipfile
-
-    import gymnasium as gym
-
-    from ohmygoods_env import layout as L
-
-    sb3_contrib = pytest.importorskip("sb3_contrib")
-
-    class Spaces(gym.Env):
-        observation_space = gym.spaces.Box(0.0, 10.0, (L.OBS_DIM,), np.float32)
-        action_space = gym.spaces.Discrete(L.N_ACTIONS)
-
-        def reset(self, *, seed=None, options=None):
-            return np.zeros(L.OBS_DIM, np.float32), {}
-
-        def step(self, action):
-            return np.zeros(L.OBS_DIM, np.float32), 0.0, True, False, {}
-
-        def action_masks(self):
-            return np.ones(L.N_ACTIONS, bool)
-
-    folder = tmp_path_factory.mktemp("sb3")
-    clean = folder / "clean.zip"
-    sb3_contrib.MaskablePPO(
-        "MlpPolicy", Spaces(), n_steps=8, batch_size=8, seed=0, device="cpu", policy_kwargs={"net_arch": [16]}
-    ).save(clean)
+    folder = tmp_path_factory.mktemp("tampered")
     marker = folder / "marker"
-
-    class Payload:
-        def __reduce__(self):
-            return (exec, (f"open({str(marker)!r}, 'w').close()",))
-
-    blob = base64.b64encode(pickle.dumps(Payload())).decode()
-    bad = folder / "bad.zip"
-    with zipfile.ZipFile(clean) as zin, zipfile.ZipFile(bad, "w") as zout:
-        for item in zin.infolist():
-            data = zin.read(item.filename)
-            if item.filename == "data":
-                d = json.loads(data)
-                d["extra_field"] = {":type:": "<class 'int'>", ":serialized:": blob}
-                data = json.dumps(d).encode()
-            zout.writestr(item, data)
-    return bad, marker
+    return make_tampered_zip(sb3_zip, folder / "bad.zip", marker), marker
 
 
 def test_loads_pickle_names_the_zip_specs_only(tmp_path) -> None:
