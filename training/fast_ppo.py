@@ -275,8 +275,9 @@ class SelfPlayRollout:
         """Play ``n_steps`` batch steps; returns the learner's samples with advantages and returns.
 
         Keys: ``obs``, ``mask``, ``action``, ``logp``, ``value``, ``adv``, ``ret``, ``reward``
-        (the final reward on a seat's last decision of a game, else 0), ``done``, ``next`` (the
-        seat's next sample or -1) and ``where`` (game slot, seat, episode of the slot).
+        (the final reward on a seat's last decision of a game, else 0; with shaping, the shaped
+        rewards), ``done``, ``next`` (the seat's next sample or -1), ``where`` (game slot, seat,
+        episode of the slot) and ``phi`` (the seat's potential at the decision; 0 without shaping).
         """
         N, P, g = self.N, self.P, self.games
         cap = N * n_steps
@@ -290,7 +291,6 @@ class SelfPlayRollout:
         next_idx = np.full(cap, -1, np.int64)
         where = np.empty((cap, 3), np.int64)  # game slot, seat, episode of the slot
         phi = np.zeros(cap, np.float64)  # the seat's potential at each decision (shaping)
-        self._phi = phi
         last = np.full((N, P), -1, np.int64)
         all_rows = np.arange(N, dtype=np.int64)
         act = np.zeros(N, np.int64)
@@ -334,7 +334,7 @@ class SelfPlayRollout:
             g.step(act[live], rows=live)
             ended = live[g.done[live]]
             if ended.size:
-                self._finish(ended, last, rewards, done)
+                self._finish(ended, last, rewards, done, phi)
                 g.reset(np.isin(all_rows, ended))
                 self._assign(ended)
         # trajectories cut by the end of the rollout continue from the value of the seat's own view
@@ -364,9 +364,12 @@ class SelfPlayRollout:
             "done": torch.from_numpy(done[:k]),
             "next": torch.from_numpy(next_idx[:k]),
             "where": torch.from_numpy(where[:k]),
+            "phi": torch.from_numpy(phi[:k]),
         }
 
-    def _finish(self, ended: np.ndarray, last: np.ndarray, rewards: np.ndarray, done: np.ndarray) -> None:
+    def _finish(
+        self, ended: np.ndarray, last: np.ndarray, rewards: np.ndarray, done: np.ndarray, phi: np.ndarray
+    ) -> None:
         """Deliver the final rewards of the games in ``ended`` to every learner seat's last decision."""
         r = self.games.rewards[ended]  # [n, P]
         for p in range(self.P):
@@ -375,7 +378,7 @@ class SelfPlayRollout:
             i = idx[has]
             rewards[i] = r[has, p] * self.reward_scale
             if self.shaping:  # the final reward minus the potential the shaped rewards already paid
-                rewards[i] -= self.reward_scale * self._phi[i]
+                rewards[i] -= self.reward_scale * phi[i]
             done[i] = True
         last[ended] = -1
         # training-time outcomes of the learner seats, per kind of the other seats
@@ -542,7 +545,8 @@ def behaviour_clone(
             nn.utils.clip_grad_norm_(net.parameters(), 0.5)
             opt.step()
             tot += [loss_pi.item() * len(i), loss_v.item() * len(i), float((logits.argmax(1) == act).sum())]
-        stats = {"epoch": epoch + 1, "loss_pi": tot[0] / n, "loss_v": tot[1] / n, "accuracy": tot[2] / n}
+        loss_pi_m, loss_v_m, acc = (float(x) for x in tot / n)
+        stats = {"epoch": epoch + 1, "loss_pi": loss_pi_m, "loss_v": loss_v_m, "accuracy": acc}
         if log is not None:
             log(stats)
     return stats
