@@ -460,20 +460,24 @@ class FastPPO:
             perm = torch.randperm(n)
             sums = np.zeros(4)
             count = 0
-            for s in range(0, n, c.minibatch):
-                i = perm[s : s + c.minibatch]
+            # near-equal minibatches of about c.minibatch samples: a 1-sample remainder would make
+            # the advantage normalisation divide by a NaN standard deviation
+            for i in torch.tensor_split(perm, max(1, round(n / c.minibatch))):
                 h = self.net.features(batch["obs"][i])
                 v = self.net.v(h).squeeze(1)
                 iv = valid[i]
                 logp_all = torch.log_softmax(legal_logits(self.net.pi(h), ids[i], iv), 1)
                 lp = logp_all.gather(1, pos[i][:, None]).squeeze(1)
                 adv = batch["adv"][i]
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                if adv.numel() > 1:
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
                 ratio = torch.exp(lp - batch["logp"][i])
                 pg = -torch.min(ratio * adv, ratio.clamp(1 - c.clip, 1 + c.clip) * adv).mean()
                 vl = 0.5 * ((v - batch["ret"][i]) ** 2).mean()
                 ent = -(logp_all.exp() * logp_all).masked_fill(~iv, 0.0).sum(1).mean()
                 loss = pg + c.vf_coef * vl - c.ent_coef * ent
+                if not torch.isfinite(loss):
+                    raise FloatingPointError(f"PPO loss is {loss.item()} (policy {pg.item()}, value {vl.item()})")
                 self.opt.zero_grad(set_to_none=True)
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)

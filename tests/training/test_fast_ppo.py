@@ -205,3 +205,20 @@ def test_shipped_self_play_agents_load_by_short_name_and_play_legal_moves(short,
         acts = agent.act_batch(games.observe(rows=live), masks)
         assert masks[np.arange(live.size), acts].all()
         games.step(acts, rows=live)
+
+
+@pytest.mark.parametrize("remainder", [1, 2])
+def test_update_stays_finite_when_the_batch_leaves_a_tiny_remainder(remainder):
+    """A batch of ``minibatch + 1`` samples once gave a 1-sample minibatch whose advantage
+    standard deviation is NaN, and NaN weights from then on."""
+    from training.fast_ppo import FastPPO, PPOConfig
+
+    ppo = FastPPO(PPOConfig(players=3, num_envs=4, n_steps=8, hidden=16, embed=4, league="self:1"))
+    batch = ppo.rollout.collect(8)
+    n = int(batch["obs"].shape[0])
+    ppo.cfg.minibatch = n - remainder
+    before = [p.detach().clone() for p in ppo.net.parameters()]
+    out = ppo.update(batch)
+    assert all(np.isfinite(v) for v in out.values())
+    assert all(torch.isfinite(p).all() for p in ppo.net.parameters())
+    assert any(not torch.equal(a, b) for a, b in zip(before, ppo.net.parameters(), strict=True))
