@@ -197,6 +197,8 @@ class _View:
         # per-decision caches and the tie-break word: set by HeuristicAgent.act, never on the agent
         self.vpc = 0.0
         self.kv_cache: dict[int, float] = {}
+        self.demand_cache: dict[int, float] = {}
+        self.res_cost: np.ndarray | None = None
         self.top: tuple[int, ...] | None = None
         self.word = np.ones(1, np.int64)
 
@@ -286,6 +288,9 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ values
     def _resource_demand(self, v: _View, r: int) -> float:
         """Coins a card of resource r is worth to my production and chains."""
+        got = v.demand_cache.get(r)
+        if got is not None:
+            return got
         C = self.C
         val = 0.0
         for b in v.blds:
@@ -300,6 +305,7 @@ class HeuristicAgent(Agent):
                     val += DEMAND_SHORT * C[b, B_VALUE] * min(DEMAND_SHORT_CAP, need - avail + DEMAND_SHORT_SLACK)
             if C[b, B_CH_HAND] == r:
                 val += max(0.0, self._chain_gain(v, b, card_cost=0.0)) * DEMAND_CHAIN
+        v.demand_cache[r] = val
         return val
 
     @property
@@ -429,9 +435,11 @@ class HeuristicAgent(Agent):
         b = v.blds[s]
         gv = float(C[b, B_VALUE])
         hres = v.hres
-        res_cost = np.array(
-            [min((self.kv(v, c) for c in v.hand if C[c, B_RES] == r), default=NO_CARD) for r in range(N_RES)]
-        )
+        res_cost = v.res_cost
+        if res_cost is None:  # the cheapest hand card per resource: the same for every slot and mode
+            res_cost = v.res_cost = np.array(
+                [min((self.kv(v, c) for c in v.hand if C[c, B_RES] == r), default=NO_CARD) for r in range(N_RES)]
+            )
         if C[b, B_NEED_ANY] > 0:
             miss = np.maximum(0, C[b, B_NEED_ANY] - markets.sum(1))
             unc = np.maximum(0, miss - hres.sum())
