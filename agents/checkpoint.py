@@ -175,10 +175,14 @@ class PolicyAgent(Agent):
         self.activation = activation
         self.layout = current_layout() if layout is None else layout
         self.network = network
+        self._prior = None
         if network is not None and network.get("kind") == "slotnet":
-            from .slotnet import PolicyLogits, from_tensors
+            from .slotnet import PolicyLogits, from_tensors, make_prior
 
             self.net = PolicyLogits(from_tensors(tensors, network)).eval()
+            if network.get("prior") is not None:  # the prior reads the acting seat's information state
+                self._prior = make_prior(network["prior"])
+                self.needs_info_state = True
         else:
             self.net = build_network(tensors, activation)
         self._gen = torch.Generator()
@@ -206,12 +210,23 @@ class PolicyAgent(Agent):
         return out
 
     # ------------------------------------------------------------------ acting
-    def logits(self, observations: np.ndarray, masks: np.ndarray):
-        """Masked logits (``-inf`` on illegal actions) of a batch, one forward pass."""
+    def logits(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None):
+        """Masked logits (``-inf`` on illegal actions) of a batch, one forward pass.
+
+        A network with a prior (``network.prior``) also needs the acting seats' information states.
+        """
         torch = _torch()
+        prior = None
+        if self._prior is not None:
+            if info_states is None:
+                raise ValueError(
+                    f"the {self.name} agent adds the {self.network['prior']} agent's choice to its network: "
+                    "pass info_states (the acting seats' redacted state rows, ohmygoods_env.policy.info_state_of)"
+                )
+            prior = torch.as_tensor(self._prior.act_batch(observations, masks, info_states), dtype=torch.int64)
         with torch.no_grad():
             x = torch.as_tensor(np.asarray(observations, np.float32))
-            out = self.net(x)
+            out = self.net(x) if prior is None else self.net(x, prior)
             return out.masked_fill(~torch.as_tensor(np.asarray(masks).astype(np.bool_)), -torch.inf)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
@@ -222,7 +237,7 @@ class PolicyAgent(Agent):
         if not m.any(axis=1).all():
             raise ValueError("no legal action: a mask is all zero (is the game over?)")
         torch = _torch()
-        logits = self.logits(observations, m)
+        logits = self.logits(observations, m, info_states)
         with torch.no_grad():
             if self.deterministic:
                 return logits.argmax(dim=1).numpy().astype(np.int64)
@@ -230,7 +245,8 @@ class PolicyAgent(Agent):
             return torch.multinomial(probs, 1, generator=self._gen).squeeze(1).numpy().astype(np.int64)
 
     def act(self, observation: np.ndarray, mask: np.ndarray, info_state: Any = None) -> int:
-        return int(self.act_batch(np.asarray(observation)[None, :], np.asarray(mask)[None, :])[0])
+        infos = None if info_state is None else np.asarray(info_state)[None, :]
+        return int(self.act_batch(np.asarray(observation)[None, :], np.asarray(mask)[None, :], infos)[0])
 
 
 # ===================================================================== SB3 → tensors (no unpickling)
@@ -349,12 +365,14 @@ def save_checkpoint(
 
 def _check_slotnet(tensors: dict[str, Any], network: dict[str, Any], where: str) -> None:
     """The tensors of a ``slotnet`` network have the names and shapes its widths give (:mod:`agents.slotnet`)."""
-    hidden, embed = network.get("hidden"), network.get("embed")
+    from .slotnet import PRIORS, expected_shapes
+
+    hidden, embed, prior = network.get("hidden"), network.get("embed"), network.get("prior")
     if network.get("kind") != "slotnet" or not all(isinstance(x, int) and x > 0 for x in (hidden, embed)):
         raise CheckpointError(f"{where}: network must be {{kind: 'slotnet', hidden: int > 0, embed: int > 0}}")
-    from .slotnet import expected_shapes
-
-    want = expected_shapes(hidden, embed)
+    if prior is not None and prior not in PRIORS:
+        raise CheckpointError(f"{where}: network prior {prior!r} is not one of {list(PRIORS)} (or absent)")
+    want = expected_shapes(hidden, embed, prior)
     got = {k: tuple(v.shape) for k, v in tensors.items()}
     if got != want:
         diff = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))

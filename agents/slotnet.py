@@ -16,9 +16,19 @@ tensor                       shape
 ``trunk.2.weight/bias``      ``[hidden, hidden]``
 ``pi.weight/bias``           ``[N_ACTIONS, hidden]``
 ``v.weight/bias``            ``[1, hidden]``
+``prior_gain``               ``[1]`` (only with a prior, below)
 ===========================  =======================================================
 
 ``REST_DIM`` is ``OBS_DIM`` minus the ``O_SLOTS`` block. Trained by :mod:`training.fast_ppo`.
+
+**A rule-based prior** (``network.prior = "heuristic"``; residual policy learning): the
+network also gets the action the heuristic agent (:mod:`agents.heuristic`) would choose from
+the same information state, and adds ``prior_gain`` (a learned scalar) to that action's
+logit. A new network with a prior plays like the heuristic from its first update (its own
+logits start near 0); training learns where to deviate. The prior reads the acting seat's
+information state only (never hidden information), so an agent with a prior needs the
+information state (``needs_info_state``); it costs one heuristic decision (well under 1 ms)
+per network call.
 """
 
 from __future__ import annotations
@@ -35,14 +45,28 @@ SLOT_END = L.O_SLOTS + L.MAX_PLAYERS * L.MAX_SLOTS * L.SLOT_FEATURES
 REST_DIM = L.OBS_DIM - (SLOT_END - L.O_SLOTS)
 #: logit of an illegal action (finite: the masked entropy stays NaN-free)
 NEG = -1e9
+#: rule-based priors a network can add to its logits (``network.prior``)
+PRIORS: tuple[str, ...] = ("heuristic",)
+
+
+def make_prior(name: str) -> Any:
+    """The agent that suggests the prior action: a deterministic :class:`~agents.heuristic.HeuristicAgent`."""
+    if name not in PRIORS:
+        raise ValueError(f"unknown network prior {name!r}: expected one of {list(PRIORS)}")
+    from .heuristic import HeuristicAgent
+
+    return HeuristicAgent(seed=0)
 
 
 class SlotNet(nn.Module):
     """Policy-value network (see the module docstring); ``forward(obs, mask) -> (masked logits, value)``."""
 
-    def __init__(self, hidden: int = 128, embed: int = 16) -> None:
+    def __init__(self, hidden: int = 128, embed: int = 16, prior: str | None = None, prior_gain: float = 4.0) -> None:
         super().__init__()
         self.hidden, self.embed = int(hidden), int(embed)
+        if prior is not None and prior not in PRIORS:
+            raise ValueError(f"unknown network prior {prior!r}: expected one of {list(PRIORS)} or None")
+        self.prior = prior
         self.slot = nn.Sequential(nn.Linear(L.SLOT_FEATURES, embed), nn.ReLU(), nn.Linear(embed, embed), nn.ReLU())
         n_in = REST_DIM + (L.MAX_SLOTS + L.MAX_PLAYERS - 1) * embed
         self.trunk = nn.Sequential(nn.Linear(n_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
@@ -51,6 +75,8 @@ class SlotNet(nn.Module):
         nn.init.orthogonal_(self.pi.weight, 0.01)
         nn.init.zeros_(self.pi.bias)
         nn.init.orthogonal_(self.v.weight, 1.0)
+        if prior is not None:
+            self.prior_gain = nn.Parameter(torch.tensor([float(prior_gain)]))
 
     def features(self, obs: torch.Tensor) -> torch.Tensor:
         b = obs.shape[0]
@@ -61,13 +87,29 @@ class SlotNet(nn.Module):
         rest = torch.cat((obs[:, : L.O_SLOTS], obs[:, SLOT_END:]), dim=1)
         return self.trunk(torch.cat((rest, mine, others), dim=1))
 
-    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def policy_logits(self, h: torch.Tensor, prior_action: torch.Tensor | None = None) -> torch.Tensor:
+        """Unmasked logits from trunk features ``h``; with a prior, ``prior_gain`` is added to the
+        logit of ``prior_action`` (int64 ``[n]``, the prior's legal choice per row)."""
+        logits = self.pi(h)
+        if self.prior is None:
+            return logits
+        if prior_action is None:
+            raise ValueError(f"this network adds the {self.prior} agent's choice to its logits: pass prior_action")
+        return logits.scatter_add(1, prior_action.reshape(-1, 1), self.prior_gain.expand(h.shape[0], 1))
+
+    def forward(
+        self, obs: torch.Tensor, mask: torch.Tensor, prior_action: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.features(obs)
-        return self.pi(h).masked_fill(~mask, NEG), self.v(h).squeeze(1)
+        return self.policy_logits(h, prior_action).masked_fill(~mask, NEG), self.v(h).squeeze(1)
 
     def description(self) -> dict[str, Any]:
         """The checkpoint's ``network`` entry."""
-        return {"kind": "slotnet", "hidden": self.hidden, "embed": self.embed, "output": "action logits, value"}
+        d: dict[str, Any] = {"kind": "slotnet", "hidden": self.hidden, "embed": self.embed}
+        if self.prior is not None:
+            d["prior"] = self.prior
+        d["output"] = "action logits, value"
+        return d
 
 
 class PolicyLogits(nn.Module):
@@ -77,20 +119,30 @@ class PolicyLogits(nn.Module):
         super().__init__()
         self.inner = net
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.inner.pi(self.inner.features(x))
+    def forward(self, x: torch.Tensor, prior_action: torch.Tensor | None = None) -> torch.Tensor:
+        return self.inner.policy_logits(self.inner.features(x), prior_action)
 
 
-def expected_shapes(hidden: int, embed: int) -> dict[str, tuple[int, ...]]:
-    """Tensor name → shape of a :class:`SlotNet` of these widths on this layout."""
-    return {k: tuple(v.shape) for k, v in SlotNet(hidden, embed).state_dict().items()}
+def expected_shapes(hidden: int, embed: int, prior: str | None = None) -> dict[str, tuple[int, ...]]:
+    """Tensor name → shape of a :class:`SlotNet` of these widths (and prior) on this layout."""
+    return {k: tuple(v.shape) for k, v in SlotNet(hidden, embed, prior).state_dict().items()}
 
 
 def from_tensors(tensors: dict[str, Any], network: dict[str, Any]) -> SlotNet:
     """A :class:`SlotNet` (eval mode) from checkpoint arrays and its ``network`` description."""
-    net = SlotNet(int(network["hidden"]), int(network["embed"]))
+    net = SlotNet(int(network["hidden"]), int(network["embed"]), network.get("prior"))
     net.load_state_dict({k: torch.as_tensor(np.asarray(v, np.float32)) for k, v in tensors.items()})
     return net.eval()
 
 
-__all__ = ["NEG", "REST_DIM", "SLOT_END", "PolicyLogits", "SlotNet", "expected_shapes", "from_tensors"]
+__all__ = [
+    "NEG",
+    "PRIORS",
+    "REST_DIM",
+    "SLOT_END",
+    "PolicyLogits",
+    "SlotNet",
+    "expected_shapes",
+    "from_tensors",
+    "make_prior",
+]

@@ -48,7 +48,7 @@ from numba import njit
 from torch import nn
 
 from agents import make_agent
-from agents.slotnet import NEG, SlotNet
+from agents.slotnet import NEG, SlotNet, make_prior
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.policy import BatchPolicy
@@ -100,7 +100,8 @@ def sample_masked(logits: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
 
 
 class NetAgent:
-    """A network as a batched agent (``act_batch(observations, masks)``): argmax or a sample of the masked policy."""
+    """A network as a batched agent (``act_batch(observations, masks[, info_states])``): argmax or a
+    sample of the masked policy. A network with a prior also reads the information states."""
 
     needs_observation = True
     needs_info_state = False
@@ -110,18 +111,26 @@ class NetAgent:
         self.deterministic = bool(deterministic)
         self.name = name
         self._gen = torch.Generator().manual_seed(int(seed))
+        self._prior = make_prior(net.prior) if net.prior is not None else None
+        self.needs_info_state = self._prior is not None
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
+        prior = None
+        if self._prior is not None:
+            if info_states is None:
+                raise ValueError(f"{self.name}: a network with the {self.net.prior} prior needs info_states")
+            prior = torch.as_tensor(self._prior.act_batch(observations, masks, info_states), dtype=torch.int64)
         with torch.no_grad():
             obs = torch.as_tensor(np.asarray(observations, np.float32))
             m = torch.as_tensor(np.asarray(masks) != 0)
-            logits, _ = self.net(obs, m)
+            logits, _ = self.net(obs, m, prior)
             if self.deterministic:
                 return logits.argmax(dim=1).numpy().astype(np.int64)
             return sample_masked(logits, self._gen).numpy()
 
     def act(self, observation: np.ndarray, mask: np.ndarray, info_state: Any = None) -> int:
-        return int(self.act_batch(np.asarray(observation)[None], np.asarray(mask)[None])[0])
+        infos = None if info_state is None else np.asarray(info_state)[None]
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(mask)[None], infos)[0])
 
 
 # ===================================================================== GAE
@@ -226,6 +235,8 @@ class SelfPlayRollout:
                 self._baseline_idx[name] = len(self.opponents)
                 self.opponents.append((name, BatchPolicy(make_agent(name, seed=seed + 17 * k))))
         self.snapshots: list[int] = []
+        # a network with a prior: the prior's choice for every learner decision (a training input)
+        self.prior = BatchPolicy(make_prior(net.prior)) if net.prior is not None else None
         self.owner = np.full((self.N, self.P), LEARNER, np.int64)
         self._assign(np.arange(self.N))
         self.stats: dict[str, list[float]] = {}
@@ -274,16 +285,18 @@ class SelfPlayRollout:
     def collect(self, n_steps: int) -> dict[str, torch.Tensor]:
         """Play ``n_steps`` batch steps; returns the learner's samples with advantages and returns.
 
-        Keys: ``obs``, ``mask``, ``action``, ``logp``, ``value``, ``adv``, ``ret``, ``reward``
-        (the final reward on a seat's last decision of a game, else 0; with shaping, the shaped
-        rewards), ``done``, ``next`` (the seat's next sample or -1), ``where`` (game slot, seat,
-        episode of the slot) and ``phi`` (the seat's potential at the decision; 0 without shaping).
+        Keys: ``obs``, ``mask``, ``action``, ``prior`` (the prior's action; -1 without a prior),
+        ``logp``, ``value``, ``adv``, ``ret``, ``reward`` (the final reward on a seat's last
+        decision of a game, else 0; with shaping, the shaped rewards), ``done``, ``next`` (the
+        seat's next sample or -1), ``where`` (game slot, seat, episode of the slot) and ``phi``
+        (the seat's potential at the decision; 0 without shaping).
         """
         N, P, g = self.N, self.P, self.games
         cap = N * n_steps
         obs = np.empty((cap, L.OBS_DIM), np.float32)
         masks = np.empty((cap, L.N_ACTIONS), np.bool_)
         actions = np.empty(cap, np.int64)
+        prior = np.full(cap, -1, np.int64)
         logp = np.empty(cap, np.float32)
         values = np.empty(cap, np.float32)
         rewards = np.zeros(cap, np.float32)
@@ -305,11 +318,15 @@ class SelfPlayRollout:
             if n:
                 g.observe(rows=rows, out=obs[k : k + n])
                 np.not_equal(g.masks(copy=False)[rows], 0, out=masks[k : k + n])
+                pa = None
+                if self.prior is not None:
+                    prior[k : k + n] = self.prior(g, rows)
+                    pa = torch.from_numpy(prior[k : k + n])
                 with torch.no_grad():
                     h = self.net.features(torch.from_numpy(obs[k : k + n]))
                     v = self.net.v(h).squeeze(1)
                     ids, valid = legal_index(torch.from_numpy(masks[k : k + n]))
-                    lg = legal_logits(self.net.pi(h), ids, valid)
+                    lg = legal_logits(self.net.policy_logits(h, pa), ids, valid)
                     j = sample_masked(lg, self.gen)
                     a = ids.gather(1, j[:, None]).squeeze(1)
                     lp = torch.log_softmax(lg, 1).gather(1, j[:, None]).squeeze(1)
@@ -346,9 +363,8 @@ class SelfPlayRollout:
                 now = potentials(g, cut_g, cut_p, self.reward_mode)
                 rewards[cut] += self.reward_scale * (now - phi[cut])
             o = g.observe(players=cut_p.astype(np.int64), rows=cut_g.astype(np.int64))
-            m = torch.ones((cut_g.size, L.N_ACTIONS), dtype=torch.bool)
             with torch.no_grad():
-                _, v = self.net(torch.from_numpy(o), m)
+                v = self.net.v(self.net.features(torch.from_numpy(o))).squeeze(1)
             boot[cut] = v.numpy()
         adv = np.zeros(k, np.float32)
         gae_per_seat(values[:k], rewards[:k], next_idx[:k], done[:k], boot[:k], self.gamma, self.lam, adv)
@@ -356,6 +372,7 @@ class SelfPlayRollout:
             "obs": torch.from_numpy(obs[:k]),
             "mask": torch.from_numpy(masks[:k]),
             "action": torch.from_numpy(actions[:k]),
+            "prior": torch.from_numpy(prior[:k]),
             "logp": torch.from_numpy(logp[:k]),
             "value": torch.from_numpy(values[:k]),
             "adv": torch.from_numpy(adv),
@@ -426,6 +443,10 @@ class PPOConfig:
     max_rounds: int = DEFAULT_MAX_ROUNDS
     hidden: int = 128
     embed: int = 16
+    #: ``heuristic``: add the heuristic's choice to the logits (:mod:`agents.slotnet`); empty: none
+    prior: str = ""
+    #: the prior's starting logit bonus (a learned parameter)
+    prior_gain: float = 4.0
     league: str = "self:0.6,snapshot:0.3,heuristic:0.03,greedy:0.04,random:0.03"
     max_snapshots: int = 5
     snapshot_every: int = 200_000
@@ -438,7 +459,7 @@ class FastPPO:
     def __init__(self, cfg: PPOConfig, net: SlotNet | None = None) -> None:
         self.cfg = cfg
         torch.manual_seed(cfg.seed)
-        self.net = net if net is not None else SlotNet(cfg.hidden, cfg.embed)
+        self.net = net if net is not None else SlotNet(cfg.hidden, cfg.embed, cfg.prior or None, cfg.prior_gain)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
         league = League.parse(cfg.league, cfg.max_snapshots)
         self.rollout = SelfPlayRollout(
@@ -466,7 +487,8 @@ class FastPPO:
                 h = self.net.features(batch["obs"][i])
                 v = self.net.v(h).squeeze(1)
                 iv = valid[i]
-                logp_all = torch.log_softmax(legal_logits(self.net.pi(h), ids[i], iv), 1)
+                pa = batch["prior"][i] if self.net.prior is not None else None
+                logp_all = torch.log_softmax(legal_logits(self.net.policy_logits(h, pa), ids[i], iv), 1)
                 lp = logp_all.gather(1, pos[i][:, None]).squeeze(1)
                 adv = batch["adv"][i]
                 if adv.numel() > 1:
@@ -525,6 +547,8 @@ def behaviour_clone(
     masked policy on the teacher's actions plus ``vf_coef`` times the value error on the
     recorded returns. Returns the last epoch's losses and the share of decisions where the
     network's most likely action is the teacher's."""
+    if net.prior is not None:
+        raise ValueError("behaviour cloning is for networks without a prior (a prior network starts as its teacher)")
     opt = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
     n = len(data["actions"])
     gen = torch.Generator().manual_seed(int(seed))

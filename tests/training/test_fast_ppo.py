@@ -195,14 +195,16 @@ def test_fast_ppo_smoke(tmp_path):
 @pytest.mark.parametrize(("short", "players"), [("ppo-solo", 1), ("ppo-3p", 3), ("ppo-4p", 4)])
 def test_shipped_self_play_agents_load_by_short_name_and_play_legal_moves(short, players):
     from ohmygoods_env.batch import BatchGames
+    from ohmygoods_env.policy import BatchPolicy
 
     agent = make_agent(short, seed=0)
     assert agent.network["kind"] == "slotnet"
+    policy = BatchPolicy(agent)  # passes the information states when the agent reads them (a prior)
     games = BatchGames(6, players, seed=11)
     for _ in range(40):  # the registry checks nothing here: the game raises on an illegal action
         live = np.flatnonzero(~games.done)
         masks = games.masks()[live]
-        acts = agent.act_batch(games.observe(rows=live), masks)
+        acts = policy(games, live)
         assert masks[np.arange(live.size), acts].all()
         games.step(acts, rows=live)
 
