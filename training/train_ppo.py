@@ -38,6 +38,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 
 from agents.checkpoint import UntrustedCheckpointError
+from ohmygoods_env.argtypes import int_at_least
 from ohmygoods_env.rules import EDITIONS
 
 from .league import LeagueVecEnv, OpponentPool, snapshot
@@ -56,21 +57,6 @@ EVAL_FIELDS = (
     "ci_high",
 )
 DEFAULT_REWARD_SCALE = {"win": 1.0, "score": 0.1, "margin": 0.1}
-
-
-def _count(low: int):
-    """Argument type: an integer >= ``low``."""
-
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {value}")
-        return value
-
-    return convert
 
 
 def _arch_arg(text: str) -> str:
@@ -93,9 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players per game")
     p.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")
-    p.add_argument("--num-envs", type=_count(1), default=32, help="games played side by side")
+    p.add_argument("--num-envs", type=int_at_least(1), default=32, help="games played side by side")
     p.add_argument(
-        "--total-steps", type=_count(1), default=1_000_000, help="total learner steps (a resumed run counts on)"
+        "--total-steps", type=int_at_least(1), default=1_000_000, help="total learner steps (a resumed run counts on)"
     )
     p.add_argument("--net-arch", type=_arch_arg, default="256,256", help="policy layers, e.g. 256,256")
     p.add_argument("--vf-arch", type=_arch_arg, default=None, help="value layers (default: as --net-arch)")
@@ -103,24 +89,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reward", choices=("win", "score", "margin"), default="win", help="reward of a finished game")
     p.add_argument("--reward-scale", type=float, default=None, help="default: 1 for win, 0.1 for score/margin")
     p.add_argument("--opponents", default="random,heuristic,self", help="pool: kinds with optional weights k:w")
-    p.add_argument("--max-snapshots", type=_count(1), default=5, help="frozen learner snapshots kept in the pool")
+    p.add_argument("--max-snapshots", type=int_at_least(1), default=5, help="frozen learner snapshots kept in the pool")
     p.add_argument(
-        "--snapshot-every", type=_count(1), default=None, help="steps between snapshots (default: eval-every)"
+        "--snapshot-every", type=int_at_least(1), default=None, help="steps between snapshots (default: eval-every)"
     )
-    p.add_argument("--eval-every", type=_count(1), default=100_000, help="learner steps between evaluations")
-    p.add_argument("--eval-games", type=_count(1), default=200, help="games per evaluation and baseline")
+    p.add_argument("--eval-every", type=int_at_least(1), default=100_000, help="learner steps between evaluations")
+    p.add_argument("--eval-games", type=int_at_least(1), default=200, help="games per evaluation and baseline")
     p.add_argument("--eval-opponents", default="random,heuristic", help="baselines of the evaluations")
     p.add_argument("--best-vs", default="heuristic", help="baseline that decides best.zip")
-    p.add_argument("--n-steps", type=_count(1), default=256, help="rollout steps per env")
-    p.add_argument("--batch-size", type=_count(1), default=1024, help="PPO minibatch size")
-    p.add_argument("--n-epochs", type=_count(1), default=5, help="PPO epochs per rollout")
+    p.add_argument("--n-steps", type=int_at_least(1), default=256, help="rollout steps per env")
+    p.add_argument("--batch-size", type=int_at_least(1), default=1024, help="PPO minibatch size")
+    p.add_argument("--n-epochs", type=int_at_least(1), default=5, help="PPO epochs per rollout")
     p.add_argument("--lr", type=float, default=None, help="learning rate (default 3e-4; with --resume: the saved one)")
     p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
     p.add_argument("--ent-coef", type=float, default=None, help="entropy bonus (default 0.01; --resume: the saved one)")
-    p.add_argument("--bc-games", type=_count(0), default=0, help="warm start: behaviour cloning on this many games")
+    p.add_argument(
+        "--bc-games", type=int_at_least(0), default=0, help="warm start: behaviour cloning on this many games"
+    )
     p.add_argument("--bc-teacher", default="heuristic", help="teacher agent of the warm start")
-    p.add_argument("--bc-epochs", type=_count(1), default=3, help="epochs of the warm start")
-    p.add_argument("--threads", type=_count(1), default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
+    p.add_argument("--bc-epochs", type=int_at_least(1), default=3, help="epochs of the warm start")
+    p.add_argument(
+        "--threads", type=int_at_least(1), default=1, help="torch threads (1 is fastest on a busy 2-core machine)"
+    )
     p.add_argument("--out", default="runs/ppo", help="output folder")
     p.add_argument("--resume", default=None, help="checkpoint zip to continue from (needs --trust-pickle)")
     p.add_argument(

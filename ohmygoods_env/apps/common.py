@@ -12,6 +12,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from ..argtypes import int_at_least
+
 __all__ = ["comma_choices", "comma_ints", "int_at_least", "parser", "positive_float"]
 
 
@@ -27,22 +29,6 @@ class DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
 def parser(prog: str, description: str) -> argparse.ArgumentParser:
     """An ``ArgumentParser`` whose help shows every option's default."""
     return argparse.ArgumentParser(prog=prog, description=description, formatter_class=DefaultsFormatter)
-
-
-def int_at_least(low: int) -> Callable[[str], int]:
-    """Argument type: an integer ``>= low``."""
-
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {value}")
-        return value
-
-    convert.__name__ = f"integer >= {low}"
-    return convert
 
 
 def positive_float(text: str) -> float:
