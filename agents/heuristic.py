@@ -229,6 +229,8 @@ class HeuristicAgent(Agent):
         self.card_base = float(card_base)
         self.demand_scale = float(demand_scale)
         self.tier = chain_tiers(self.cards.buildings)
+        # the card table as plain ints for scalar lookups (numpy scalar indexing is several times slower)
+        self.Cl: list[list[int]] = self.cards.buildings.tolist()
         tables = _static_tables(self.cards)
         self.ease, self.alone = tables["ease"], tables["alone"]
         C = self.cards.buildings
@@ -291,19 +293,19 @@ class HeuristicAgent(Agent):
         got = v.demand_cache.get(r)
         if got is not None:
             return got
-        C = self.C
+        C = self.Cl
         val = 0.0
         for b in v.blds:
-            if C[b, B_KIND] != KIND_PRODUCTION:
+            if C[b][B_KIND] != KIND_PRODUCTION:
                 continue
-            need = C[b, B_NEED_ANY] if C[b, B_NEED_ANY] > 0 else C[b, B_NEED0 + r]
+            need = C[b][B_NEED_ANY] if C[b][B_NEED_ANY] > 0 else C[b][B_NEED0 + r]
             if need > 0:
                 avail = MARKET_SUPPLY if r != 1 else MARKET_SUPPLY_WOOD  # R5.1, R6.1
-                if C[b, B_NEED_ANY] > 0:
-                    val += DEMAND_ANY * C[b, B_VALUE]
+                if C[b][B_NEED_ANY] > 0:
+                    val += DEMAND_ANY * C[b][B_VALUE]
                 elif need > avail:
-                    val += DEMAND_SHORT * C[b, B_VALUE] * min(DEMAND_SHORT_CAP, need - avail + DEMAND_SHORT_SLACK)
-            if C[b, B_CH_HAND] == r:
+                    val += DEMAND_SHORT * C[b][B_VALUE] * min(DEMAND_SHORT_CAP, need - avail + DEMAND_SHORT_SLACK)
+            if C[b][B_CH_HAND] == r:
                 val += max(0.0, self._chain_gain(v, b, card_cost=0.0)) * DEMAND_CHAIN
         v.demand_cache[r] = val
         return val
@@ -317,7 +319,7 @@ class HeuristicAgent(Agent):
         got = v.kv_cache.get(c)
         if got is not None:
             return got
-        r = int(self.C[c, B_RES])
+        r = int(self.Cl[c][B_RES])
         if v.final:
             val = FINAL_CARD_BASE + FINAL_DEMAND * self._resource_demand(v, r)
         else:
@@ -328,7 +330,7 @@ class HeuristicAgent(Agent):
             if c in self._top_builds(v):
                 bv = self.build_value(v, c)
                 reach = v.coins + INCOME_PER_ROUND * min(v.rounds_left, REACH_ROUNDS)
-                val = max(val, (KEEP_REACHABLE if self.C[c, B_COST] <= reach else KEEP_UNREACHABLE) * bv)
+                val = max(val, (KEEP_REACHABLE if self.Cl[c][B_COST] <= reach else KEEP_UNREACHABLE) * bv)
         v.kv_cache[c] = val
         return val
 
@@ -344,39 +346,39 @@ class HeuristicAgent(Agent):
 
     def _chain_gain(self, v: _View, b: int, card_cost: float) -> float:
         """Gain of running building b's chain once (goods out - goods in - card), coins."""
-        C = self.C
-        if C[b, B_CH_HAND] < 0 and C[b, B_CH_G1] < 0:
+        C = self.Cl
+        if C[b][B_CH_HAND] < 0 and C[b][B_CH_G1] < 0:
             return 0.0
-        n_out = (1 if C[b, B_CH_HAND] >= 0 else 0) + (1 if C[b, B_CH_G1] >= 0 else 0) + (1 if C[b, B_CH_G2] >= 0 else 0)
-        gain = n_out * C[b, B_VALUE]
+        n_out = (1 if C[b][B_CH_HAND] >= 0 else 0) + (1 if C[b][B_CH_G1] >= 0 else 0) + (1 if C[b][B_CH_G2] >= 0 else 0)
+        gain = n_out * C[b][B_VALUE]
         for col in (B_CH_G1, B_CH_G2):
-            if C[b, col] >= 0:
-                gain -= self.good_value[C[b, col]]
-        if C[b, B_CH_HAND] >= 0:
+            if C[b][col] >= 0:
+                gain -= self.good_value[C[b][col]]
+        if C[b][B_CH_HAND] >= 0:
             gain -= card_cost
         return float(gain)
 
     def _chain_value(self, v: _View, s: int, hres: np.ndarray, goods_extra: int = 0) -> float:
         """Total gain of the profitable chain runs of my slot s with the hand ``hres``."""
-        C = self.C
+        C = self.Cl
         b = v.blds[s]
-        if C[b, B_CH_HAND] < 0 and C[b, B_CH_G1] < 0:
+        if C[b][B_CH_HAND] < 0 and C[b][B_CH_G1] < 0:
             return 0.0
         runs = 99
-        if C[b, B_CH_HAND] >= 0:
-            runs = int(hres[C[b, B_CH_HAND]])
-        g1, g2 = C[b, B_CH_G1], C[b, B_CH_G2]
+        if C[b][B_CH_HAND] >= 0:
+            runs = int(hres[C[b][B_CH_HAND]])
+        g1, g2 = C[b][B_CH_G1], C[b][B_CH_G2]
         for gd in (g1, g2):
             if gd >= 0:
                 have = int(v.have_goods[gd])
-                if C[b, B_GOOD] == gd:
+                if C[b][B_GOOD] == gd:
                     have = 0
                 runs = min(runs, have // (2 if (g1 == g2 and gd >= 0) else 1))
         runs = min(runs, MAX_CHAIN_RUNS)
         cost = 0.0
-        if C[b, B_CH_HAND] >= 0:
-            r = C[b, B_CH_HAND]
-            costs = sorted(self.kv(v, c) for c in v.hand if C[c, B_RES] == r)
+        if C[b][B_CH_HAND] >= 0:
+            r = C[b][B_CH_HAND]
+            costs = sorted(self.kv(v, c) for c in v.hand if C[c][B_RES] == r)
             total = 0.0
             for i in range(runs):
                 gain = self._chain_gain(v, b, costs[i] if i < len(costs) else NO_CARD)
@@ -388,26 +390,26 @@ class HeuristicAgent(Agent):
 
     def build_value(self, v: _View, c: int) -> float:
         """Value (coins) of adding building card c to my buildings now."""
-        C = self.C
-        val = C[c, B_VP] * v.vpc - C[c, B_COST]
+        C = self.Cl
+        val = C[c][B_VP] * v.vpc - C[c][B_COST]
         rl = v.rounds_left
         if rl <= 0:
             return val
         horizon = min(rl, HORIZON)
-        kind = C[c, B_KIND]
+        kind = C[c][B_KIND]
         if kind == KIND_PRODUCTION:
-            gd = C[c, B_GOOD]
+            gd = C[c][B_GOOD]
             novelty = REPEAT_GOOD if v.makes[gd] > 0 else 1.0
-            val += W_WORKER * self.ease[c] * C[c, B_VALUE] * horizon * novelty
-            if C[c, B_CH_G1] >= 0:
-                inputs_made = all(C[c, col] < 0 or v.makes[C[c, col]] > 0 for col in (B_CH_G1, B_CH_G2))
+            val += W_WORKER * self.ease[c] * C[c][B_VALUE] * horizon * novelty
+            if C[c][B_CH_G1] >= 0:
+                inputs_made = all(C[c][col] < 0 or v.makes[C[c][col]] > 0 for col in (B_CH_G1, B_CH_G2))
                 if inputs_made:
                     val += W_GOODS_CHAIN * self._chain_gain(v, c, self.card_base) * horizon * novelty
-            elif C[c, B_CH_HAND] >= 0:
+            elif C[c][B_CH_HAND] >= 0:
                 val += W_HAND_CHAIN * max(0.0, self._chain_gain(v, c, self.card_base)) * horizon * novelty
         elif kind == KIND_OFFICE:
-            r = C[c, B_OFFICE]
-            users = sum(1 for b in v.blds if C[b, B_KIND] == KIND_PRODUCTION and C[b, B_NEED0 + r] > 0)
+            r = C[c][B_OFFICE]
+            users = sum(1 for b in v.blds if C[b][B_KIND] == KIND_PRODUCTION and C[b][B_NEED0 + r] > 0)
             val += W_OFFICE * users * horizon
         elif kind == KIND_EXTRA:
             val += W_EXTRA * self.card_base * horizon
