@@ -688,9 +688,15 @@ def main(argv: list[str] | None = None) -> int:
 
     numba.set_num_threads(max(1, min(args.threads, numba.config.NUMBA_NUM_THREADS)))
     cfg = PPOConfig(**{f: getattr(args, f) for f in asdict(PPOConfig())})
+    net = load_net(args.init).train() if args.init else None
+    if net is not None:  # the saved network decides its widths and prior; the run's card says so
+        if cfg.prior and cfg.prior != net.prior:
+            raise SystemExit(f"--prior {cfg.prior!r}, but the --init network has prior {net.prior!r}")
+        cfg.hidden, cfg.embed, cfg.prior = net.hidden, net.embed, net.prior or ""
+        if net.prior is not None:
+            cfg.prior_gain = round(float(net.prior_gain.detach()), 4)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    net = load_net(args.init).train() if args.init else None
     ppo = FastPPO(cfg, net)
     meta = {"command": "python -m training.fast_ppo " + " ".join(argv if argv is not None else sys.argv[1:])}
     t0 = time.perf_counter()

@@ -153,3 +153,21 @@ def test_snapshots_of_a_prior_network_play_through_batch_policy():
         acts = pol(games, live)
         assert games.masks()[live][np.arange(live.size), acts].all()
         games.step(acts, rows=live)
+
+
+@pytest.mark.training
+def test_a_run_from_a_prior_checkpoint_keeps_the_prior_and_its_card_says_so(tmp_path):
+    from training.fast_ppo import main
+
+    torch.manual_seed(6)
+    init = save_agent(SlotNet(16, 4, prior="heuristic", prior_gain=2.0), tmp_path / "init")
+    out = tmp_path / "run"
+    argv = ["--players", "2", "--num-envs", "4", "--n-steps", "8", "--total-steps", "40", "--eval-every", "40",
+            "--eval-games", "2", "--eval-vs", "random", "--init", str(init), "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    card = json.loads((out / "last.json").read_text())["card"]
+    assert json.loads((out / "last.json").read_text())["network"]["prior"] == "heuristic"
+    assert card["config"]["prior"] == "heuristic" and card["config"]["hidden"] == 16
+    plain = save_agent(SlotNet(16, 4), tmp_path / "plain")
+    with pytest.raises(SystemExit, match="--init network has prior None"):
+        main([*argv[:-4], "--init", str(plain), "--prior", "heuristic", "--out", str(tmp_path / "run2")])
