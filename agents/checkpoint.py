@@ -218,12 +218,9 @@ class PolicyAgent(Agent):
         torch = _torch()
         prior = None
         if self._prior is not None:
-            if info_states is None:
-                raise ValueError(
-                    f"the {self.name} agent adds the {self.network['prior']} agent's choice to its network: "
-                    "pass info_states (the acting seats' redacted state rows, ohmygoods_env.policy.info_state_of)"
-                )
-            prior = torch.as_tensor(self._prior.act_batch(observations, masks, info_states), dtype=torch.int64)
+            from .slotnet import prior_actions
+
+            prior = prior_actions(self._prior, f"the {self.name} agent", observations, masks, info_states)
         with torch.no_grad():
             x = torch.as_tensor(np.asarray(observations, np.float32))
             out = self.net(x) if prior is None else self.net(x, prior)

@@ -58,6 +58,21 @@ def make_prior(name: str) -> Any:
     return HeuristicAgent(seed=0)
 
 
+def prior_actions(prior: Any, who: str, observations: Any, masks: Any, info_states: Any) -> torch.Tensor | None:
+    """The choices of ``prior`` (an agent from :func:`make_prior`, or None) for a batch, as int64 ``[n]``.
+
+    Returns None without a prior; with one, the acting seats' information states are required.
+    """
+    if prior is None:
+        return None
+    if info_states is None:
+        raise ValueError(
+            f"{who} needs info_states: it adds the {prior.name} agent's choice to its network; pass info_states "
+            "(the acting seats' redacted state rows, ohmygoods_env.policy.info_state_of)"
+        )
+    return torch.as_tensor(np.asarray(prior.act_batch(observations, masks, info_states)), dtype=torch.int64)
+
+
 class SlotNet(nn.Module):
     """Policy-value network (see the module docstring); ``forward(obs, mask) -> (masked logits, value)``."""
 
@@ -145,4 +160,5 @@ __all__ = [
     "expected_shapes",
     "from_tensors",
     "make_prior",
+    "prior_actions",
 ]

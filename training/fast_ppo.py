@@ -48,7 +48,7 @@ from numba import njit
 from torch import nn
 
 from agents import make_agent
-from agents.slotnet import NEG, SlotNet, make_prior
+from agents.slotnet import NEG, SlotNet, make_prior, prior_actions
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.policy import BatchPolicy
@@ -115,11 +115,7 @@ class NetAgent:
         self.needs_info_state = self._prior is not None
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
-        prior = None
-        if self._prior is not None:
-            if info_states is None:
-                raise ValueError(f"{self.name}: a network with the {self.net.prior} prior needs info_states")
-            prior = torch.as_tensor(self._prior.act_batch(observations, masks, info_states), dtype=torch.int64)
+        prior = prior_actions(self._prior, self.name, observations, masks, info_states)
         with torch.no_grad():
             obs = torch.as_tensor(np.asarray(observations, np.float32))
             m = torch.as_tensor(np.asarray(masks) != 0)
