@@ -16,6 +16,13 @@ One search runs from the acting player's information state (never the true state
    ``(1 - margin_weight) * win share + margin_weight * squashed score margin`` in [0, 1].
 4. **Back up** each seat's value along the path; the root action with the most visits is played.
 
+**Network + search** (``policy=``, ``make_agent("mcts:ppo")``): a trained policy's probabilities
+``P(a)`` guide the root (one network call per decision) as a progressive bias on UCT,
+``Q(a) + c * sqrt(ln N / n(a)) + c_puct * P(a) * sqrt(N) / (1 + n(a))``, after one simulation of
+every root action (the likeliest first). The UCT term keeps exploring, so a confident network
+cannot hide an action from the search (one rollout is too noisy a value to stop at); below the
+root the search is unchanged.
+
 Budget: ``sims`` simulations per decision (default 1000) and/or ``seconds`` of wall time
 (whichever ends first). Payments (``D_PAY``) are not searched: they use the heuristic's
 least-overpayment rule, which a search cannot improve on at these budgets. With a
@@ -77,6 +84,8 @@ class MCTSAgent(Agent):
         eps: float = 0.1,
         margin_weight: float = 0.3,
         cards: CardSet | None = None,
+        policy: Agent | None = None,
+        c_puct: float = 1.5,
     ) -> None:
         if sims is None and seconds is None:
             raise ValueError("MCTS needs a budget: sims and/or seconds")
@@ -93,7 +102,32 @@ class MCTSAgent(Agent):
         self.rng = np.random.default_rng(seed)
         self.tier = chain_tiers(self.cards.buildings)
         self._payer = HeuristicAgent(seed=seed, cards=self.cards)
+        if policy is not None and not callable(getattr(policy, "logits", None)):
+            raise TypeError(
+                "policy must be a policy-network agent with logits() (e.g. make_agent('ppo')), "
+                f"got {type(policy).__name__}"
+            )
+        if not c_puct > 0:
+            raise ValueError(f"c_puct must be > 0, got {c_puct}")
+        self.policy = policy
+        self.c_puct = float(c_puct)
+        if policy is not None:  # the network reads the observation (and its prior the information state)
+            self.needs_observation = True
+            self.name = f"mcts:{getattr(policy, 'name', 'policy')}"
         self.last_sims = 0
+        self.last_visits: dict[int, int] = {}  # root visit counts of the last search
+
+    def root_priors(self, observation: np.ndarray | None, mask: np.ndarray, info: np.ndarray) -> dict[int, float]:
+        """The policy's probabilities of the legal actions (one network call)."""
+        if observation is None:
+            raise ValueError(f"the {self.name} agent needs the observation for its policy network, got None")
+        logits = self.policy.logits(np.asarray(observation)[None, :], np.asarray(mask)[None, :], info[None, :])
+        z = np.asarray(logits, np.float64)[0]
+        legal = np.flatnonzero(mask)
+        z = z[legal] - z[legal].max()
+        p = np.exp(z)
+        p /= p.sum()
+        return {int(a): float(q) for a, q in zip(legal, p, strict=True)}
 
     def act(self, observation: np.ndarray, mask: np.ndarray, info_state: np.ndarray | None = None) -> int:
         info = require_info_state(self.name, info_state)
@@ -104,10 +138,11 @@ class MCTSAgent(Agent):
             return int(legal[0])
         if int(info[L.F_DEC]) == L.D_PAY:
             return self._payer.act(observation, mask, info)
-        return self.search(info, legal)
+        priors = None if self.policy is None else self.root_priors(observation, mask, info)
+        return self.search(info, legal, priors)
 
     # ------------------------------------------------------------------ search
-    def search(self, info: np.ndarray, root_legal: np.ndarray) -> int:
+    def search(self, info: np.ndarray, root_legal: np.ndarray, priors: dict[int, float] | None = None) -> int:
         C, AS = self.cards.buildings, self.cards.assistants
         me = int(info[L.F_CUR])
         root = _Node()
@@ -134,6 +169,18 @@ class MCTSAgent(Agent):
                 legal_w = np.flatnonzero(wmask)
                 if node is root:
                     legal_w = np.array([a for a in legal_w if a in root_set], np.int64)
+                    if priors is not None:  # PUCT from the policy network (see the module docstring)
+                        a = self._puct(root, legal_w, priors, done)
+                        path.append((root, a, p))
+                        if a not in root.n:
+                            root.n[a], root.w[a] = 0, 0.0
+                            root.children[a] = _Node()
+                            n_legal = _step_and_mask(world, C, AS, a, wmask)
+                            node = root.children[a]
+                            break
+                        n_legal = _step_and_mask(world, C, AS, a, wmask)
+                        node = root.children[a]
+                        continue
                 avail = node.avail
                 untried = []
                 for a in legal_w:
@@ -167,10 +214,26 @@ class MCTSAgent(Agent):
                 nd.w[a] += values[p]
             done += 1
         self.last_sims = done
+        self.last_visits = dict(root.n)
         stats = root.n
         if not stats:
             return int(root_legal[0])
         return max(stats, key=lambda a: (stats[a], root.w[a], -a))
+
+    def _puct(self, root: _Node, legal: np.ndarray, priors: dict[int, float], done: int) -> int:
+        untried = [int(a) for a in legal if int(a) not in root.n]
+        if untried:  # every root action gets one simulation first, the likeliest first
+            return max(untried, key=lambda a: (priors.get(a, 0.0), -a))
+        log_n = math.log(max(done, 1))
+        scale = self.c_puct * math.sqrt(max(done, 1))
+        best, best_a = -math.inf, int(legal[0])
+        for a in legal:
+            a = int(a)
+            n = root.n[a]
+            u = root.w[a] / n + self.c_uct * math.sqrt(log_n / n) + scale * priors.get(a, 0.0) / (1 + n)
+            if u > best:
+                best, best_a = u, a
+        return best_a
 
 
 _jit.register(globals(), core, L, _infostate, _kernels)

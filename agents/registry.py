@@ -33,10 +33,15 @@ def heuristic(arg: str | None = None, *, seed: int | None = None, **kwargs: Any)
 
 
 def mcts(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
-    _no_arg("mcts", arg)
+    """``mcts``: determinized IS-MCTS; ``mcts:SPEC``: the same search with the policy network
+    ``SPEC`` (``ppo``, ``ppo-3p``, ``ppo:PATH``, ...) guiding the root by PUCT."""
     from .mcts import MCTSAgent
 
-    return MCTSAgent(seed=seed, **kwargs)
+    if arg is None:
+        return MCTSAgent(seed=seed, **kwargs)
+    from ohmygoods_env.policy import make_agent
+
+    return MCTSAgent(seed=seed, policy=make_agent(arg, seed=seed), **kwargs)
 
 
 def shipped(short_name: str, *, seed: int | None = None, **kwargs: Any) -> Any:
@@ -84,7 +89,7 @@ def register_all() -> None:
     """Register this package's agents and every shipped checkpoint under its short name."""
     register_agent("greedy", greedy, "the greedy rollout policy")
     register_agent("heuristic", heuristic, "documented rule-based player")
-    register_agent("mcts", mcts, "determinized information-set MCTS")
+    register_agent("mcts", mcts, "determinized information-set MCTS; mcts:SPEC guided by a policy network")
     register_agent("ppo", ppo, "the shipped 2-player policy; ppo:PATH a policy checkpoint")
     register_agent("sb3", sb3, "sb3:PATH, a MaskablePPO zip (trust_pickle=True only)")
     from .checkpoint import shipped_checkpoints

@@ -277,7 +277,7 @@ def _parser():
         "--opponents",
         default="heuristic",
         help="one agent for every opponent, or a comma list (one per opponent seat): random, greedy, heuristic, "
-        "mcts, ppo:PATH",
+        "mcts, mcts:ppo (search guided by a network), ppo:PATH",
     )
     ap.add_argument("--seat", type=int_at_least(0), default=0, help="your seat (0 = the first active player)")
     ap.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")
@@ -305,7 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     mcts = {"sims": args.mcts_sims, "seconds": args.mcts_seconds}
     try:
         opponents = [
-            make_agent(n, seed=args.seed + 1 + i, **(mcts if n == "mcts" else {})) for i, n in enumerate(names)
+            make_agent(n, seed=args.seed + 1 + i, **(mcts if n.split(":")[0] == "mcts" else {}))
+            for i, n in enumerate(names)
         ]
         hint = None if args.hint == "none" else make_agent(args.hint, seed=args.seed + 99)
     except (ValueError, OSError, ImportError) as exc:

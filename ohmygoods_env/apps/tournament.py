@@ -31,7 +31,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--agents",
         default="random,heuristic",
-        help="comma list of agents: random, greedy, heuristic, mcts, ppo, ppo:PATH, sb3:PATH (with --trust-pickle)",
+        help="comma list of agents: random, greedy, heuristic, mcts, mcts:ppo (search guided by a network), ppo, "
+        "ppo:PATH, sb3:PATH (with --trust-pickle)",
     )
     ap.add_argument(
         "--trust-pickle",
@@ -103,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--agents lists an agent twice: {names}")
     if len(names) < 2 and args.players > 1:
         ap.error(f"--agents needs at least 2 different agents, got {names}")
-    agent_kwargs: dict[str, dict] = {"mcts": {"sims": args.mcts_sims, "seconds": args.mcts_seconds}}
+    search = {"sims": args.mcts_sims, "seconds": args.mcts_seconds}
+    agent_kwargs: dict[str, dict] = {n: search for n in names if n.split(":")[0] == "mcts"}
     if args.trust_pickle:
         agent_kwargs.update({n: {"trust_pickle": True} for n in names if loads_pickle(n)})
     try:

@@ -85,6 +85,19 @@ def test_mcts_choice_ignores_hidden_information() -> None:
     assert n >= 10
 
 
+def test_network_guided_mcts_choice_ignores_hidden_information() -> None:
+    """``mcts:ppo-3p``: the network reads the observation and the information state, the search
+    determinizes from the information state; neither sees what the twins differ in."""
+    pytest.importorskip("torch")
+    n = 0
+    for g, h, me in _twin_states(12, 2):
+        a = _choice(make_agent("mcts:ppo-3p", seed=11, sims=40), g, me)
+        b = _choice(make_agent("mcts:ppo-3p", seed=11, sims=40), h, me)
+        assert a == b
+        n += 1
+    assert n >= 10
+
+
 def test_hidden_information_would_change_what_a_cheater_sees() -> None:
     """Control: the twin states really differ in what an omniscient agent could read."""
     differ = 0

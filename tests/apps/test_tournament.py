@@ -256,3 +256,24 @@ def test_sb3_zip_agent_is_refused_without_trust_pickle_and_plays_with_it(tampere
     assert s["config"]["trust_pickle"] is True and s["config"]["games"] == 1
     games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert all(set(g["seats"]) == {spec, "random"} for g in games)
+
+
+def test_network_guided_mcts_takes_the_search_budget(tmp_path, monkeypatch) -> None:
+    """``mcts:ppo`` in a tournament: the search budget of ``--mcts-sims`` reaches it as it reaches ``mcts``."""
+    pytest.importorskip("torch")
+    from agents.mcts import MCTSAgent
+
+    made: list[tuple[str, int | None]] = []
+    init = MCTSAgent.__init__
+
+    def spy(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        made.append((self.name, self.sims))
+
+    monkeypatch.setattr(MCTSAgent, "__init__", spy)
+    out = tmp_path / "t"
+    argv = ["--agents", "mcts:ppo,random", "--games", "2", "--mcts-sims", "7", "--workers", "1"]
+    A.main([*argv, "--no-progress", "--no-plots", "--out", str(out)])
+    assert made and set(made) == {("mcts:ppo", 7)}
+    lines = (out / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 2
