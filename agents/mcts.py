@@ -85,7 +85,7 @@ class MCTSAgent(Agent):
         margin_weight: float = 0.3,
         cards: CardSet | None = None,
         policy: Agent | None = None,
-        c_puct: float = 1.5,
+        c_puct: float = 0.1,
     ) -> None:
         if sims is None and seconds is None:
             raise ValueError("MCTS needs a budget: sims and/or seconds")

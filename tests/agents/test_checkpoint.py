@@ -35,6 +35,9 @@ from ohmygoods_env import layout as L
 
 sb3_contrib = pytest.importorskip("sb3_contrib")
 ROOT = Path(__file__).resolve().parents[2]
+# the previous shipped 2-player agent (MaskablePPO MLP, trained on layout v0 and converted to v1):
+# the conversion tests use it, as its weights went through a real layout change
+MLP_2P = ROOT / "tests" / "agents" / "data" / "ppo_2p_mlp.json"
 
 
 def _positions(n_games: int = 4, seed: int = 3) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -94,7 +97,8 @@ def test_shipped_agent_by_short_name_from_any_directory(tmp_path) -> None:
     assert "ppo" in shipped_checkpoints()
     code = (
         "import numpy as np; from agents import make_agent; from ohmygoods_env import Game; "
-        "a = make_agent('ppo'); g = Game(2, seed=1); m = g.legal_mask(); x = a.act(g.observe(0), m); "
+        "from agents import info_state_of; a = make_agent('ppo'); g = Game(2, seed=1); m = g.legal_mask(); "
+        "x = a.act(g.observe(0), m, info_state_of(g.state, 0)); "
         "print(a.name, type(a).__name__, int(m[x]))"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -106,8 +110,12 @@ def test_shipped_agent_by_short_name_from_any_directory(tmp_path) -> None:
 def test_shipped_checkpoint_is_safe_format_in_package_data() -> None:
     folder = ROOT / "agents" / "checkpoints"
     assert not list(folder.glob("*.zip")) and not list(folder.glob("*.pt*"))
-    tensors, desc = read_checkpoint(shipped_checkpoints()["ppo"])
-    assert desc["players"] == 2 and desc["layout"] == current_layout()
+    for short, players in (("ppo", 2), ("ppo-3p", 3), ("ppo-4p", 4)):
+        tensors, desc = read_checkpoint(shipped_checkpoints()[short])
+        assert desc["players"] == players and desc["layout"] == current_layout()
+        assert desc["network"]["kind"] == "slotnet" and desc["network"]["prior"] == "heuristic"
+        assert "prior_gain" in tensors
+    tensors, desc = read_checkpoint(MLP_2P)
     assert tensors["layers.0.weight"].shape == (256, L.OBS_DIM)
 
 
@@ -222,7 +230,7 @@ def _drop(layout: dict, obs_block: str, action_range: str) -> tuple[dict, np.nda
 
 
 def test_convert_maps_by_name_and_acts_like_the_original(tmp_path) -> None:
-    tensors, desc = read_checkpoint(shipped_checkpoints()["ppo"])
+    tensors, desc = read_checkpoint(MLP_2P)
     cur = current_layout()
     office = next(n for n, _, _ in cur["obs_blocks"] if "Market-Office" in n)
     older, obs_kept, act_kept = _drop(cur, office, "discard for new deck")
@@ -251,7 +259,7 @@ def test_convert_maps_by_name_and_acts_like_the_original(tmp_path) -> None:
 def test_convert_command_round_trip(tmp_path) -> None:
     from training.export import main
 
-    src = shipped_checkpoints()["ppo"]
+    src = MLP_2P
     assert main(["convert", str(src), str(tmp_path / "c.json"), "--positions", "50"]) == 0
     a, _ = read_checkpoint(src)
     b, _ = read_checkpoint(tmp_path / "c.json")
@@ -259,7 +267,7 @@ def test_convert_command_round_trip(tmp_path) -> None:
 
 
 def test_shrunk_block_is_refused(tmp_path) -> None:
-    tensors, _ = read_checkpoint(shipped_checkpoints()["ppo"])
+    tensors, _ = read_checkpoint(MLP_2P)
     cur = current_layout()
     bigger = json.loads(json.dumps(cur))
     bigger["obs_blocks"][-1][2] += 1
@@ -273,7 +281,7 @@ def test_shrunk_block_is_refused(tmp_path) -> None:
 
 def test_shipped_policy_acts_like_the_original_zip_on_v0_positions() -> None:
     """300 positions recorded with the v0 engine and the original MaskablePPO zip, mapped to
-    this layout by block name: the shipped (converted) policy chooses the same actions."""
+    this layout by block name: the converted policy (the previous shipped ``ppo``) chooses the same actions."""
     from agents.checkpoint import _column_map
 
     data = np.load(ROOT / "tests" / "agents" / "data" / "ppo_2p_v0_positions.npz")
@@ -287,5 +295,5 @@ def test_shipped_policy_acts_like_the_original_zip_on_v0_positions() -> None:
     masks = np.zeros((n, cur["n_actions"]), np.int8)
     masks[:, act_idx >= 0] = data["masks"][:, act_idx[act_idx >= 0]]
     want = np.array([int(np.flatnonzero(act_idx == a)[0]) for a in data["actions"]])
-    got = make_agent("ppo").act_batch(obs, masks)
+    got = load_policy(MLP_2P).act_batch(obs, masks)
     assert n == 300 and np.array_equal(got, want)
