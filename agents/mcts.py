@@ -169,8 +169,8 @@ class MCTSAgent(Agent):
                 legal_w = np.flatnonzero(wmask)
                 if node is root:
                     legal_w = np.array([a for a in legal_w if a in root_set], np.int64)
-                    if priors is not None:  # PUCT from the policy network (see the module docstring)
-                        a = self._puct(root, legal_w, priors, done)
+                    if priors is not None:  # the policy network biases the root (see the module docstring)
+                        a = self._root_choice(root, legal_w, priors, done)
                         path.append((root, a, p))
                         if a not in root.n:
                             root.n[a], root.w[a] = 0, 0.0
@@ -220,7 +220,7 @@ class MCTSAgent(Agent):
             return int(root_legal[0])
         return max(stats, key=lambda a: (stats[a], root.w[a], -a))
 
-    def _puct(self, root: _Node, legal: np.ndarray, priors: dict[int, float], done: int) -> int:
+    def _root_choice(self, root: _Node, legal: np.ndarray, priors: dict[int, float], done: int) -> int:
         untried = [int(a) for a in legal if int(a) not in root.n]
         if untried:  # every root action gets one simulation first, the likeliest first
             return max(untried, key=lambda a: (priors.get(a, 0.0), -a))

@@ -1,4 +1,4 @@
-"""Network + search: ``mcts:SPEC`` lets a policy network guide the root of the IS-MCTS by PUCT."""
+"""Network + search: ``mcts:SPEC`` lets a policy network bias the root of the IS-MCTS."""
 
 from __future__ import annotations
 
