@@ -16,7 +16,8 @@ What it owns:
   or without the heuristic prior) to the search's root distribution: cross-entropy between
   the masked policy and the visit counts raised to ``1 / temperature`` and normalised, plus
   ``value_coef`` times the squared error of the value head against the final reward, plus
-  ``anchor`` times KL(starting policy || network) on the same samples. A
+  ``anchor`` times KL(starting policy || network) on the same samples; ``min_share`` keeps the
+  cross-entropy to the decisions whose most visited action has at least that share. A
   held-out share of the games (whole games, never split) measures the validation loss and
   the agreement of the network's choice with the search's after every epoch; the epoch with the
   lowest validation cross-entropy is written (safe checkpoint format, ``run.json`` and
@@ -187,6 +188,7 @@ def distill(
     val_share: float = 0.1,
     seed: int = 0,
     anchor: float = 0.0,
+    min_share: float = 0.0,
 ) -> dict[str, Any]:
     """Fine-tune the slot network of checkpoint ``init`` on the samples under ``data`` (module docstring)."""
     from agents.checkpoint import shipped_checkpoints
@@ -209,6 +211,10 @@ def distill(
     is_val = np.isin(s["game"], val_games)
     tr, va = np.flatnonzero(~is_val), np.flatnonzero(is_val)
     best_arg = torch.as_tensor(s["visits"].argmax(1))
+    if not 0.0 <= min_share <= 1.0:
+        raise ValueError(f"min_share must be in [0, 1], got {min_share}")
+    share = s["visits"].max(1) / np.maximum(s["visits"].sum(1), 1)
+    decisive = torch.as_tensor(share >= min_share, dtype=torch.float32)  # CE weight per sample
     if anchor < 0:
         raise ValueError(f"anchor must be >= 0, got {anchor}")
     init_logp = None
@@ -260,7 +266,8 @@ def distill(
         tot = 0.0
         for k in range(0, perm.size, batch):
             ce, vl, _, kl = losses(perm[k : k + batch])
-            loss = ce.mean() + value_coef * vl.mean()
+            w = decisive[torch.as_tensor(perm[k : k + batch])]
+            loss = (ce * w).sum() / w.sum().clamp(min=1.0) + value_coef * vl.mean()
             if kl is not None:
                 loss = loss + anchor * kl.mean()
             if not torch.isfinite(loss):
@@ -294,6 +301,7 @@ def distill(
         "temperature": temperature,
         "value_coef": value_coef,
         "anchor": anchor,
+        "min_share": min_share,
         "val_agree": best["val_agree"],
         "seconds": round(time.perf_counter() - t0, 1),
         "command": "python -m training.expert " + " ".join(sys.argv[1:]),
@@ -328,6 +336,12 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--temperature", type=float, default=1.0)
     d.add_argument("--value-coef", type=float, default=0.25)
     d.add_argument("--anchor", type=float, default=0.0, help="weight of KL(starting policy || network)")
+    d.add_argument(
+        "--min-share",
+        type=float,
+        default=0.0,
+        help="learn the search's choice only where its top visit share is this high",
+    )
     d.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
     torch.set_num_threads(1)
@@ -347,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
                     a.value_coef,
                     seed=a.seed,
                     anchor=a.anchor,
+                    min_share=a.min_share,
                 )
             )
         )

@@ -136,3 +136,27 @@ def test_distill_anchor_keeps_the_network_near_its_starting_policy(tmp_path):
     assert drift[50.0] < 0.5 * drift[0.0]  # KL(start || result): the anchor holds it back
     with pytest.raises(ValueError, match="anchor must be >= 0"):
         distill(str(init), [data], tmp_path / "bad", epochs=1, anchor=-1.0)
+
+
+def test_distill_min_share_learns_only_the_decisive_choices(tmp_path):
+    a = MCTSAgent(seed=4, sims=32)
+    data = tmp_path / "data"
+    data.mkdir()
+    np.savez_compressed(data / "shard_000_0000.npz", **play_recorded([a, a], 3, seed=40))
+    init = save_agent(SlotNet(hidden=32, embed=4, prior="heuristic"), tmp_path / "init")
+    s = load_samples([data])
+    assert (s["visits"].max(1) < s["visits"].sum(1)).all()  # every root action is simulated: no share of 1
+    p0 = _policy(init, s)
+    moved = {}
+    for share in (0.0, 1.0):  # 1.0: no sample is decisive enough, so the policy gets no gradient
+        out = tmp_path / f"out{share}"
+        card = distill(str(init), [data], out, epochs=2, lr=3e-3, batch=64, value_coef=0.0, min_share=share)
+        assert card["min_share"] == share
+        moved[share] = float((_policy(out / "last.json", s) - p0).abs().max())
+        with open(out / "distill.csv") as f:
+            val_ce = [float(r["val_ce"]) for r in csv.DictReader(f)]
+        if share == 1.0:  # not just the best epoch: the policy held still at every epoch
+            assert max(val_ce) - min(val_ce) < 1e-5
+    assert moved[0.0] > 1e-3 and moved[1.0] < 1e-6
+    with pytest.raises(ValueError, match=r"min_share must be in \[0, 1\]"):
+        distill(str(init), [data], tmp_path / "bad", epochs=1, min_share=1.5)
