@@ -12,7 +12,8 @@ What it owns:
 * :class:`SelfPlayRollout` — ``N`` games in one ``BatchGames``. Every seat of every game has
   an owner drawn when the game starts: the learner (shared parameters; each of its decisions
   is a training sample, whatever the seat) or a league opponent (a frozen snapshot of the
-  network, or a baseline: ``heuristic``, ``greedy``, ``random``). One engine step per batch
+  network, a baseline: ``heuristic``, ``greedy``, ``random``, or the search ``mctsN``, IS-MCTS
+  with ``N`` simulations). One engine step per batch
   step: learner rows are observed straight into preallocated buffers and answered by one
   forward; opponents are answered per owner, batched over their games.
 * Per-seat GAE (:func:`gae_per_seat`): the samples of one seat of one game form a
@@ -59,6 +60,27 @@ from .stats import MatchResult, SoloResult, match, solo_score
 
 LEARNER = -1
 BASELINES: tuple[str, ...] = ("heuristic", "greedy", "random")
+SEARCH_PREFIX = "mcts"  # league entry ``mctsN``: agents.mcts.MCTSAgent with N simulations per decision
+
+
+def search_sims(name: str) -> int | None:
+    """``N`` for a league entry ``mctsN`` (N ≥ 1), else None; a malformed ``mcts...`` raises."""
+    if not name.startswith(SEARCH_PREFIX):
+        return None
+    tail = name[len(SEARCH_PREFIX) :]
+    if not tail.isdigit() or int(tail) < 1:
+        raise ValueError(
+            f"league entry {name!r}: the search takes its simulations per decision in the name, e.g. {SEARCH_PREFIX}200"
+        )
+    return int(tail)
+
+
+def league_agent(name: str, seed: int) -> Any:
+    """The agent behind the league entry ``name`` (a baseline or ``mctsN``)."""
+    sims = search_sims(name)
+    if sims is not None:
+        return make_agent("mcts", seed=seed, sims=sims)
+    return make_agent(name, seed=seed)
 
 
 # ===================================================================== network
@@ -159,7 +181,9 @@ class League:
     """Who plays the seats that are not the learner's.
 
     ``self_share``: the chance that a seat (beyond the one learner seat every game has) is the
-    learner too. The other seats go to ``weights`` (``snapshot`` and the baselines).
+    learner too. The other seats go to ``weights``: ``snapshot``, the baselines and any
+    ``mctsN`` (the search with ``N`` simulations; about 0.1 ms per simulation, so a search seat
+    costs far more than a network or baseline seat: give it a small share).
     """
 
     self_share: float = 0.6
@@ -170,7 +194,7 @@ class League:
 
     @classmethod
     def parse(cls, text: str, max_snapshots: int = 5) -> League:
-        """``"self:0.6,snapshot:0.2,heuristic:0.1,greedy:0.05,random:0.05"`` (self = the learner's share of seats)."""
+        """``"self:0.6,snapshot:0.2,heuristic:0.1,greedy:0.05,mcts200:0.05"`` (self = the learner's share of seats)."""
         w: dict[str, float] = {}
         share = 0.0
         for item in text.split(","):
@@ -180,10 +204,15 @@ class League:
             x = float(val) if val else 1.0
             if name == "self":
                 share = x
-            elif name in ("snapshot", *BASELINES):
+            elif name in ("snapshot", *BASELINES) or search_sims(name) is not None:
                 w[name] = x
             else:
-                raise ValueError(f"unknown league entry {name!r}: expected self, snapshot, {', '.join(BASELINES)}")
+                raise ValueError(
+                    f"unknown league entry {name!r}: expected self, snapshot, {', '.join(BASELINES)} "
+                    f"or {SEARCH_PREFIX}N (the search with N simulations)"
+                )
+            if x < 0:
+                raise ValueError(f"league entry {name!r} has a negative weight {x}")
         total = share + sum(w.values())
         if total <= 0:
             raise ValueError(f"league {text!r} has no positive weight")
@@ -225,11 +254,12 @@ class SelfPlayRollout:
         self.gen = torch.Generator().manual_seed(int(seed))
         # owners: -1 learner, else an index into self.opponents (name, BatchPolicy)
         self.opponents: list[tuple[str, BatchPolicy]] = []
-        self._baseline_idx: dict[str, int] = {}
-        for k, name in enumerate(BASELINES):
-            if self.league.weights.get(name, 0) > 0:
-                self._baseline_idx[name] = len(self.opponents)
-                self.opponents.append((name, BatchPolicy(make_agent(name, seed=seed + 17 * k))))
+        self._fixed_idx: dict[str, int] = {}  # baselines and searches: one agent each
+        self._fixed = [n for n in self.league.weights if n != "snapshot"]
+        for k, name in enumerate(self._fixed):
+            if self.league.weights[name] > 0:
+                self._fixed_idx[name] = len(self.opponents)
+                self.opponents.append((name, BatchPolicy(league_agent(name, seed + 17 * k))))
         self.snapshots: list[int] = []
         # a network with a prior: the prior's choice for every learner decision (a training input)
         self.prior = BatchPolicy(make_prior(net.prior)) if net.prior is not None else None
@@ -258,7 +288,7 @@ class SelfPlayRollout:
         """Draw the owners of every seat of the games in ``rows`` (one learner seat at least)."""
         if rows.size == 0:
             return
-        names = ["self", "snapshot", *BASELINES]
+        names = ["self", "snapshot", *self._fixed]
         w = np.array([self.league.self_share] + [self.league.weights.get(n, 0.0) for n in names[1:]])
         if not self.snapshots:
             w[1] = 0.0
@@ -274,7 +304,7 @@ class SelfPlayRollout:
             if name == "snapshot":
                 owner[sel] = np.asarray(self.snapshots)[self.rng.integers(len(self.snapshots), size=int(sel.sum()))]
             else:
-                owner[sel] = self._baseline_idx[name]
+                owner[sel] = self._fixed_idx[name]
         self.owner[rows] = owner
 
     # -------------------------------------------------------------- collecting
@@ -764,6 +794,7 @@ def main(argv: list[str] | None = None) -> int:
 
 __all__ = [
     "BASELINES",
+    "SEARCH_PREFIX",
     "FastPPO",
     "League",
     "NetAgent",
@@ -773,12 +804,14 @@ __all__ = [
     "gae_per_seat",
     "legal_index",
     "legal_logits",
+    "league_agent",
     "load_net",
     "main",
     "masked_entropy",
     "plot_learning_curves",
     "sample_masked",
     "save_agent",
+    "search_sims",
 ]
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from training.fast_ppo import (
     masked_entropy,
     sample_masked,
     save_agent,
+    search_sims,
 )
 
 
@@ -145,11 +146,37 @@ def test_rollout_keeps_no_samples_of_opponent_seats():
 
 
 def test_league_parse_rejects_unknown_entries():
-    with pytest.raises(ValueError, match="unknown league entry 'mcts'"):
-        League.parse("self:1,mcts:1")
+    with pytest.raises(ValueError, match="unknown league entry 'alphazero'"):
+        League.parse("self:1,alphazero:1")
+    for bad in ("mcts", "mcts0", "mctsx", "mcts-5"):  # the search needs its simulations in the name
+        with pytest.raises(ValueError, match=f"league entry '{bad}'.*e.g. mcts200"):
+            League.parse(f"self:1,{bad}:1")
+    with pytest.raises(ValueError, match="negative weight"):
+        League.parse("self:1,heuristic:-0.5")
     lg = League.parse("self:2,heuristic:1,snapshot:1")
     assert lg.self_share == pytest.approx(0.5)
     assert lg.weights == {"heuristic": 0.25, "snapshot": 0.25}
+    lg = League.parse("self:3,mcts200:1")
+    assert lg.weights == {"mcts200": 0.25}
+    assert search_sims("mcts200") == 200 and search_sims("heuristic") is None
+
+
+def test_search_seats_in_the_league_play_as_mcts_and_leave_no_samples():
+    from agents.mcts import MCTSAgent
+
+    net = SlotNet(hidden=16, embed=4)
+    ro = SelfPlayRollout(net, 3, 2, league=League.parse("self:0,mcts16:1"), reward="win", reward_scale=1.0, seed=9)
+    ((name, policy),) = ro.opponents
+    assert name == "mcts16" and isinstance(policy.agent, MCTSAgent) and policy.agent.sims == 16
+    assert policy.needs_info_state  # the search is handed redacted information states only
+    assert ((ro.owner == -1).sum(axis=1) == 1).all() and ((ro.owner == 0).sum(axis=1) == 1).all()
+    batch = ro.collect(300)
+    seats: dict[tuple[int, int], set[int]] = {}
+    for g, s, e in batch["where"].numpy():
+        seats.setdefault((int(g), int(e)), set()).add(int(s))
+    assert all(len(v) == 1 for v in seats.values())  # the search's seats left no samples
+    assert ro.games_done >= 3
+    assert len(ro.stats["mcts16"]) == ro.games_done  # training-time outcomes, keyed by the opponent
 
 
 def test_checkpoint_round_trip_in_the_safe_format(tmp_path):
