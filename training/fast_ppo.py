@@ -183,7 +183,8 @@ class League:
     ``self_share``: the chance that a seat (beyond the one learner seat every game has) is the
     learner too. The other seats go to ``weights``: ``snapshot``, the baselines and any
     ``mctsN`` (the search with ``N`` simulations; about 0.1 ms per simulation, so a search seat
-    costs far more than a network or baseline seat: give it a small share).
+    costs far more than a network or baseline seat: give it a small share). Until the first
+    snapshot is taken, the ``snapshot`` share of seats is the learner's.
     """
 
     self_share: float = 0.6
@@ -290,7 +291,8 @@ class SelfPlayRollout:
             return
         names = ["self", "snapshot", *self._fixed]
         w = np.array([self.league.self_share] + [self.league.weights.get(n, 0.0) for n in names[1:]])
-        if not self.snapshots:
+        if not self.snapshots:  # its seats are the learner's until the first snapshot (a copy would be the same net)
+            w[0] += w[1]
             w[1] = 0.0
         w = w / w.sum()
         draw = self.rng.choice(len(names), size=(rows.size, self.P), p=w)

@@ -161,6 +161,16 @@ def test_league_parse_rejects_unknown_entries():
     assert search_sims("mcts200") == 200 and search_sims("heuristic") is None
 
 
+def test_a_snapshot_only_league_starts_as_self_play_until_the_first_snapshot():
+    net = SlotNet(hidden=16, embed=4)
+    ro = SelfPlayRollout(net, 6, 3, league=League.parse("self:0,snapshot:1"), reward="win", reward_scale=1.0, seed=3)
+    assert (ro.owner == -1).all()  # no snapshot yet: every seat is the learner's, not a draw over zero weights
+    ro.add_snapshot()
+    ro._assign(np.arange(6))
+    assert ((ro.owner == -1).sum(axis=1) == 1).all()  # then one learner seat per game, the rest the snapshot
+    assert set(np.unique(ro.owner[ro.owner != -1])) == set(ro.snapshots)
+
+
 def test_search_seats_in_the_league_play_as_mcts_and_leave_no_samples():
     from agents.mcts import MCTSAgent
 
