@@ -4,12 +4,12 @@
 spec                 agent
 ===================  ==========================================================================
 ``random``           uniformly random legal action (:class:`ohmygoods_env.policy.RandomAgent`)
-``greedy``           the light greedy policy MCTS uses in its rollouts (:mod:`agents.greedy`)
-``heuristic``        documented rule-based player (:class:`agents.heuristic.HeuristicAgent`)
-``mcts``             determinized information-set MCTS (:class:`agents.mcts.MCTSAgent`)
+``greedy``           the light greedy policy MCTS uses in its rollouts (:mod:`ohmygoods_agents.greedy`)
+``heuristic``        documented rule-based player (:class:`ohmygoods_agents.heuristic.HeuristicAgent`)
+``mcts``             determinized information-set MCTS (:class:`ohmygoods_agents.mcts.MCTSAgent`)
 ``ppo``              the shipped 2-player policy (package data, safe format; see below)
 ``ppo:PATH``         a policy checkpoint ``PATH`` (``NAME.json`` + ``NAME.safetensors``,
-                     :func:`agents.checkpoint.load_policy`); runs no code when loaded
+                     :func:`ohmygoods_agents.checkpoint.load_policy`); runs no code when loaded
 ``sb3:PATH``         a Stable-Baselines3 ``MaskablePPO`` zip: **only** with
                      ``trust_pickle=True``, because loading such a zip unpickles code
 ===================  ==========================================================================

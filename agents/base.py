@@ -2,7 +2,7 @@
 
 :class:`Agent`, :func:`info_state_of` and :func:`require_info_state` live in
 :mod:`ohmygoods_env.policy` (below the envs in the layers, so envs and agents share one
-concept); this module only names them for ``from agents.base import ...``.
+concept); this module only names them for ``from ohmygoods_agents.base import ...``.
 """
 
 from __future__ import annotations

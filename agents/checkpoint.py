@@ -30,7 +30,7 @@ when nothing else is legal. Blocks that were renamed or split map through
 :data:`BLOCK_PIECES`. :func:`verify_conversion` checks that the converted policy acts
 like the original on positions the layout change leaves alone.
 
-Command line: ``python -m training.export`` (``sb3``, ``convert``, ``verify``).
+Command line: ``python -m ohmygoods_training.export`` (``sb3``, ``convert``, ``verify``).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ FORMAT_VERSION = 1
 #: bias of actions a converted network never saw: far below any trained logit
 NEW_ACTION_BIAS = -1.0e9
 ACTIVATIONS: tuple[str, ...] = ("tanh", "relu", "elu", "leaky_relu", "gelu", "silu")
-CONVERT_COMMAND = "python -m training.export convert IN.json OUT.json"
+CONVERT_COMMAND = "python -m ohmygoods_training.export convert IN.json OUT.json"
 
 
 class CheckpointError(ValueError):
@@ -67,7 +67,7 @@ def untrusted_zip_message(path: str | Path) -> str:
     return (
         f"{str(path)!r} is a Stable-Baselines3 zip: loading it unpickles the ':serialized:' entries of its "
         "'data' file, which can run any code the file carries. Convert it once to the safe format "
-        "(python -m training.export sb3 ZIP OUT.json) and load OUT.json, or, only for a file you trust, "
+        "(python -m ohmygoods_training.export sb3 ZIP OUT.json) and load OUT.json, or, only for a file you trust, "
         "opt in: make_agent('sb3:PATH', trust_pickle=True)"
     )
 
@@ -335,7 +335,7 @@ def save_checkpoint(
     """Write ``dst`` (``.json``) and its ``.safetensors`` next to it; returns the JSON path.
 
     ``network`` describes a non-MLP network (``{"kind": "slotnet", "hidden", "embed"}``,
-    :mod:`agents.slotnet`); by default the tensors are an MLP's ``layers.K``.
+    :mod:`ohmygoods_agents.slotnet`); by default the tensors are an MLP's ``layers.K``.
     """
     from safetensors.numpy import save_file
 
@@ -361,7 +361,8 @@ def save_checkpoint(
 
 
 def _check_slotnet(tensors: dict[str, Any], network: dict[str, Any], where: str) -> None:
-    """The tensors of a ``slotnet`` network have the names and shapes its widths give (:mod:`agents.slotnet`)."""
+    """The tensors of a ``slotnet`` network have the names and shapes its widths give
+    (:mod:`ohmygoods_agents.slotnet`)."""
     from .slotnet import PRIORS, expected_shapes
 
     hidden, embed, prior = network.get("hidden"), network.get("embed"), network.get("prior")
@@ -713,7 +714,7 @@ def verify_conversion(
 def shipped_checkpoints() -> dict[str, Path]:
     """Short name → checkpoint JSON of the agents shipped as package data (``agents/checkpoints``)."""
     out: dict[str, Path] = {}
-    folder = resources.files("agents") / "checkpoints"
+    folder = resources.files("ohmygoods_agents") / "checkpoints"
     for entry in folder.iterdir():
         if entry.name.endswith(".json"):
             try:

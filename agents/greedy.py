@@ -1,6 +1,6 @@
 """The light greedy policy of the MCTS rollouts, as an agent of its own (a ladder step).
 
-It runs :func:`agents._kernels.greedy_action` on the information state: it reads only
+It runs :func:`ohmygoods_agents._kernels.greedy_action` on the information state: it reads only
 public information and its own cards (the market, its hand, its goods), never hidden cards.
 """
 

@@ -10,7 +10,7 @@ One search runs from the acting player's information state (never the true state
    sampled world* compete, with UCT on availability counts:
    ``w/n + c * sqrt(ln(available) / n)`` for the player to move there. An untried legal
    action is expanded first — the light greedy policy's choice if untried, else a random one.
-3. **Evaluate.** A numba rollout (:func:`agents._kernels.simulate`) plays the world to the end
+3. **Evaluate.** A numba rollout (:func:`ohmygoods_agents._kernels.simulate`) plays the world to the end
    with the light greedy policy for every seat (``eps`` random moves, its own RNG, never the
    game's RNG word) and scores it by R8.3: each seat's value is
    ``(1 - margin_weight) * win share + margin_weight * squashed score margin`` in [0, 1].

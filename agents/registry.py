@@ -34,7 +34,7 @@ def heuristic(arg: str | None = None, *, seed: int | None = None, **kwargs: Any)
 
 def mcts(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
     """``mcts``: determinized IS-MCTS; ``mcts:SPEC``: the same search with the policy network
-    ``SPEC`` (``ppo``, ``ppo-3p``, ``ppo:PATH``, ...) biasing the root (see :mod:`agents.mcts`)."""
+    ``SPEC`` (``ppo``, ``ppo-3p``, ``ppo:PATH``, ...) biasing the root (see :mod:`ohmygoods_agents.mcts`)."""
     from .mcts import MCTSAgent
 
     if arg is None:

@@ -19,10 +19,10 @@ tensor                       shape
 ``prior_gain``               ``[1]`` (only with a prior, below)
 ===========================  =======================================================
 
-``REST_DIM`` is ``OBS_DIM`` minus the ``O_SLOTS`` block. Trained by :mod:`training.fast_ppo`.
+``REST_DIM`` is ``OBS_DIM`` minus the ``O_SLOTS`` block. Trained by :mod:`ohmygoods_training.fast_ppo`.
 
 **A rule-based prior** (``network.prior = "heuristic"``; residual policy learning): the
-network also gets the action the heuristic agent (:mod:`agents.heuristic`) would choose from
+network also gets the action the heuristic agent (:mod:`ohmygoods_agents.heuristic`) would choose from
 the same information state, and adds ``prior_gain`` (a learned scalar) to that action's
 logit. A new network with a prior plays like the heuristic from its first update (its own
 logits start near 0); training learns where to deviate. The prior reads the acting seat's
@@ -50,7 +50,7 @@ PRIORS: tuple[str, ...] = ("heuristic",)
 
 
 def make_prior(name: str) -> Any:
-    """The agent that suggests the prior action: a deterministic :class:`~agents.heuristic.HeuristicAgent`."""
+    """The agent that suggests the prior action: a deterministic :class:`~ohmygoods_agents.heuristic.HeuristicAgent`."""
     if name not in PRIORS:
         raise ValueError(f"unknown network prior {name!r}: expected one of {list(PRIORS)}")
     from .heuristic import HeuristicAgent

@@ -19,7 +19,7 @@ Schedule (fixed by the arguments, so the same command gives the same results):
   ``--mcts-sims`` (the default) everything is reproducible.
 
 Harness: at every decision the acting agent gets ``Game.observe(p)``, the legal mask and
-the redacted information state (:func:`agents.base.info_state_of`) — copies, never the true
+the redacted information state (:func:`ohmygoods_agents.base.info_state_of`) — copies, never the true
 state.
 
 Statistics:

@@ -1,7 +1,7 @@
 """Argument types for command lines that refuse bad values before any work starts.
 
 Below the app layer, so that the ``ohmygoods`` subcommands (:mod:`ohmygoods_env.apps.common`
-re-exports these) and the training scripts (``python -m training.train_ppo``) share one copy.
+re-exports these) and the training scripts (``python -m ohmygoods_training.train_ppo``) share one copy.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@
   it plays, else the mean is 0.
 
 Pairwise Bradley–Terry ratings with bootstrap intervals (2-player tournaments) stay in
-:mod:`agents.tournament`.
+:mod:`ohmygoods_agents.tournament`.
 """
 
 from __future__ import annotations

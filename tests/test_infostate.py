@@ -202,7 +202,7 @@ def test_r5_2_assistant_moves_and_payments_are_not_in_the_information_state():
 def test_every_agent_acts_identically_on_hidden_information_twins(kind):
     """#9.4: random, greedy, heuristic and MCTS choose the same action on positions that differ
     only in hidden cards, the RNG state, or an opponent's undisclosed phase-II choices."""
-    from agents import info_state_of, make_agent
+    from ohmygoods_agents import info_state_of, make_agent
 
     twins = list(_swap_twins(10) if kind == "swap" else _phase2_move_twins(8))
     assert len(twins) >= 4

@@ -21,8 +21,8 @@ def test_wilson_matches_the_textbook_values() -> None:
 
 
 def test_training_and_tournaments_use_the_same_function() -> None:
-    from agents import tournament
-    from training import stats
+    from ohmygoods_agents import tournament
+    from ohmygoods_training import stats
 
     assert tournament.wilson is wilson and stats.wilson is wilson
 

@@ -1,4 +1,4 @@
-"""Training benchmark (``ohmygoods bench --train`` / ``python -m training.bench_train``): where the time goes.
+"""Training benchmark (``ohmygoods bench --train`` / ``python -m ohmygoods_training.bench_train``): where the time goes.
 
 One run measures, for the shipped configuration and for the new default, on the same machine:
 
@@ -17,7 +17,7 @@ end to end           whole iterations (rollout + update), learner decisions per 
 Shipped: ``MaskablePPO`` over ``LeagueVecEnv`` with train_ppo.py's settings of
 ``agents/checkpoints/ppo_2p.zip`` (64 envs, ``n_steps`` 128, batch 1024, 5 epochs, policy
 256-256, value 128-128, league ``heuristic:0.5,self:0.3,greedy:0.1,random:0.1``). New:
-:class:`training.fast_ppo.FastPPO` with :class:`~training.fast_ppo.PPOConfig`'s defaults.
+:class:`ohmygoods_training.fast_ppo.FastPPO` with :class:`~ohmygoods_training.fast_ppo.PPOConfig`'s defaults.
 Both run with torch on ``--threads`` threads (default 1).
 """
 
@@ -103,7 +103,7 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
 
 
 def bench_fast(players: int, iters: int, env_steps: int, seed: int = 0, **overrides: Any) -> dict[str, float]:
-    """Steps/s of :class:`training.fast_ppo.FastPPO` (defaults unless ``overrides``)."""
+    """Steps/s of :class:`ohmygoods_training.fast_ppo.FastPPO` (defaults unless ``overrides``)."""
     from ohmygoods_env import layout as L
     from ohmygoods_env.batch import BatchGames, make_rng, random_actions
 

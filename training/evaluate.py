@@ -1,14 +1,14 @@
 """Evaluate a trained MaskablePPO checkpoint against the baselines; plot a run's learning curve.
 
-``python -m training.evaluate CHECKPOINT [--games 1000] [--players 2] [--opponents random,heuristic]``
+``python -m ohmygoods_training.evaluate CHECKPOINT [--games 1000] [--players 2] [--opponents random,heuristic]``
 
 * ``--engine tournament`` (default) plays the games with the tournament harness of
-  :mod:`agents.tournament` (``Game`` objects; the checkpoint loaded as ``ppo:PATH`` through
-  :func:`agents.checkpoint.load_policy`, deterministic): each pairing separately, deals played
+  :mod:`ohmygoods_agents.tournament` (``Game`` objects; the checkpoint loaded as ``ppo:PATH`` through
+  :func:`ohmygoods_agents.checkpoint.load_policy`, deterministic): each pairing separately, deals played
   from every seat, win rate with a 95% Wilson interval (ties count half).
 * ``--engine batch`` plays all games of a pairing at once in one ``BatchGames`` (one torch
   forward per decision point over all games waiting for the policy) — the evaluation used
-  during training (:func:`training.stats.match`); same rules and win rule, other deals.
+  during training (:func:`ohmygoods_training.stats.match`); same rules and win rule, other deals.
 * MCTS joins only with ``--mcts-games N`` (a small budget: ``--mcts-sims``).
 
 Writes into ``--out`` (default: ``<checkpoint dir>/eval_<checkpoint name>``): ``results.json``,
@@ -45,7 +45,7 @@ def tournament_match(
 ) -> dict[str, Any]:
     """``ppo:checkpoint`` (``sb3:checkpoint`` for a zip) against ``opponent`` with the tournament
     harness; the policy's row of the result."""
-    from agents import tournament as T
+    from ohmygoods_agents import tournament as T
 
     spec = f"sb3:{checkpoint}" if str(checkpoint).endswith(".zip") else f"ppo:{checkpoint}"
     names = [spec, opponent]
@@ -91,8 +91,8 @@ def batch_match(
     seed: int = 2024,
     trust_pickle: bool = False,
 ) -> dict[str, Any]:
-    """``checkpoint`` against ``opponent`` with the batched harness (:func:`training.stats.match`)."""
-    from agents.checkpoint import load_policy
+    """``checkpoint`` against ``opponent`` with the batched harness (:func:`ohmygoods_training.stats.match`)."""
+    from ohmygoods_agents.checkpoint import load_policy
 
     from .stats import match
 
@@ -167,7 +167,7 @@ def format_results(results: list[dict[str, Any]]) -> str:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m ohmygoods_training.evaluate", description=__doc__.split("\n")[0])
     p.add_argument("checkpoint", help="policy checkpoint NAME.json, or a MaskablePPO zip with --trust-pickle")
     p.add_argument(
         "--trust-pickle",
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no checkpoint at {ckpt}", file=sys.stderr)
         return 2
     if ckpt.suffix == ".zip" and not args.trust_pickle:
-        from agents.checkpoint import untrusted_zip_message
+        from ohmygoods_agents.checkpoint import untrusted_zip_message
 
         print(untrusted_zip_message(ckpt) + " (here: --trust-pickle)", file=sys.stderr)
         return 2

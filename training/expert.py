@@ -1,18 +1,18 @@
 """Expert iteration for the slot network: the network-guided search plays, the network learns its choices.
 
-``python -m training.expert generate --agent mcts:ppo --sims 1000 --games 200 --out runs/ex1``
-``python -m training.expert distill --init ppo --data runs/ex1 --out runs/ex1/net``
+``python -m ohmygoods_training.expert generate --agent mcts:ppo --sims 1000 --games 200 --out runs/ex1``
+``python -m ohmygoods_training.expert distill --init ppo --data runs/ex1 --out runs/ex1/net``
 
 What it owns:
 
 * :func:`generate` — games between search agents (default ``mcts:ppo`` in every seat, the
-  IS-MCTS of :mod:`agents.mcts` with the network biasing its root). Every **searched** decision
+  IS-MCTS of :mod:`ohmygoods_agents.mcts` with the network biasing its root). Every **searched** decision
   is a sample: the acting seat's observation, legal mask and information state, the root's
   visit counts (``MCTSAgent.last_visits``) and the seat's final ``win`` reward. Decisions the
   search does not make (a single legal action, payments) leave no sample. The search reads
   the information state only, so no sample holds hidden information. Games are written in
   shards of ``--chunk`` games (``shard_NNNN.npz``), so a long run can be stopped and used.
-* :func:`distill` — fine-tunes a slot network (a checkpoint of :mod:`training.fast_ppo`, with
+* :func:`distill` — fine-tunes a slot network (a checkpoint of :mod:`ohmygoods_training.fast_ppo`, with
   or without the heuristic prior) to the search's root distribution: cross-entropy between
   the masked policy and the visit counts raised to ``1 / temperature`` and normalised, plus
   ``value_coef`` times the squared error of the value head against the final reward, plus
@@ -38,9 +38,9 @@ from typing import Any
 
 import numpy as np
 import torch
+from ohmygoods_agents import make_agent
+from ohmygoods_agents.slotnet import SlotNet, make_prior, prior_actions
 
-from agents import make_agent
-from agents.slotnet import SlotNet, make_prior, prior_actions
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.policy import BatchPolicy, _info_states, play_owned
@@ -76,7 +76,7 @@ class RecordingPolicy(BatchPolicy):
 
 
 def play_recorded(agents: list[Any], num_games: int, seed: int, num_players: int = 2) -> dict[str, np.ndarray]:
-    """Play ``num_games`` games (seats rotating as in :func:`training.league.play_games`) and
+    """Play ``num_games`` games (seats rotating as in :func:`ohmygoods_training.league.play_games`) and
     return the samples of every searched decision as arrays (keys :data:`SAMPLE_KEYS`)."""
     if len(agents) != num_players:
         raise ValueError(f"need {num_players} agents, got {len(agents)}")
@@ -191,7 +191,7 @@ def distill(
     min_share: float = 0.0,
 ) -> dict[str, Any]:
     """Fine-tune the slot network of checkpoint ``init`` on the samples under ``data`` (module docstring)."""
-    from agents.checkpoint import shipped_checkpoints
+    from ohmygoods_agents.checkpoint import shipped_checkpoints
 
     from .fast_ppo import load_net, save_agent
 
@@ -288,7 +288,7 @@ def distill(
         w.writeheader()
         w.writerows(rows)
     card = {
-        "trainer": "training.expert distill",
+        "trainer": "ohmygoods_training.expert distill",
         "init": str(init),
         "data": [str(d) for d in data],
         "samples": int(n),
@@ -304,7 +304,7 @@ def distill(
         "min_share": min_share,
         "val_agree": best["val_agree"],
         "seconds": round(time.perf_counter() - t0, 1),
-        "command": "python -m training.expert " + " ".join(sys.argv[1:]),
+        "command": "python -m ohmygoods_training.expert " + " ".join(sys.argv[1:]),
     }
     save_agent(net, out / "last", card)
     (out / "run.json").write_text(json.dumps(card, indent=1))
@@ -315,7 +315,7 @@ def distill(
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.expert", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m ohmygoods_training.expert", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate", help="play search games and write expert shards")
     g.add_argument("--agent", default="mcts:ppo")

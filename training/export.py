@@ -1,24 +1,24 @@
-"""Ship and convert policy checkpoints in the safe format (:mod:`agents.checkpoint`).
+"""Ship and convert policy checkpoints in the safe format (:mod:`ohmygoods_agents.checkpoint`).
 
 =====================================================  ==============================================
 command                                                what it does
 =====================================================  ==============================================
-``python -m training.export sb3 ZIP OUT.json``         the actor of a MaskablePPO zip as a checkpoint
+``python -m ohmygoods_training.export sb3 ZIP OUT.json``         the actor of a MaskablePPO zip as a checkpoint
                                                        (``OUT.json`` + ``OUT.safetensors``); nothing
                                                        in the zip is unpickled. ``--eval`` adds a
-                                                       ``training.evaluate`` results.json, ``--name``
+                                                       ``ohmygoods_training.evaluate`` results.json, ``--name``
                                                        a short name (shipped agents), ``--layout-of``
                                                        the layout of another checkpoint (a zip
                                                        trained on an older layout)
-``python -m training.export convert IN.json OUT.json``  map a checkpoint to this engine's layout by
+``python -m ohmygoods_training.export convert IN.json OUT.json``  map a checkpoint to this engine's layout by
                                                        block / action-range name, then check that it
                                                        acts like ``IN`` (``--positions``, 0: skip)
-``python -m training.export verify IN.json OUT.json``  that check alone
+``python -m ohmygoods_training.export verify IN.json OUT.json``  that check alone
 =====================================================  ==============================================
 
 ``IN`` and ``OUT`` may be the same file: the original is copied aside first, and ``OUT`` is
 written only when the check passes. The shipped 2-player agent after a layout
-change: ``python -m training.export convert agents/checkpoints/ppo_2p.json
+change: ``python -m ohmygoods_training.export convert agents/checkpoints/ppo_2p.json
 agents/checkpoints/ppo_2p.json``.
 """
 
@@ -32,7 +32,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from agents.checkpoint import CheckpointError, convert_checkpoint, export_sb3, read_checkpoint, verify_conversion
+from ohmygoods_agents.checkpoint import (
+    CheckpointError,
+    convert_checkpoint,
+    export_sb3,
+    read_checkpoint,
+    verify_conversion,
+)
 
 
 def ship(
@@ -50,7 +56,7 @@ def ship(
         if run_json.exists():
             run = json.loads(run_json.read_text())
             card["training"] = {
-                "command": "python -m training.train_ppo " + " ".join(run.get("argv", [])),
+                "command": "python -m ohmygoods_training.train_ppo " + " ".join(run.get("argv", [])),
                 "timesteps_total_run": run.get("timesteps"),
                 "wall_s_total_run": run.get("wall_s"),
                 "warm_start": run.get("warm_start"),
@@ -91,12 +97,12 @@ def convert(src: str | Path, dst: str | Path, positions: int = 300, seed: int = 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.export", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m ohmygoods_training.export", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     a = sub.add_parser("sb3", help="a MaskablePPO zip as a safe checkpoint (nothing is unpickled)")
     a.add_argument("src")
     a.add_argument("dst")
-    a.add_argument("--eval", default=None, help="results.json of training.evaluate")
+    a.add_argument("--eval", default=None, help="results.json of ohmygoods_training.evaluate")
     a.add_argument("--note", default="")
     a.add_argument("--name", default=None, help="short agent name (shipped agents: ppo, ppo-3p, ...)")
     a.add_argument("--layout-of", default=None, help="take the layout from this checkpoint (zip of an older layout)")

@@ -1,10 +1,10 @@
 """A lean masked PPO in plain torch that rolls out on :class:`~ohmygoods_env.batch.BatchGames` directly.
 
-``python -m training.fast_ppo --players 3 --total-steps 2000000 --out runs/fast3p``
+``python -m ohmygoods_training.fast_ppo --players 3 --total-steps 2000000 --out runs/fast3p``
 
 What it owns:
 
-* the network is :class:`agents.slotnet.SlotNet`: one small encoder, shared by every building
+* the network is :class:`ohmygoods_agents.slotnet.SlotNet`: one small encoder, shared by every building
   slot, reads each ``SLOT_FEATURES`` record of ``O_SLOTS``; my own slots stay in slot order
   (actions name slots), each other seat's slots are summed (permutation-invariant over its
   buildings). The rest of the observation joins them in a shared trunk with a masked policy
@@ -23,8 +23,8 @@ What it owns:
   opponents leave no samples.
 * :class:`FastPPO` — the update (clipped surrogate, value loss, entropy of the masked
   distribution, gradient clipping), snapshots into the league, evaluation against the
-  heuristic with :func:`training.stats.match`, checkpoints in the safe policy format of
-  :mod:`agents.checkpoint` (network kind ``slotnet``, :mod:`agents.slotnet`) and ``eval.csv``.
+  heuristic with :func:`ohmygoods_training.stats.match`, checkpoints in the safe policy format of
+  :mod:`ohmygoods_agents.checkpoint` (network kind ``slotnet``, :mod:`ohmygoods_agents.slotnet`) and ``eval.csv``.
 
 Output of ``--out runs/NAME``: ``eval.csv``, ``last.json`` / ``last.safetensors``,
 ``best.json`` / ``best.safetensors`` (best win rate against ``--eval-vs``), ``train.log``
@@ -46,10 +46,10 @@ from typing import Any
 import numpy as np
 import torch
 from numba import njit
+from ohmygoods_agents import make_agent
+from ohmygoods_agents.slotnet import NEG, SlotNet, make_prior, prior_actions
 from torch import nn
 
-from agents import make_agent
-from agents.slotnet import NEG, SlotNet, make_prior, prior_actions
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.policy import BatchPolicy
@@ -60,7 +60,7 @@ from .stats import MatchResult, SoloResult, match, solo_score
 
 LEARNER = -1
 BASELINES: tuple[str, ...] = ("heuristic", "greedy", "random")
-SEARCH_PREFIX = "mcts"  # league entry ``mctsN``: agents.mcts.MCTSAgent with N simulations per decision
+SEARCH_PREFIX = "mcts"  # league entry ``mctsN``: ohmygoods_agents.mcts.MCTSAgent with N simulations per decision
 
 
 def search_sims(name: str) -> int | None:
@@ -465,13 +465,13 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     reward: str = "margin"
     reward_scale: float = 0.1
-    #: 1: potential-based shaping (:mod:`training.shaping`), a reward at every decision
+    #: 1: potential-based shaping (:mod:`ohmygoods_training.shaping`), a reward at every decision
     shaping: int = 0
     #: the round cap of the training games (R8.4); evaluation keeps the default
     max_rounds: int = DEFAULT_MAX_ROUNDS
     hidden: int = 128
     embed: int = 16
-    #: ``heuristic``: add the heuristic's choice to the logits (:mod:`agents.slotnet`); empty: none
+    #: ``heuristic``: add the heuristic's choice to the logits (:mod:`ohmygoods_agents.slotnet`); empty: none
     prior: str = ""
     #: the prior's starting logit bonus (a learned parameter)
     prior_gain: float = 4.0
@@ -571,7 +571,7 @@ def behaviour_clone(
     seed: int = 0,
     log: Any = None,
 ) -> dict[str, float]:
-    """Fit ``net`` to a teacher's play (:func:`training.imitation.collect`): cross-entropy of the
+    """Fit ``net`` to a teacher's play (:func:`ohmygoods_training.imitation.collect`): cross-entropy of the
     masked policy on the teacher's actions plus ``vf_coef`` times the value error on the
     recorded returns. Returns the last epoch's losses and the share of decisions where the
     network's most likely action is the teacher's."""
@@ -612,21 +612,22 @@ def behaviour_clone(
 
 
 def save_agent(net: SlotNet, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
-    """Write the policy checkpoint ``PATH.json`` + ``PATH.safetensors`` (:mod:`agents.checkpoint`,
+    """Write the policy checkpoint ``PATH.json`` + ``PATH.safetensors`` (:mod:`ohmygoods_agents.checkpoint`,
     network kind ``slotnet``); ``meta`` goes into its ``card``. Returns the JSON path.
 
     It loads with ``make_agent("ppo:PATH.json")`` and runs no code when loaded.
     """
-    from agents.checkpoint import save_checkpoint
+    from ohmygoods_agents.checkpoint import save_checkpoint
 
     tensors = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
     return save_checkpoint(Path(path).with_suffix(".json"), tensors, "relu", network=net.description(), card=meta or {})
 
 
 def load_net(path: str | Path) -> SlotNet:
-    """The :class:`~agents.slotnet.SlotNet` of a checkpoint written by :func:`save_agent` (checked on load)."""
-    from agents.checkpoint import CheckpointError, read_checkpoint
-    from agents.slotnet import from_tensors
+    """The :class:`~ohmygoods_agents.slotnet.SlotNet` of a checkpoint written by :func:`save_agent`
+    (checked on load)."""
+    from ohmygoods_agents.checkpoint import CheckpointError, read_checkpoint
+    from ohmygoods_agents.slotnet import from_tensors
 
     tensors, desc = read_checkpoint(Path(path).with_suffix(".json"))
     if desc["network"].get("kind") != "slotnet":
@@ -638,7 +639,7 @@ def load_net(path: str | Path) -> SlotNet:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m training.fast_ppo", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m ohmygoods_training.fast_ppo", description=__doc__.split("\n")[0])
     for f, default in asdict(PPOConfig()).items():
         p.add_argument("--" + f.replace("_", "-"), type=type(default), default=default)
     p.add_argument("--total-steps", type=int, default=1_000_000, help="learner decisions (samples)")
@@ -726,7 +727,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     ppo = FastPPO(cfg, net)
-    meta = {"command": "python -m training.fast_ppo " + " ".join(argv if argv is not None else sys.argv[1:])}
+    meta = {"command": "python -m ohmygoods_training.fast_ppo " + " ".join(argv if argv is not None else sys.argv[1:])}
     t0 = time.perf_counter()
     if args.bc_games:
         from .imitation import collect

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 import torch
+from ohmygoods_agents import make_agent
 
-from agents import make_agent
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
 from ohmygoods_env.policy import BatchPolicy
@@ -45,7 +45,7 @@ def collect(
 ) -> dict[str, np.ndarray]:
     """Teacher play: ``obs float16[N, OBS_DIM]``, ``masks bool[N, N_ACTIONS]``, ``actions``, ``returns``.
 
-    With ``shaped`` the returns are those of potential-based shaping (:mod:`training.shaping`):
+    With ``shaped`` the returns are those of potential-based shaping (:mod:`ohmygoods_training.shaping`):
     the discounted final reward minus the seat's potential at the decision, both times ``reward_scale``.
     """
     teacher_policy = BatchPolicy(make_agent(teacher, seed=seed, **POOL_AGENT_KWARGS.get(teacher, {})))

@@ -12,15 +12,15 @@ by opponent: all games waiting for the same opponent are answered in one call
 pool entry          opponent
 ==================  ===============================================================================
 ``random``          uniformly random legal actions (numba kernel over the waiting games)
-``greedy``          :class:`agents.greedy.GreedyAgent`
-``heuristic``       :class:`agents.heuristic.HeuristicAgent` (given each player's information state)
-``mcts``            :class:`agents.mcts.MCTSAgent` with 50 simulations
+``greedy``          :class:`ohmygoods_agents.greedy.GreedyAgent`
+``heuristic``       :class:`ohmygoods_agents.heuristic.HeuristicAgent` (given each player's information state)
+``mcts``            :class:`ohmygoods_agents.mcts.MCTSAgent` with 50 simulations
 ``self``            a frozen snapshot of the learner (:func:`snapshot`, an
-                    :class:`agents.checkpoint.PolicyAgent`), sampled uniformly from the last
+                    :class:`ohmygoods_agents.checkpoint.PolicyAgent`), sampled uniformly from the last
                     ``max_snapshots`` ones added with :meth:`OpponentPool.add_snapshot`
 ==================  ===============================================================================
 
-Fixed pool entries are built by the one agent registry (:func:`agents.make_agent`); every
+Fixed pool entries are built by the one agent registry (:func:`ohmygoods_agents.make_agent`); every
 opponent moves through the opponent protocol of :mod:`ohmygoods_env.policy`.
 ==================  ===============================================================================
 
@@ -34,10 +34,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
+from ohmygoods_agents import make_agent
+from ohmygoods_agents.checkpoint import PolicyAgent
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
-from agents import make_agent
-from agents.checkpoint import PolicyAgent
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.envs.gym_env import LearnerGames
 from ohmygoods_env.envs.sb3 import OhMyGoodsVecEnv
@@ -52,7 +52,7 @@ POOL_AGENT_KWARGS: dict[str, dict[str, Any]] = {"mcts": {"sims": 50}}
 
 
 def snapshot(policy: Any, deterministic: bool = False, seed: int = 0, name: str = "self") -> PolicyAgent:
-    """A frozen copy of a MaskablePPO actor as the agents' :class:`~agents.checkpoint.PolicyAgent`
+    """A frozen copy of a MaskablePPO actor as the agents' :class:`~ohmygoods_agents.checkpoint.PolicyAgent`
     (one ``torch.no_grad`` forward per batch; independent of later training)."""
     return PolicyAgent.from_sb3_policy(policy, deterministic=deterministic, seed=seed, name=name)
 

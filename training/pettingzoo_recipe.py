@@ -8,7 +8,7 @@ sb3-contrib's ``ActionMasker`` feeds the mask to ``MaskablePPO``. Nothing in it 
 to Oh my Goods!; the env only has to follow the PettingZoo conventions
 (``Dict(observation, action_mask)``, equal spaces for all agents).
 
-``python -m training.pettingzoo_recipe [--steps 4096] [--games 20]`` trains and then
+``python -m ohmygoods_training.pettingzoo_recipe [--steps 4096] [--games 20]`` trains and then
 evaluates the model (second seat) against random legal moves (first seat).
 """
 
@@ -99,7 +99,9 @@ def eval_action_mask(env_fn: Any, model: MaskablePPO, num_games: int = 20, **env
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.pettingzoo_recipe", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m ohmygoods_training.pettingzoo_recipe", description=__doc__.split("\n")[0]
+    )
     p.add_argument("--steps", type=int, default=4096)
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)

@@ -3,8 +3,8 @@
 Runs on one machine as is, and unchanged on a Ray cluster apart from ``--address`` and
 ``--env-runners``::
 
-    python -m training.rllib_selfplay --players 3 --iterations 20                     # local
-    python -m training.rllib_selfplay --address ray://head:10001 --env-runners 32     # cluster
+    python -m ohmygoods_training.rllib_selfplay --players 3 --iterations 20                     # local
+    python -m ohmygoods_training.rllib_selfplay --address ray://head:10001 --env-runners 32     # cluster
 
 * Env: :func:`ohmygoods_env.envs.parallel.parallel_env` as an RLlib ``MultiAgentEnv``;
   observations become ``{"observations", "action_mask"}``, the layout RLlib's

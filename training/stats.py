@@ -7,8 +7,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
+from ohmygoods_agents import make_agent
 
-from agents import make_agent
 from ohmygoods_env.stats import mean_interval, wilson
 
 from .league import POOL_AGENT_KWARGS, play_games

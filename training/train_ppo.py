@@ -1,6 +1,6 @@
-"""MaskablePPO self-play training for Oh my Goods! (``ohmygoods train`` / ``python -m training.train_ppo``).
+"""MaskablePPO self-play training for Oh my Goods! (``ohmygoods train`` / ``python -m ohmygoods_training.train_ppo``).
 
-The learner plays against an opponent league (:mod:`training.league`): random, greedy and
+The learner plays against an opponent league (:mod:`ohmygoods_training.league`): random, greedy and
 heuristic baselines and frozen snapshots of itself, drawn per game. Every ``--eval-every``
 steps the current policy is frozen into the league, saved as a checkpoint and evaluated
 against the baselines (win rate with a Wilson 95% interval, ties count half).
@@ -18,7 +18,7 @@ Output directory (``--out runs/NAME``):
 
 Example::
 
-    python -m training.train_ppo --total-steps 2000000 --opponents heuristic:0.6,self:0.3,random:0.1 \\
+    python -m ohmygoods_training.train_ppo --total-steps 2000000 --opponents heuristic:0.6,self:0.3,random:0.1 \\
         --reward margin --out runs/ppo2p
 """
 
@@ -34,10 +34,10 @@ from typing import Any
 
 import numpy as np
 import torch
+from ohmygoods_agents.checkpoint import UntrustedCheckpointError
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 
-from agents.checkpoint import UntrustedCheckpointError
 from ohmygoods_env.argtypes import int_at_least
 from ohmygoods_env.rules import EDITIONS
 

@@ -15,9 +15,9 @@ module             owns
 ``play``           ``ohmygoods play``: terminal play (seat choice, hint, undo)
 ``serve``          ``ohmygoods serve``: play in the browser (standard-library server)
 ``replay``         ``ohmygoods replay``: a game as a self-contained HTML page
-``tournament``     ``ohmygoods tournament``: the command line of ``agents.tournament``
+``tournament``     ``ohmygoods tournament``: the command line of ``ohmygoods_agents.tournament``
 ``bench``          ``ohmygoods bench``: throughput next to the anchors
 ``fuzz``           ``ohmygoods fuzz``: the command line of ``ohmygoods_env.fuzz``
-``train``          ``ohmygoods train``: prints the plan, then ``training.train_ppo``
+``train``          ``ohmygoods train``: prints the plan, then ``ohmygoods_training.train_ppo``
 =================  =============================================================
 """

@@ -549,9 +549,9 @@ def target_lines(rows: list[Row], mem_per_game: int) -> list[str]:
 
 
 def train_bench(argv: list[str]) -> int:
-    """``ohmygoods bench --train``: the training benchmark, ``training.bench_train.main(argv)``."""
+    """``ohmygoods bench --train``: the training benchmark, ``ohmygoods_training.bench_train.main(argv)``."""
     try:
-        from training import bench_train
+        from ohmygoods_training import bench_train
     except ImportError as exc:  # torch / sb3 missing: the optional 'train' extra
         print(f"ohmygoods bench --train needs the 'train' extra: pip install -e '.[train]' ({exc})", file=sys.stderr)
         return 2

@@ -57,10 +57,10 @@ def agent_bot(name: str, seed: int) -> Bot:
     """An agent of the ``agents`` registry (``heuristic``, ``mcts``, ``ppo:PATH``...) as a bot.
 
     The agent gets what a seated player gets: its observation, the legal mask and its
-    redacted information state (``agents.base.Agent`` protocol).
+    redacted information state (``ohmygoods_agents.base.Agent`` protocol).
     """
-    from agents import make_agent
-    from agents.base import info_state_of
+    from ohmygoods_agents import make_agent
+    from ohmygoods_agents.base import info_state_of
 
     agent = make_agent(name, seed=seed)
 
@@ -215,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if len(names) not in (1, args.players):
         ap.error(f"--bots: give one agent or {args.players}, got {len(names)}: {names}")
-    from agents import make_agent
+    from ohmygoods_agents import make_agent
 
     try:
         for n in set(names) - {"random"}:  # unknown names and unreadable checkpoints before any work

@@ -47,7 +47,7 @@ HELP = (
 
 
 def _act(agent, game: Game) -> int:
-    from agents.base import info_state_of
+    from ohmygoods_agents.base import info_state_of
 
     p = game.current_player
     return int(agent.act(game.observe(p), game.legal_mask(), info_state_of(game.state, p)))
@@ -291,7 +291,7 @@ def _parser():
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``ohmygoods play``; returns the exit status."""
-    from agents import make_agent
+    from ohmygoods_agents import make_agent
 
     ap = _parser()
     args = ap.parse_args(argv)

@@ -11,7 +11,7 @@ endpoint                     what it does
 ===========================  ==================================================================
 ``GET /``                    the page: choose rules, players, your seat and the opponents
 ``GET /api/agents``          the agent names offered (the registry's short names and shipped
-                             checkpoints); any other name of ``agents.make_agent`` is accepted
+                             checkpoints); any other name of ``ohmygoods_agents.make_agent`` is accepted
 ``POST /api/new``            ``{rules, players, seat, opponents: [..], seed}``: a new game; the
                              agents play until it is your turn
 ``GET /api/state?id=G``      your view of game G (below)
@@ -53,10 +53,10 @@ class BadRequest(ValueError):
 
 def agent_names() -> list[str]:
     """Agent names offered on the page: registry short names and the shipped checkpoints."""
-    import agents
+    import ohmygoods_agents
 
-    names = [n for n in agents.AGENT_NAMES if ":" not in n]
-    shipped = Path(agents.__file__).parent / "checkpoints"
+    names = [n for n in ohmygoods_agents.AGENT_NAMES if ":" not in n]
+    shipped = Path(ohmygoods_agents.__file__).parent / "checkpoints"
     names += [f"ppo:{p}" for p in sorted(shipped.glob("*.zip"))]
     return names
 
@@ -65,7 +65,7 @@ class WebGame:
     """One game between a person (``seat``) and agents, as the person's view sees it."""
 
     def __init__(self, rules: str, players: int, seat: int, opponents: list[str], seed: int) -> None:
-        from agents import make_agent
+        from ohmygoods_agents import make_agent
 
         self.game = Game(players, rules, seed=seed)
         self.seat = seat
@@ -81,7 +81,7 @@ class WebGame:
 
     def _advance(self) -> None:
         """Let the agents play until it is the person's turn or the game is over."""
-        from agents.base import info_state_of
+        from ohmygoods_agents.base import info_state_of
 
         g = self.game
         while not g.done and g.current_player != self.seat:

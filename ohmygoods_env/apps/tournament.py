@@ -1,4 +1,4 @@
-"""``ohmygoods tournament``: the command line of the round-robin runner in :mod:`agents.tournament`.
+"""``ohmygoods tournament``: the command line of the round-robin runner in :mod:`ohmygoods_agents.tournament`.
 
 Arguments are checked before any game is played (agent names and checkpoints, counts).
 Results are never deleted: an output folder that already holds games (``games.jsonl`` or
@@ -78,7 +78,7 @@ def loads_pickle(spec: str) -> bool:
     """Whether the agent spec ``spec`` loads a Stable-Baselines3 zip (which unpickles code).
 
     ``sb3:PATH`` always does; ``ppo:PATH`` does when PATH ends in ``.zip``, or when only
-    ``PATH.zip`` exists and no ``PATH.json`` (the rule of :func:`agents.checkpoint.load_policy`).
+    ``PATH.zip`` exists and no ``PATH.json`` (the rule of :func:`ohmygoods_agents.checkpoint.load_policy`).
     """
     kind, _, arg = spec.partition(":")
     if kind == "sb3":
@@ -91,9 +91,9 @@ def loads_pickle(spec: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``ohmygoods tournament``; returns the exit status."""
-    from agents import make_agent
-    from agents import tournament as T
-    from agents.checkpoint import UntrustedCheckpointError
+    from ohmygoods_agents import make_agent
+    from ohmygoods_agents import tournament as T
+    from ohmygoods_agents.checkpoint import UntrustedCheckpointError
 
     ap = _parser()
     args = ap.parse_args(argv)
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _resummarize(out: Path, args: argparse.Namespace) -> int:
-    from agents import tournament as T
+    from ohmygoods_agents import tournament as T
 
     try:
         config = json.loads((out / "summary.json").read_text())["config"]

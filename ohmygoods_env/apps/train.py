@@ -1,4 +1,4 @@
-"""``ohmygoods train``: says what a training run will do, then runs :mod:`training.train_ppo`.
+"""``ohmygoods train``: says what a training run will do, then runs :mod:`ohmygoods_training.train_ppo`.
 
 Before a run starts, the plan is printed: learner steps, games side by side, opponents,
 output folder and the expected time. The time is estimated from :data:`STEPS_PER_SECOND`,
@@ -20,7 +20,7 @@ STEPS_PER_SECOND = 345.0
 
 
 def plan_text(args) -> str:
-    """What a run with the parsed ``args`` of ``training.train_ppo`` will do, in a few lines."""
+    """What a run with the parsed ``args`` of ``ohmygoods_training.train_ppo`` will do, in a few lines."""
     seconds = args.total_steps / STEPS_PER_SECOND
     when = f"{seconds / 60:.0f} minutes" if seconds < 5400 else f"{seconds / 3600:.1f} hours"
     evals = args.total_steps // args.eval_every
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     plan_only = not argv or "--plan" in argv
     argv = [a for a in argv if a != "--plan"]
     try:
-        from training import train_ppo
+        from ohmygoods_training import train_ppo
     except ImportError as exc:
         print(
             f"ohmygoods train needs the 'train' extra: pip install -e '.[train]' (missing: {exc.name})",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from ohmygoods_agents import AGENT_NAMES, Agent, info_state_of, make_agent
 
-from agents import AGENT_NAMES, Agent, info_state_of, make_agent
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
 
@@ -124,7 +124,7 @@ def test_mcts_seconds_budget_is_respected() -> None:
 def test_heuristic_keeps_no_per_decision_state() -> None:
     """Acting leaves the agent's attributes as they were; a decision does not depend on the
     decisions before it (the caches live on the per-decision view)."""
-    from agents import info_state_of
+    from ohmygoods_agents import info_state_of
 
     h = make_agent("heuristic", seed=3)
     before = {k: (type(v), v if np.isscalar(v) else None) for k, v in vars(h).items()}

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from agents import make_agent
-from agents.checkpoint import (
+from ohmygoods_agents import make_agent
+from ohmygoods_agents.checkpoint import (
     CheckpointError,
     PolicyAgent,
     UntrustedCheckpointError,
@@ -30,6 +29,7 @@ from agents.checkpoint import (
     shipped_checkpoints,
     verify_conversion,
 )
+
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
 
@@ -96,8 +96,8 @@ def test_snapshot_of_a_live_policy_matches_predict(sb3_zip) -> None:
 def test_shipped_agent_by_short_name_from_any_directory(tmp_path) -> None:
     assert "ppo" in shipped_checkpoints()
     code = (
-        "import numpy as np; from agents import make_agent; from ohmygoods_env import Game; "
-        "from agents import info_state_of; a = make_agent('ppo'); g = Game(2, seed=1); m = g.legal_mask(); "
+        "import numpy as np; from ohmygoods_agents import make_agent; from ohmygoods_env import Game; "
+        "from ohmygoods_agents import info_state_of; a = make_agent('ppo'); g = Game(2, seed=1); m = g.legal_mask(); "
         "x = a.act(g.observe(0), m, info_state_of(g.state, 0)); "
         "print(a.name, type(a).__name__, int(m[x]))"
     )
@@ -123,8 +123,9 @@ def test_shipped_checkpoint_is_safe_format_in_package_data() -> None:
 
 
 def test_tampered_zip_runs_code_only_with_the_opt_in(sb3_zip, make_tampered_zip, tmp_path) -> None:
+    from ohmygoods_training import evaluate, train_ppo
+
     from ohmygoods_env.apps.tournament import main as tournament_main
-    from training import evaluate, train_ppo
 
     marker = tmp_path / "marker"
     bad = make_tampered_zip(sb3_zip, tmp_path / "bad.zip", marker)
@@ -239,7 +240,7 @@ def test_convert_maps_by_name_and_acts_like_the_original(tmp_path) -> None:
     small["layers.2.weight"] = tensors["layers.2.weight"][act_kept]
     small["layers.2.bias"] = tensors["layers.2.bias"][act_kept]
     src = save_checkpoint(tmp_path / "older.json", small, "tanh", older, name="older")
-    with pytest.raises(CheckpointError, match="training.export convert"):
+    with pytest.raises(CheckpointError, match="ohmygoods_training.export convert"):
         load_policy(src)
     out, notes = convert_checkpoint(src, tmp_path / "new.json")
     assert any("new" in n and "Market-Office" in n for n in notes)
@@ -257,7 +258,7 @@ def test_convert_maps_by_name_and_acts_like_the_original(tmp_path) -> None:
 
 
 def test_convert_command_round_trip(tmp_path) -> None:
-    from training.export import main
+    from ohmygoods_training.export import main
 
     src = MLP_2P
     assert main(["convert", str(src), str(tmp_path / "c.json"), "--positions", "50"]) == 0
@@ -282,7 +283,7 @@ def test_shrunk_block_is_refused(tmp_path) -> None:
 def test_shipped_policy_acts_like_the_original_zip_on_v0_positions() -> None:
     """300 positions recorded with the v0 engine and the original MaskablePPO zip, mapped to
     this layout by block name: the converted policy (the previous shipped ``ppo``) chooses the same actions."""
-    from agents.checkpoint import _column_map
+    from ohmygoods_agents.checkpoint import _column_map
 
     data = np.load(ROOT / "tests" / "agents" / "data" / "ppo_2p_v0_positions.npz")
     v0 = json.loads((ROOT / "tests" / "agents" / "data" / "ppo_2p_v0_positions.json").read_text())["layout"]

@@ -14,9 +14,9 @@ import functools
 
 import numpy as np
 import pytest
+from ohmygoods_agents import Agent, info_state_of, make_agent
+from ohmygoods_agents.tournament import play_game
 
-from agents import Agent, info_state_of, make_agent
-from agents.tournament import play_game
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
 from ohmygoods_env.infostate import hidden_cards, redact, swap_cards

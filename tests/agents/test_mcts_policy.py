@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from ohmygoods_agents import info_state_of, make_agent
+from ohmygoods_agents.mcts import MCTSAgent
 
-from agents import info_state_of, make_agent
-from agents.mcts import MCTSAgent
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
 

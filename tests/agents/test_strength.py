@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agents import make_agent
-from agents.tournament import play_game
+from ohmygoods_agents import make_agent
+from ohmygoods_agents.tournament import play_game
 
 
 def _win_share(a: str, b: str, n_games: int, rules: str = "omg2", **kw) -> float:

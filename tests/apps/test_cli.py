@@ -27,7 +27,7 @@ PARSERS = {
 
 
 def _train_parser():
-    train_ppo = pytest.importorskip("training.train_ppo")
+    train_ppo = pytest.importorskip("ohmygoods_training.train_ppo")
     return train_ppo.build_parser()
 
 
@@ -87,7 +87,7 @@ def test_usage_errors_exit_2_with_a_message_before_any_work(argv, message, capsy
 
 
 def test_train_usage_errors_and_the_plan(capsys) -> None:
-    pytest.importorskip("training.train_ppo")
+    pytest.importorskip("ohmygoods_training.train_ppo")
     with pytest.raises(SystemExit) as exc:
         cli.main(["train", "--net-arch", "abc"])
     assert exc.value.code == 2 and "--net-arch: expected layer sizes" in capsys.readouterr().err
@@ -102,15 +102,15 @@ def test_train_usage_errors_and_the_plan(capsys) -> None:
 
 
 def test_bench_train_dispatches_to_the_training_benchmark(capsys, monkeypatch) -> None:
-    import training
-    from training import bench_train
+    import ohmygoods_training
+    from ohmygoods_training import bench_train
 
     calls = []
     monkeypatch.setattr(bench_train, "main", lambda argv: calls.append(argv) or 0)
     assert cli.main(["bench", "--train", "--iters", "1"]) == 0
     assert calls == [["--iters", "1"]]
-    monkeypatch.delattr(training, "bench_train")  # the train extra missing: a clear message
-    monkeypatch.setitem(sys.modules, "training.bench_train", None)
+    monkeypatch.delattr(ohmygoods_training, "bench_train")  # the train extra missing: a clear message
+    monkeypatch.setitem(sys.modules, "ohmygoods_training.bench_train", None)
     assert cli.main(["bench", "--train"]) == 2
     assert "needs the 'train' extra" in capsys.readouterr().err
 

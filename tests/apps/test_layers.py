@@ -30,20 +30,23 @@ def _modules(folder: str) -> list[Path]:
     return sorted((ROOT / folder).rglob("*.py"))
 
 
+UPPER = ("ohmygoods_agents", "ohmygoods_training")  # the import names of the folders agents/ and training/
 LIBRARY = [p for p in _modules("ohmygoods_env") if "apps" not in p.parts and p.name != "__main__.py"]
 
 
 @pytest.mark.parametrize("path", LIBRARY, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_library_imports_nothing_above_itself(path: Path) -> None:
     above = {
-        n for n in _imports(path) if n.split(".")[0] in ("agents", "training") or n.startswith("ohmygoods_env.apps")
+        n
+        for n in _imports(path)
+        if n.split(".")[0] in ("ohmygoods_agents", "ohmygoods_training") or n.startswith("ohmygoods_env.apps")
     }
     assert not above, f"{path.relative_to(ROOT)} imports {sorted(above)}"
 
 
 @pytest.mark.parametrize("path", _modules("agents"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_agents_import_neither_training_nor_apps(path: Path) -> None:
-    above = {n for n in _imports(path) if n.split(".")[0] == "training" or n.startswith("ohmygoods_env.apps")}
+    above = {n for n in _imports(path) if n.split(".")[0] == "ohmygoods_training" or n.startswith("ohmygoods_env.apps")}
     assert not above, f"{path.relative_to(ROOT)} imports {sorted(above)}"
 
 
@@ -56,5 +59,9 @@ def test_training_does_not_import_the_apps(path: Path) -> None:
 def test_no_import_strings_hide_upward_imports() -> None:
     for path in LIBRARY + _modules("agents") + _modules("training"):
         text = path.read_text(encoding="utf-8")
-        for needle in ('import_module("agents', 'import_module("training', "import_module('agents"):
+        for needle in (
+            'import_module("ohmygoods_agents',
+            'import_module("ohmygoods_training',
+            "import_module('ohmygoods_agents",
+        ):
             assert needle not in text, f"{path.relative_to(ROOT)} imports by string: {needle}"

@@ -10,8 +10,8 @@ import sys
 
 import numpy as np
 import pytest
+from ohmygoods_agents import make_agent
 
-from agents import make_agent
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
 from ohmygoods_env.apps import play as P

@@ -8,8 +8,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from ohmygoods_agents import tournament as T
 
-from agents import tournament as T
 from ohmygoods_env.apps import tournament as A
 
 
@@ -196,7 +196,7 @@ def test_a_finished_run_can_be_extended_with_more_games(tmp_path, monkeypatch) -
 
 def test_solo_tournament_plays_every_agent_on_the_same_deals_and_reports_mean_scores() -> None:
     """Solo (R10.3) is a score attack: each agent alone, all on the same deals, mean score with a 95% interval."""
-    from agents import tournament as T
+    from ohmygoods_agents import tournament as T
 
     names = ["random", "greedy"]
     specs = T.schedule(len(names), 1, 4, seed=3)
@@ -261,7 +261,7 @@ def test_sb3_zip_agent_is_refused_without_trust_pickle_and_plays_with_it(tampere
 def test_network_guided_mcts_takes_the_search_budget(tmp_path, monkeypatch) -> None:
     """``mcts:ppo`` in a tournament: the search budget of ``--mcts-sims`` reaches it as it reaches ``mcts``."""
     pytest.importorskip("torch")
-    from agents.mcts import MCTSAgent
+    from ohmygoods_agents.mcts import MCTSAgent
 
     made: list[tuple[str, int | None]] = []
     init = MCTSAgent.__init__

@@ -15,8 +15,8 @@ KERNEL_MODULES = (
     "ohmygoods_env.batch",
     "ohmygoods_env.infostate",
     "ohmygoods_env.fuzz",
-    "agents._kernels",
-    "agents.mcts",
+    "ohmygoods_agents._kernels",
+    "ohmygoods_agents.mcts",
 )
 PROBE = """
 import importlib, json, sys
@@ -36,7 +36,8 @@ def _report(tmp: Path) -> dict:
 
 
 def test_every_kernel_module_is_registered() -> None:
-    import agents.mcts  # noqa: F401
+    import ohmygoods_agents.mcts  # noqa: F401
+
     from ohmygoods_env import fuzz  # noqa: F401
 
     for m in KERNEL_MODULES:
@@ -55,8 +56,8 @@ def test_twins_pick_by_batch_size() -> None:
 
 def test_layout_change_flushes_every_dependent_kernel(tmp_path: Path) -> None:
     """Change one layout constant in a copy of the package: every kernel module is flushed."""
-    for pkg in ("ohmygoods_env", "agents"):
-        shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    for folder, pkg in (("ohmygoods_env", "ohmygoods_env"), ("agents", "ohmygoods_agents")):
+        shutil.copytree(ROOT / folder, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     first = _report(tmp_path)
     assert all(first[m]["status"] == "new" for m in KERNEL_MODULES), first
     again = _report(tmp_path)

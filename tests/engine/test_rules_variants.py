@@ -106,7 +106,7 @@ def test_r10_2_not_enough_spare_cards_and_sloppy_allowance():
 
 @pytest.mark.parametrize("agent", ["random", "greedy", "heuristic", "mcts"])
 def test_r10_agents_play_whole_games_with_the_variants_on(agent):
-    from agents import info_state_of, make_agent
+    from ohmygoods_agents import info_state_of, make_agent
 
     for n, rules in ((1, "omg2"), (3, "omg2"), (2, "royal")):
         g = Game(n, rules, seed=5, keep_one=True, two_for_one=True)

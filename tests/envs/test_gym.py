@@ -318,7 +318,7 @@ def test_copy_and_pickle_play_on_exactly_like_the_original(opponents) -> None:
     import copy
     import pickle
 
-    import agents  # noqa: F401  (registers the agent names)
+    import ohmygoods_agents  # noqa: F401  (registers the agent names)
 
     env = OhMyGoodsEnv(num_players=3, opponents=opponents, learner_seat="random")
     env.reset(seed=5)
@@ -369,10 +369,10 @@ def test_step_with_something_that_is_not_an_action_id(action, error, match) -> N
 
 
 def test_opponents_by_name_and_spec() -> None:
-    import agents  # noqa: F401  (registers the agent names)
-    from agents.checkpoint import PolicyAgent
-    from agents.heuristic import HeuristicAgent
-    from agents.mcts import MCTSAgent
+    import ohmygoods_agents  # noqa: F401  (registers the agent names)
+    from ohmygoods_agents.checkpoint import PolicyAgent
+    from ohmygoods_agents.heuristic import HeuristicAgent
+    from ohmygoods_agents.mcts import MCTSAgent
 
     env = OhMyGoodsEnv(num_players=2, opponents="heuristic")
     assert isinstance(env.opponents[0], HeuristicAgent)
@@ -439,7 +439,7 @@ def test_envs_do_not_import_the_agents_package() -> None:
     code = (
         "import sys, ohmygoods_env.envs, ohmygoods_env.envs.vector, ohmygoods_env.policy; "
         "from ohmygoods_env.envs.gym_env import OhMyGoodsEnv; OhMyGoodsEnv(num_players=2).reset(seed=0); "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('agents', 'training')))"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ohmygoods_agents', 'ohmygoods_training')))"
     )
     root = Path(__file__).resolve().parents[2]
     r = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=600)

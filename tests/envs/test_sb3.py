@@ -117,7 +117,8 @@ def test_maskable_ppo_trains_on_the_vecenv() -> None:
 
 def test_info_state_opponents_play_inside_the_vec_env():
     """Opponents that need the information state (heuristic) get the redacted one (no hidden info)."""
-    from agents import make_agent
+    from ohmygoods_agents import make_agent
+
     from ohmygoods_env.envs.sb3 import OhMyGoodsVecEnv
 
     seen = []
@@ -148,7 +149,7 @@ def test_vecenv_pickles_copies_and_takes_opponent_names() -> None:
     import copy
     import pickle
 
-    import agents  # noqa: F401  (registers the agent names)
+    import ohmygoods_agents  # noqa: F401  (registers the agent names)
 
     env = OhMyGoodsVecEnv(3, opponents=["greedy"], seed=2)
     assert type(env.learner_games.opponents[0]).__name__ == "GreedyAgent"

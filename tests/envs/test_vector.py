@@ -177,7 +177,7 @@ def test_vector_env_copies_and_pickles_play_on_like_the_original() -> None:
     import copy
     import pickle
 
-    import agents  # noqa: F401  (registers the agent names)
+    import ohmygoods_agents  # noqa: F401  (registers the agent names)
 
     env = OhMyGoodsVectorEnv(3, num_players=2, opponents="heuristic", learner_seat="random")
     env.reset(seed=4)

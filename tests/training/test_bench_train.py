@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from training.bench_train import ROWS, bench_fast, table
+from ohmygoods_training.bench_train import ROWS, bench_fast, table
 
 
 @pytest.mark.training

@@ -9,15 +9,15 @@ import json
 import numpy as np
 import pytest
 import torch
+from ohmygoods_agents import make_agent
+from ohmygoods_agents.mcts import MCTSAgent
+from ohmygoods_agents.slotnet import SlotNet, make_prior, prior_actions
+from ohmygoods_training.expert import RecordingPolicy, distill, load_samples, play_recorded, visit_targets
+from ohmygoods_training.fast_ppo import load_net, save_agent
 
-from agents import make_agent
-from agents.mcts import MCTSAgent
-from agents.slotnet import SlotNet, make_prior, prior_actions
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.policy import info_state_of
-from training.expert import RecordingPolicy, distill, load_samples, play_recorded, visit_targets
-from training.fast_ppo import load_net, save_agent
 
 SIMS = 8
 

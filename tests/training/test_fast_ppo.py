@@ -7,12 +7,10 @@ import json
 import numpy as np
 import pytest
 import torch
-
-from agents import make_agent
-from agents.checkpoint import CheckpointError
-from agents.slotnet import NEG, SlotNet
-from ohmygoods_env import layout as L
-from training.fast_ppo import (
+from ohmygoods_agents import make_agent
+from ohmygoods_agents.checkpoint import CheckpointError
+from ohmygoods_agents.slotnet import NEG, SlotNet
+from ohmygoods_training.fast_ppo import (
     League,
     SelfPlayRollout,
     gae_per_seat,
@@ -25,6 +23,8 @@ from training.fast_ppo import (
     save_agent,
     search_sims,
 )
+
+from ohmygoods_env import layout as L
 
 
 def _gae_reference(traj_values, final_reward, gamma, lam, boot=None):
@@ -172,7 +172,7 @@ def test_a_snapshot_only_league_starts_as_self_play_until_the_first_snapshot():
 
 
 def test_search_seats_in_the_league_play_as_mcts_and_leave_no_samples():
-    from agents.mcts import MCTSAgent
+    from ohmygoods_agents.mcts import MCTSAgent
 
     net = SlotNet(hidden=16, embed=4)
     ro = SelfPlayRollout(net, 3, 2, league=League.parse("self:0,mcts16:1"), reward="win", reward_scale=1.0, seed=9)
@@ -250,7 +250,7 @@ def test_shipped_self_play_agents_load_by_short_name_and_play_legal_moves(short,
 def test_update_stays_finite_when_the_batch_leaves_a_tiny_remainder(remainder):
     """A batch of ``minibatch + 1`` samples once gave a 1-sample minibatch whose advantage
     standard deviation is NaN, and NaN weights from then on."""
-    from training.fast_ppo import FastPPO, PPOConfig
+    from ohmygoods_training.fast_ppo import FastPPO, PPOConfig
 
     ppo = FastPPO(PPOConfig(players=3, num_envs=4, n_steps=8, hidden=16, embed=4, league="self:1"))
     batch = ppo.rollout.collect(8)

@@ -7,11 +7,11 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from ohmygoods_training.league import LeagueVecEnv, OpponentPool, play_games, snapshot  # noqa: E402
+from ohmygoods_training.stats import match, wilson  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
 from ohmygoods_env.policy import RandomAgent  # noqa: E402
-from training.league import LeagueVecEnv, OpponentPool, play_games, snapshot  # noqa: E402
-from training.stats import match, wilson  # noqa: E402
 
 
 def test_wilson_interval():

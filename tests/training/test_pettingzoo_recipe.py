@@ -6,8 +6,9 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from ohmygoods_training.pettingzoo_recipe import SB3ActionMaskWrapper, eval_action_mask, mask_fn, train_action_mask  # noqa: E402
+
 import ohmygoods_env  # noqa: E402
-from training.pettingzoo_recipe import SB3ActionMaskWrapper, eval_action_mask, mask_fn, train_action_mask  # noqa: E402
 
 pytestmark = pytest.mark.training
 

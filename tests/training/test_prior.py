@@ -9,17 +9,17 @@ import json
 import numpy as np
 import pytest
 import torch
+from ohmygoods_agents import make_agent
+from ohmygoods_agents.checkpoint import CheckpointError
+from ohmygoods_agents.heuristic import HeuristicAgent
+from ohmygoods_agents.slotnet import SlotNet
+from ohmygoods_training.fast_ppo import FastPPO, NetAgent, PPOConfig, SelfPlayRollout, load_net, save_agent
 
-from agents import make_agent
-from agents.checkpoint import CheckpointError
-from agents.heuristic import HeuristicAgent
-from agents.slotnet import SlotNet
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.engine import Game
 from ohmygoods_env.infostate import determinize
 from ohmygoods_env.policy import BatchPolicy, info_state_of
-from training.fast_ppo import FastPPO, NetAgent, PPOConfig, SelfPlayRollout, load_net, save_agent
 
 
 def _states(players: int, n: int, seed: int):
@@ -157,7 +157,7 @@ def test_snapshots_of_a_prior_network_play_through_batch_policy():
 
 @pytest.mark.training
 def test_a_run_from_a_prior_checkpoint_keeps_the_prior_and_its_card_says_so(tmp_path):
-    from training.fast_ppo import main
+    from ohmygoods_training.fast_ppo import main
 
     torch.manual_seed(6)
     init = save_agent(SlotNet(16, 4, prior="heuristic", prior_gain=2.0), tmp_path / "init")

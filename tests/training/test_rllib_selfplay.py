@@ -9,7 +9,7 @@ from ohmygoods_env import layout as L
 
 pytest.importorskip("ray.rllib", reason="ray[rllib] not installed: pip install -e '.[marl]'")
 
-from training.rllib_selfplay import SelfPlayEnv, main  # noqa: E402
+from ohmygoods_training.rllib_selfplay import SelfPlayEnv, main  # noqa: E402
 
 
 def test_selfplay_env_speaks_rllibs_masking_layout() -> None:

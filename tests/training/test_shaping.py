@@ -8,14 +8,14 @@ import json
 import numpy as np
 import pytest
 import torch
+from ohmygoods_agents.slotnet import SlotNet
+from ohmygoods_training.fast_ppo import League, NetAgent, SelfPlayRollout, behaviour_clone, main
+from ohmygoods_training.imitation import collect
+from ohmygoods_training.shaping import potentials
+from ohmygoods_training.stats import solo_score
 
-from agents.slotnet import SlotNet
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
 from ohmygoods_env.core import score_player
-from training.fast_ppo import League, NetAgent, SelfPlayRollout, behaviour_clone, main
-from training.imitation import collect
-from training.shaping import potentials
-from training.stats import solo_score
 
 
 def _scores(g: BatchGames, row: int) -> list[tuple[int, int]]:
@@ -81,7 +81,7 @@ def test_shaping_refuses_the_win_reward():
 
 
 def test_solo_score_is_the_mean_r10_3_score_with_an_interval():
-    from agents import make_agent
+    from ohmygoods_agents import make_agent
 
     res = solo_score(make_agent("greedy"), 30, seed=4)
     # the same deals played again by hand: the mean of the final scores

@@ -1,4 +1,4 @@
-"""Smoke test of ``training.train_ppo``: a tiny run writes checkpoints and eval rows, and resumes."""
+"""Smoke test of ``ohmygoods_training.train_ppo``: a tiny run writes checkpoints and eval rows, and resumes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from training import train_ppo  # noqa: E402
+from ohmygoods_training import train_ppo  # noqa: E402
 
 pytestmark = pytest.mark.training
 
@@ -46,9 +46,9 @@ def test_train_resume_and_evaluate(tmp_path):
 
     # the checkpoint, exported to the safe format, plays as an agent of the registry and through
     # the evaluation script
-    from agents import make_agent
-    from training import evaluate
-    from training.export import main as export_main
+    from ohmygoods_agents import make_agent
+    from ohmygoods_training import evaluate
+    from ohmygoods_training.export import main as export_main
 
     assert export_main(["sb3", str(out / "last.zip"), str(tmp_path / "small.json")]) == 0
     small = tmp_path / "small.json"
