@@ -63,8 +63,14 @@ def json_depth_exceeds(data: bytes, max_depth: int) -> bool:
     return False
 
 
-def loads_bounded(data: bytes | str, *, max_depth: int = MAX_DEPTH, max_digits: int = MAX_DIGITS) -> Any:
-    """``json.loads`` within limits: :class:`BadJSON` for invalid UTF-8, deep nesting, long or non-finite numbers."""
+def loads_bounded(
+    data: bytes | str, *, max_depth: int = MAX_DEPTH, max_digits: int = MAX_DIGITS, allow_nan: bool = False
+) -> Any:
+    """``json.loads`` within limits: :class:`BadJSON` for invalid UTF-8, deep nesting, long or non-finite numbers.
+
+    ``allow_nan=True`` accepts ``NaN``, ``Infinity`` and overflowing floats (files of other
+    programs that write them, such as Stable-Baselines3's ``data``).
+    """
     import json
 
     if isinstance(data, str):
@@ -81,13 +87,15 @@ def loads_bounded(data: bytes | str, *, max_depth: int = MAX_DEPTH, max_digits: 
             if len(s) > max_digits:
                 raise BadJSON(f"a number of {len(s)} characters (at most {max_digits})")
             value = kind(s)
-            if kind is float and not math.isfinite(value):
+            if kind is float and not allow_nan and not math.isfinite(value):
                 raise BadJSON(f"the number {s} is not finite")
             return value
 
         return convert
 
     def constant(s: str) -> Any:
+        if allow_nan:
+            return float(s)
         raise BadJSON(f"{s} is not a JSON number")
 
     try:
