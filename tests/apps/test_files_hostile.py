@@ -247,3 +247,12 @@ def test_play_saves_by_an_atomic_rewrite_and_refuses_a_folder(tmp_path, capsys, 
     with pytest.raises(SystemExit) as exc:
         P.main(["--save", str(tmp_path), "--opponents", "random"])
     assert exc.value.code == 2 and "is a folder" in capsys.readouterr().err
+
+
+def test_fuzz_dump_in_a_missing_folder_is_a_usage_error_before_any_work(tmp_path, capsys) -> None:
+    from ohmygoods_env.apps import fuzz
+
+    with pytest.raises(SystemExit) as exc:
+        fuzz.main(["--dump", str(tmp_path / "no" / "failures.json")])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--dump: the output's folder" in err and "compiling" not in err
