@@ -339,6 +339,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _get(self) -> None:
         url = urlparse(self.path)
+        if "Transfer-Encoding" in self.headers or self.headers.get("Content-Length", "0").strip() != "0":
+            self.close_connection = True  # a body a GET does not read must not be taken for the next request
         if url.path in ("/", "/index.html"):
             self._send(HTTPStatus.OK, self.server.page, "text/html; charset=utf-8")
         elif url.path == "/api/agents":
@@ -377,7 +379,12 @@ def make_server(host: str = "127.0.0.1", port: int = 8000) -> GameServer:
 def _parser():
     ap = parser("ohmygoods serve", "Play in the browser against agents: a local web server.")
     ap.add_argument("--port", type=int_at_least(0), default=8000, help="TCP port (0: any free port)")
-    ap.add_argument("--host", default="127.0.0.1", help="address to bind; the default serves this computer only")
+    ap.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to bind; the default serves this computer only. Requests must name this address or a "
+        "loopback name in their Host header (so bind a LAN address itself, not 0.0.0.0, to play from another device)",
+    )
     return ap
 
 

@@ -264,3 +264,15 @@ def test_an_internal_error_is_a_json_500_and_the_server_keeps_serving(server, mo
     assert status == 500 and "RuntimeError" in answer["error"]
     monkeypatch.undo()
     _still_serving(server)
+
+
+def test_a_body_sent_with_a_get_is_not_taken_for_a_second_request(server) -> None:
+    host = f"127.0.0.1:{_port(server)}"
+    hidden = f"POST /api/new HTTP/1.1\r\nHost: {host}\r\nContent-Length: 2\r\n\r\n{{}}".encode()
+    request = f"GET /api/agents HTTP/1.1\r\nHost: {host}\r\nContent-Length: {len(hidden)}\r\n\r\n".encode() + hidden
+    with socket.create_connection(("127.0.0.1", _port(server)), timeout=60) as sock:
+        sock.sendall(request)
+        status, answer = _receive(sock)
+        assert status == 200 and answer["agents"]
+        sock.settimeout(10)
+        assert sock.recv(65536) == b""  # the connection closed: no second reply
