@@ -210,8 +210,8 @@ def own_hosts(host: str, port: int) -> frozenset[str]:
     """The ``Host`` header values of a server bound to ``host:port``: the loopback names, and ``host``."""
     names = {"127.0.0.1", "localhost", "[::1]"}
     if host not in ("", "0.0.0.0", "::"):  # a wildcard address is no name a page can be asked for
-        names.add(f"[{host}]" if ":" in host else host)
-    return frozenset(f"{n.lower()}:{port}" for n in names) | (frozenset(names) if port == 80 else frozenset())
+        names.add((f"[{host}]" if ":" in host else host).lower())
+    return frozenset(f"{n}:{port}" for n in names) | (frozenset(names) if port == 80 else frozenset())
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -252,7 +252,10 @@ class Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         if code == HTTPStatus.NOT_IMPLEMENTED:  # an unknown method is the client's mistake
             code = HTTPStatus.METHOD_NOT_ALLOWED
-        phrase = HTTPStatus(code).phrase if code in HTTPStatus._value2member_map_ else "error"
+        try:
+            phrase = HTTPStatus(code).phrase
+        except ValueError:
+            phrase = "error"
         self._json(code, {"error": message or phrase})
 
     def _check_host(self) -> None:
