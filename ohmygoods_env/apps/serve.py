@@ -32,7 +32,8 @@ so a page reached through a DNS-rebinding name gets status 421. A POST must carr
 token the server wrote into its page (header ``X-Ohmygoods-Token``; a page from another site
 cannot read it) and no foreign ``Origin`` (403). Reads are bounded: a body needs a
 ``Content-Length`` (chunked bodies get 411) of at most :data:`MAX_BODY` bytes (413) that
-arrives within ``body_seconds`` (408), is UTF-8 JSON nested at most 32 deep with numbers of at
+arrives within ``body_seconds`` (408; the request line and headers must arrive within
+``request_seconds``, else the connection closes), is UTF-8 JSON nested at most 32 deep with numbers of at
 most 40 characters (:func:`~ohmygoods_env.files.loads_bounded`; else 400). Every refusal is a
 JSON ``{"error": ...}`` and the connection closes; the server keeps serving.
 """
@@ -40,6 +41,7 @@ JSON ``{"error": ...}`` and the connection closes; the server keeps serving.
 from __future__ import annotations
 
 import hmac
+import io
 import json
 import secrets
 import sys
@@ -155,6 +157,8 @@ class GameServer(ThreadingHTTPServer):
     """
 
     daemon_threads = True
+    #: seconds a request may take to send its request line and headers (and an idle connection may wait)
+    request_seconds = 30.0
     #: seconds a request may take to send its whole body
     body_seconds = 10.0
 
@@ -206,6 +210,24 @@ class GameServer(ThreadingHTTPServer):
         return game
 
 
+class _DeadlineReader(io.RawIOBase):
+    """The handler's socket as a raw stream whose every read ends by ``handler.deadline``
+    (``TimeoutError`` after it): a client that sends one byte at a time cannot hold a thread."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        left = self.handler.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long")
+        self.handler.connection.settimeout(left)
+        return self.handler.connection.recv_into(buffer)
+
+
 def own_hosts(host: str, port: int) -> frozenset[str]:
     """The ``Host`` header values of a server bound to ``host:port``: the loopback names, and ``host``."""
     names = {"127.0.0.1", "localhost", "[::1]"}
@@ -224,12 +246,25 @@ class Handler(BaseHTTPRequestHandler):
     """
 
     server: GameServer
-    timeout = 30  # seconds of silence before a connection is dropped (each read)
+    timeout = 30  # seconds a write may wait for the client
+    deadline = 0.0  # time.monotonic() by which the part being read must have arrived
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # reads go through the deadline below instead
+        self.rfile = io.BufferedReader(_DeadlineReader(self))
+
+    def handle_one_request(self) -> None:
+        """One request; its line and headers must arrive within ``server.request_seconds`` (else the
+        connection closes), its body within ``server.body_seconds``."""
+        self.deadline = time.monotonic() + self.server.request_seconds
+        super().handle_one_request()
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
         pass  # quiet: the terminal shows only the address
 
     def _send(self, status: int, body: bytes, kind: str) -> None:
+        self.connection.settimeout(self.timeout)
         if self.request_version == "HTTP/0.9":  # a request line without a version still gets a status line
             self.request_version = "HTTP/1.0"
         self.send_response(status)
@@ -300,26 +335,16 @@ class Handler(BaseHTTPRequestHandler):
 
     def _read(self, n: int) -> bytes:
         """Exactly ``n`` bytes of body, within ``server.body_seconds`` in all (408 otherwise)."""
-        deadline = time.monotonic() + self.server.body_seconds
-        parts, got = [], 0
+        self.deadline = time.monotonic() + self.server.body_seconds
         try:
-            while got < n:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError
-                self.connection.settimeout(left)
-                part = self.rfile.read1(n - got)
-                if not part:
-                    raise BadRequest(f"the body ended after {got} of {n} bytes")
-                parts.append(part)
-                got += len(part)
+            data = self.rfile.read(n)
         except TimeoutError:
             raise BadRequest(
                 f"the body did not arrive within {self.server.body_seconds:g} s", HTTPStatus.REQUEST_TIMEOUT
             ) from None
-        finally:
-            self.connection.settimeout(self.timeout)
-        return b"".join(parts)
+        if len(data) < n:
+            raise BadRequest(f"the body ended after {len(data)} of {n} bytes")
+        return data
 
     def _answer(self, respond) -> None:
         """Run ``respond`` and turn a refusal into its status and a JSON message (and any bug into 500)."""

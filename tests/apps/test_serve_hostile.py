@@ -276,3 +276,28 @@ def test_a_body_sent_with_a_get_is_not_taken_for_a_second_request(server) -> Non
         assert status == 200 and answer["agents"]
         sock.settimeout(10)
         assert sock.recv(65536) == b""  # the connection closed: no second reply
+
+
+def test_headers_sent_one_line_at_a_time_cannot_hold_a_connection(server) -> None:
+    server.request_seconds = 1.0
+    try:
+        t0 = time.monotonic()
+        with socket.create_connection(("127.0.0.1", _port(server)), timeout=20) as sock:
+            sock.sendall(f"GET /api/agents HTTP/1.1\r\nHost: 127.0.0.1:{_port(server)}\r\n".encode())
+            closed = False
+            for _ in range(30):  # a header every 0.3 s: each read is quick, the whole never ends
+                try:
+                    sock.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    closed = True
+                    break
+                if select.select([sock], [], [], 0.3)[0]:
+                    try:
+                        closed = sock.recv(65536) == b""
+                    except ConnectionResetError:
+                        closed = True
+                    break
+        assert closed and time.monotonic() - t0 < 5
+    finally:
+        server.request_seconds = S.GameServer.request_seconds
+    _still_serving(server)
