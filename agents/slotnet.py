@@ -139,8 +139,12 @@ class PolicyLogits(nn.Module):
 
 
 def expected_shapes(hidden: int, embed: int, prior: str | None = None) -> dict[str, tuple[int, ...]]:
-    """Tensor name → shape of a :class:`SlotNet` of these widths (and prior) on this layout."""
-    return {k: tuple(v.shape) for k, v in SlotNet(hidden, embed, prior).state_dict().items()}
+    """Tensor name → shape of a :class:`SlotNet` of these widths (and prior) on this layout.
+
+    Built on torch's ``meta`` device: shapes only, no memory for weights whatever the widths.
+    """
+    with torch.device("meta"):
+        return {k: tuple(v.shape) for k, v in SlotNet(hidden, embed, prior).state_dict().items()}
 
 
 def from_tensors(tensors: dict[str, Any], network: dict[str, Any]) -> SlotNet:

@@ -50,6 +50,7 @@ and, when matplotlib is installed, ``winrate_heatmap.png`` and ``score_distribut
 from __future__ import annotations
 
 import csv
+import io
 import itertools
 import json
 import multiprocessing as mp
@@ -61,6 +62,7 @@ from pathlib import Path
 import numpy as np
 
 from ohmygoods_env import Game
+from ohmygoods_env.files import BadJSON, loads_bounded, write_atomic
 from ohmygoods_env.stats import Z95, mean_interval, multiplayer_ratings, wilson
 
 from . import make_agent
@@ -180,9 +182,11 @@ def _load_partial(path: Path, specs: list[GameSpec], names: list[str]) -> dict[i
     by_key = {(s.lineup, s.number): s for s in specs}
     for line in path.read_text().splitlines():
         try:
-            g = json.loads(line)
-        except json.JSONDecodeError:
+            g = loads_bounded(line)
+        except BadJSON:
             continue  # a line cut short by the interruption
+        if not isinstance(g, dict):
+            continue
         spec = by_key.get((g.get("lineup"), g.get("number")))
         if spec is not None and g.get("seed") == spec.seed and g.get("seats") == [names[a] for a in spec.seats]:
             done[spec.index] = {**g, "index": spec.index}
@@ -475,50 +479,54 @@ def format_tables(summary: dict) -> str:
     return "\n".join(lines)
 
 
+def _csv(rows: list[list]) -> str:
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    return buf.getvalue()
+
+
+def _fmt(v: object) -> object:
+    return f"{v:.4f}" if isinstance(v, float) else v
+
+
 def write_outputs(out: Path, config: dict, summary: dict, games: list[dict], plots: bool = True) -> list[Path]:
+    """Write the tournament's files into ``out``, each atomically (:func:`~ohmygoods_env.files.write_atomic`)."""
     out.mkdir(parents=True, exist_ok=True)
-    written = []
-    with open(out / "games.jsonl", "w") as fh:
-        for g in games:
-            fh.write(json.dumps(g) + "\n")
-    written.append(out / "games.jsonl")
-    with open(out / "summary.json", "w") as fh:
-        json.dump({"config": config, **summary}, fh, indent=2)
-    written.append(out / "summary.json")
+    written = [
+        write_atomic(out / "games.jsonl", "".join(json.dumps(g) + "\n" for g in games)),
+        write_atomic(out / "summary.json", json.dumps({"config": config, **summary}, indent=2)),
+    ]
     names = summary["names"]
     if summary.get("solo"):  # no win rates: only agents.csv below, no plots
         plots = False
     else:
         _write_winrates(out, summary, names, written)
     cols = list(summary["agents"][0].keys())
-    with open(out / "agents.csv", "w", newline="") as fh:
-        wr = csv.DictWriter(fh, fieldnames=cols)
-        wr.writeheader()
-        for a in summary["agents"]:
-            wr.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in a.items()})
-    written.append(out / "agents.csv")
+    rows = [cols] + [[_fmt(a[c]) for c in cols] for a in summary["agents"]]
+    written.append(write_atomic(out / "agents.csv", _csv(rows)))
     if plots:
         written += _plots(out, summary, games)
     return written
 
 
 def _write_winrates(out: Path, summary: dict, names: list[str], written: list[Path]) -> None:
-    with open(out / "winrates.csv", "w", newline="") as fh:
-        wr = csv.writer(fh)
-        wr.writerow(["agent", "opponent", "comparisons", "win_rate", "ci_low", "ci_high"])
-        for i, a in enumerate(names):
-            for j, b in enumerate(names):
-                c = summary["winrate_matrix"][i][j]
-                if c is not None:
-                    wr.writerow([a, b, c["n"], f"{c['rate']:.4f}", f"{c['lo']:.4f}", f"{c['hi']:.4f}"])
-    written.append(out / "winrates.csv")
+    rows: list[list] = [["agent", "opponent", "comparisons", "win_rate", "ci_low", "ci_high"]]
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            c = summary["winrate_matrix"][i][j]
+            if c is not None:
+                rows.append([a, b, c["n"], f"{c['rate']:.4f}", f"{c['lo']:.4f}", f"{c['hi']:.4f}"])
+    written.append(write_atomic(out / "winrates.csv", _csv(rows)))
     if summary.get("lineups"):
-        with open(out / "lineups.csv", "w", newline="") as fh:
-            wr = csv.DictWriter(fh, fieldnames=list(summary["lineups"][0].keys()))
-            wr.writeheader()
-            for r in summary["lineups"]:
-                wr.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.items()})
-        written.append(out / "lineups.csv")
+        cols = list(summary["lineups"][0].keys())
+        rows = [cols] + [[_fmt(r[c]) for c in cols] for r in summary["lineups"]]
+        written.append(write_atomic(out / "lineups.csv", _csv(rows)))
+
+
+def _save_figure(fig, path: Path) -> Path:
+    buf = io.BytesIO()
+    fig.savefig(buf, dpi=110, format="png")
+    return write_atomic(path, buf.getvalue())
 
 
 def _plots(out: Path, summary: dict, games: list[dict]) -> list[Path]:
@@ -550,8 +558,7 @@ def _plots(out: Path, summary: dict, games: list[dict]) -> list[Path]:
     ax.set_title("win rate of row vs column (95% Wilson)")
     fig.colorbar(im, ax=ax)
     fig.tight_layout()
-    p1 = out / "winrate_heatmap.png"
-    fig.savefig(p1, dpi=110)
+    p1 = _save_figure(fig, out / "winrate_heatmap.png")
     plt.close(fig)
     fig, ax = plt.subplots(figsize=(7, 4))
     data = [[g["scores"][s] for g in games for s, a in enumerate(g["agent_index"]) if a == i] for i in range(k)]
@@ -560,7 +567,6 @@ def _plots(out: Path, summary: dict, games: list[dict]) -> list[Path]:
     ax.set_ylabel("final score (R8.3)")
     ax.set_title(f"score distributions ({len(games)} games)")
     fig.tight_layout()
-    p2 = out / "score_distributions.png"
-    fig.savefig(p2, dpi=110)
+    p2 = _save_figure(fig, out / "score_distributions.png")
     plt.close(fig)
     return [p1, p2]

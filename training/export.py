@@ -37,6 +37,7 @@ from ohmygoods_agents.checkpoint import (
     convert_checkpoint,
     export_sb3,
     read_checkpoint,
+    read_description,
     verify_conversion,
 )
 
@@ -78,7 +79,7 @@ def convert(src: str | Path, dst: str | Path, positions: int = 300, seed: int = 
     """Convert ``src`` to the engine's layout as ``dst`` and check it on ``positions`` positions."""
     with tempfile.TemporaryDirectory() as tmp:
         s = Path(src).with_suffix(".json")
-        desc = json.loads(s.read_text(encoding="utf-8"))
+        desc = read_description(s)
         keep = Path(tmp) / s.name
         shutil.copy(s, keep)
         if isinstance(desc, dict) and isinstance(desc.get("weights"), str):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ..files import OutputError, check_output, write_atomic
 from ..fuzz import run_fuzz
 from ..rules import EDITIONS
 from .common import comma_choices, comma_ints, int_at_least, parser
@@ -42,7 +43,13 @@ def _parser():
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``ohmygoods fuzz``; returns 1 on any failure."""
-    args = _parser().parse_args(argv)
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if args.dump:
+        try:
+            check_output(args.dump)
+        except OutputError as exc:
+            ap.error(f"--dump: {exc}")
     auto = {"both": (True, False), "on": (True,), "off": (False,)}[args.auto_forced]
     print("compiling the fuzz kernel (cached after the first run)...", file=sys.stderr)
     run_fuzz(steps=0, players=tuple(args.players), rules=tuple(args.rules), batch=1)
@@ -59,7 +66,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(rep.summary())
     if rep.failures and args.dump:
-        with open(args.dump, "w", encoding="utf-8") as fh:
-            json.dump([{"why": why, **rec.to_dict()} for why, rec in rep.failures], fh)
+        write_atomic(args.dump, json.dumps([{"why": why, **rec.to_dict()} for why, rec in rep.failures]))
         print(f"failing games written to {args.dump}; replay with Game.replay(GameRecord.from_dict(d))")
     return 1 if rep.failures else 0

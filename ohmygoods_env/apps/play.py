@@ -35,6 +35,7 @@ from .. import layout as L
 from ..actions import describe
 from ..cards import RESOURCES
 from ..engine import Game
+from ..files import write_atomic
 from ..picture import move_text
 from ..render import render_text
 from ..rules import EDITIONS
@@ -248,10 +249,16 @@ def play(
 
 
 def save_game(path: Path, game: Game, seat: int, names: list[str]) -> int:
-    """Append the finished ``game`` to ``path`` (a games.jsonl); returns its index there."""
-    index = 0
+    """Append the finished ``game`` to ``path`` (a games.jsonl); returns its index there.
+
+    The file is rewritten atomically (:func:`~ohmygoods_env.files.write_atomic`): the games
+    already there are kept whatever happens.
+    """
+    index, kept = 0, ""
     if path.exists():
-        index = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+        kept = path.read_text(encoding="utf-8")
+        index = sum(1 for line in kept.splitlines() if line.strip())
+        kept = kept if kept.endswith("\n") or not kept else kept + "\n"
     scores = game.scores()
     row = {
         "index": index,
@@ -265,8 +272,7 @@ def save_game(path: Path, game: Game, seat: int, names: list[str]) -> int:
         "record": game.record().to_dict(),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as fh:
-        fh.write(json.dumps(row) + "\n")
+    write_atomic(path, kept + json.dumps(row) + "\n")
     return index
 
 
@@ -302,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--opponents: give one agent or {args.players - 1}, got {len(names)}")
     if args.seat >= args.players:
         ap.error(f"--seat {args.seat} is out of range: expected 0..{args.players - 1}")
+    if args.save and Path(args.save).is_dir():
+        ap.error(f"--save {args.save!r} is a folder; name a games.jsonl file")
     mcts = {"sims": args.mcts_sims, "seconds": args.mcts_seconds}
     try:
         opponents = [

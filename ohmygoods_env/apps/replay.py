@@ -21,12 +21,16 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import re
 import sys
 from html import escape
 from pathlib import Path
 
 from ..engine import Game, GameRecord
+from ..files import BadJSON, OutputError, check_output, loads_bounded, write_atomic
+from ..layout import N_ACTIONS
 from ..picture import move_text, render_svg
+from ..rules import RuleSet
 from .common import int_at_least, parser
 
 
@@ -34,28 +38,72 @@ class ReplayError(ValueError):
     """A games file or a game in it that cannot be replayed (the message says why)."""
 
 
-def load_game(path: str | Path, game: int) -> dict:
-    """The line of ``path`` (a ``games.jsonl``) for game ``game``: its ``index`` field, else its line number."""
+MAX_LINE = 1 << 22  # bytes of one games.jsonl line (a recorded game is a few KiB)
+
+
+def _lines(path: str | Path):
+    """``(line number, bytes)`` of the non-blank lines of ``path``, each at most :data:`MAX_LINE` bytes."""
     try:
-        lines = [line for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+        with open(path, "rb") as fh:
+            for n, line in enumerate(iter(lambda: fh.readline(MAX_LINE + 1), b""), start=1):
+                if len(line) > MAX_LINE:
+                    raise ReplayError(f"{path}, line {n}: longer than {MAX_LINE} bytes")
+                if line.strip():
+                    yield n, line
     except OSError as exc:
         raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def load_game(path: str | Path, game: int) -> dict:
+    """The line of ``path`` (a ``games.jsonl``) for game ``game``: its ``index`` field, else its line number.
+
+    The row gets the key ``"line"`` (its line number in the file) for the messages of
+    :func:`record_of`. Every line is parsed within limits (:func:`~ohmygoods_env.files.loads_bounded`).
+    """
     rows = []
-    for n, line in enumerate(lines):
+    for n, line in _lines(path):
         try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise ReplayError(f"{path}, line {n + 1}: not JSON ({exc.msg})") from None
-    by_index = [r for r in rows if isinstance(r, dict) and r.get("index") == game]
-    row = by_index[0] if by_index else (rows[game] if 0 <= game < len(rows) else None)
-    if row is None:
+            rows.append((n, loads_bounded(line)))
+        except BadJSON as exc:
+            raise ReplayError(f"{path}, line {n}: {exc}") from None
+    by_index = [(n, r) for n, r in rows if isinstance(r, dict) and r.get("index") == game]
+    found = by_index[0] if by_index else (rows[game] if 0 <= game < len(rows) else None)
+    if found is None:
         raise ReplayError(f"{path} has no game {game}: it holds {len(rows)} games (0..{len(rows) - 1})")
+    n, row = found
     if not isinstance(row, dict) or "record" not in row:
         raise ReplayError(
-            f"{path}, game {game}: no 'record' (rules, seed and actions); files written before records were "
-            "stored cannot be replayed"
+            f"{path}, line {n} (game {game}): no 'record' (rules, seed and actions); files written before records "
+            "were stored cannot be replayed"
         )
-    return row
+    return {**row, "line": n}
+
+
+def record_of(row: dict, where: str = "the game") -> GameRecord:
+    """The :class:`GameRecord` of a ``games.jsonl`` row, every field checked; :class:`ReplayError` names the field."""
+    d = row.get("record")
+    if not isinstance(d, dict):
+        raise ReplayError(f"{where}: field 'record' must be an object, got {type(d).__name__}")
+    for key, kind in (("num_players", int), ("rules", str), ("auto_forced", bool), ("max_rounds", int),
+                      ("seed", int), ("actions", list)):  # fmt: skip
+        value = d.get(key)
+        if key not in d or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ReplayError(f"{where}: field 'record.{key}' must be {kind.__name__}, got {value!r}"[:300])
+    try:
+        rules = RuleSet(d["num_players"], d["rules"], d["auto_forced"], d["max_rounds"])
+    except (TypeError, ValueError) as exc:
+        raise ReplayError(f"{where}: field 'record': {exc}") from None
+    for k, a in enumerate(d["actions"]):
+        if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < N_ACTIONS:
+            raise ReplayError(
+                f"{where}: field 'record.actions[{k}]' must be an action id 0..{N_ACTIONS - 1}, got {a!r}"
+            )
+    seats = row.get("seats")
+    if seats is not None and (
+        not isinstance(seats, list) or len(seats) != rules.num_players or not all(isinstance(x, str) for x in seats)
+    ):
+        raise ReplayError(f"{where}: field 'seats' must list {rules.num_players} agent names, got {seats!r}"[:300])
+    return GameRecord(rules, d["seed"], list(d["actions"]))
 
 
 def frames(record: GameRecord, viewer: int | None) -> tuple[list[str], list[str]]:
@@ -63,7 +111,14 @@ def frames(record: GameRecord, viewer: int | None) -> tuple[list[str], list[str]
     game = Game(record.rules.num_players, record.rules, seed=record.seed)
     pictures = [render_svg(game, viewer)]
     log: list[str] = []
-    for a in record.actions:
+    for k, a in enumerate(record.actions):
+        if game.done:
+            raise ReplayError(f"field 'record.actions[{k}]': action {a} comes after the end of the game")
+        if not game.legal_mask()[a]:
+            raise ReplayError(
+                f"field 'record.actions[{k}]': action {a} is not legal at that step (player {game.current_player}, "
+                f"{game.decision_name}); the record does not belong to this engine version"
+            )
         text = move_text(game, a, viewer)
         game.step(int(a))
         pictures.append(render_svg(game, viewer, last_move=text))
@@ -76,33 +131,42 @@ def _pack(svg: str) -> str:
 
 
 def replay_html(row: dict, viewer: int | None, title: str = "") -> str:
-    """The self-contained page for one ``games.jsonl`` row seen by ``viewer`` (None: spectator)."""
-    try:
-        record = GameRecord.from_dict(row["record"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ReplayError(f"the game's record is malformed: {exc}") from None
+    """The self-contained page for one ``games.jsonl`` row seen by ``viewer`` (None: spectator).
+
+    The template's placeholders are filled in one pass (no inserted text is scanned again):
+    texts HTML-escaped, the data as JSON with ``<``, ``>`` and ``&`` written as ``\\u`` escapes,
+    so no field of the file (a player name, say) can reach markup or the script.
+    """
+    where = f"line {row['line']}" if "line" in row else "the game"
+    record = record_of(row, where)
     n = record.rules.num_players
     if viewer is not None and not 0 <= viewer < n:
         raise ReplayError(f"--seat {viewer} is out of range: this game has seats 0..{n - 1}")
     try:
         pictures, log = frames(record, viewer)
-    except ValueError as exc:  # an illegal action: the record does not belong to this engine version
-        raise ReplayError(f"the record does not replay: {exc}") from None
+    except ReplayError as exc:
+        raise ReplayError(f"{where}: {exc}") from None
     unique: dict[str, int] = {}
     order = [unique.setdefault(p, len(unique)) for p in pictures]
     packed = [_pack(p) for p in unique]
     who = "spectator view (every hand shown)" if viewer is None else f"view of player {viewer}"
     seats = row.get("seats")
-    players = ", ".join(f"player {i}: {escape(str(s))}" for i, s in enumerate(seats)) if seats else ""
+    players = ", ".join(f"player {i}: {s}" for i, s in enumerate(seats)) if seats else ""
     data = json.dumps({"frames": packed, "order": order, "log": log}, separators=(",", ":"))
-    template = (Path(__file__).parent / "static" / "replay.html").read_text(encoding="utf-8")
     heading = f"Oh my Goods! replay ({record.rules.edition}, {n} players, seed {record.seed}) \u2014 {who}"
-    return (
-        template.replace("{{TITLE}}", escape(title or heading))
-        .replace("{{HEADING}}", escape(heading))
-        .replace("{{PLAYERS}}", players)
-        .replace("{{DATA}}", data.replace("</", "<\\/"))
+    return fill_template(
+        (Path(__file__).parent / "static" / "replay.html").read_text(encoding="utf-8"),
+        {"TITLE": escape(title or heading), "HEADING": escape(heading), "PLAYERS": escape(players)},
+        {"DATA": data},
     )
+
+
+def fill_template(template: str, texts: dict[str, str], scripts: dict[str, str]) -> str:
+    """``template`` with each ``{{NAME}}`` replaced in one pass: ``texts`` as given (already escaped
+    HTML), ``scripts`` (JSON) with ``<``, ``>``, ``&`` escaped for a ``<script type="application/json">``."""
+    safe = {k: v.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") for k, v in scripts.items()}
+    values = {**texts, **safe}
+    return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: values.get(m.group(1), m.group(0)), template)
 
 
 def _parser():
@@ -121,20 +185,24 @@ def main(argv: list[str] | None = None) -> int:
     ap = _parser()
     args = ap.parse_args(argv)
     try:
+        out = check_output(args.out, [args.file])
         row = load_game(args.file, args.game)
-    except ReplayError as exc:
+        record = record_of(row, f"{args.file}, line {row['line']}")
+    except (ReplayError, OutputError) as exc:
         ap.error(str(exc))
-    players = row["record"].get("num_players") if isinstance(row["record"], dict) else None
-    if args.seat is not None and isinstance(players, int) and args.seat >= players:
-        ap.error(f"--seat {args.seat} is out of range: this game has seats 0..{players - 1}")
+    if args.seat is not None and args.seat >= record.rules.num_players:
+        ap.error(f"--seat {args.seat} is out of range: this game has seats 0..{record.rules.num_players - 1}")
     from .common import warm_engine
 
     warm_engine()
     try:
         page = replay_html(row, args.seat)
     except ReplayError as exc:
-        ap.error(str(exc))
-    Path(args.out).write_text(page, encoding="utf-8")
-    size = Path(args.out).stat().st_size
-    print(f"wrote {args.out} ({size / 1024:.0f} KiB, {len(row['record']['actions']) + 1} steps)", file=sys.stderr)
+        ap.error(f"{args.file}, {exc}")
+    try:
+        write_atomic(out, page)
+    except OSError as exc:
+        ap.error(f"cannot write {args.out}: {exc.strerror or exc}")
+    size = out.stat().st_size
+    print(f"wrote {args.out} ({size / 1024:.0f} KiB, {len(record.actions) + 1} steps)", file=sys.stderr)
     return 0

@@ -25,14 +25,28 @@ with :func:`~ohmygoods_env.actions.describe`, the others' moves since your last 
 your seat sees them (:func:`~ohmygoods_env.picture.move_text`: hidden choices stay hidden
 until the reveal), and at the end the final scores and one plain line ("You won 27–24").
 Bad requests get status 400 and a message; the game is unchanged.
+
+**Only its own page is obeyed.** Every request must name one of the server's own hosts in
+``Host`` (``127.0.0.1:PORT``, ``localhost:PORT``, ``[::1]:PORT`` or the ``--host`` address),
+so a page reached through a DNS-rebinding name gets status 421. A POST must carry the random
+token the server wrote into its page (header ``X-Ohmygoods-Token``; a page from another site
+cannot read it) and no foreign ``Origin`` (403). Reads are bounded: a body needs a
+``Content-Length`` (chunked bodies get 411) of at most :data:`MAX_BODY` bytes (413) that
+arrives within ``body_seconds`` (408; the request line and headers must arrive within
+``request_seconds``, else the connection closes), is UTF-8 JSON nested at most 32 deep with numbers of at
+most 40 characters (:func:`~ohmygoods_env.files.loads_bounded`; else 400). Every refusal is a
+JSON ``{"error": ...}`` and the connection closes; the server keeps serving.
 """
 
 from __future__ import annotations
 
+import hmac
+import io
 import json
 import secrets
 import sys
 import threading
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -40,15 +54,21 @@ from urllib.parse import parse_qs, urlparse
 
 from ..actions import describe
 from ..engine import Game
+from ..files import BadJSON, loads_bounded
 from ..picture import move_text, render_svg
 from ..rules import EDITIONS
 from .common import int_at_least, parser
 
 MAX_GAMES = 64  # games kept in memory; the oldest goes first
+MAX_BODY = 65536  # bytes of a request body
 
 
 class BadRequest(ValueError):
-    """A request the server refuses with status 400; the message says what was wrong."""
+    """A request the server refuses (status 400 unless another 4xx is given); the message says what was wrong."""
+
+    def __init__(self, message: str, status: int = HTTPStatus.BAD_REQUEST) -> None:
+        super().__init__(message)
+        self.status = int(status)
 
 
 def agent_names() -> list[str]:
@@ -129,16 +149,28 @@ class WebGame:
 
 
 class GameServer(ThreadingHTTPServer):
-    """The HTTP server and its games (in memory)."""
+    """The HTTP server, its games (in memory), and what a request must carry to be obeyed.
+
+    ``hosts``: the ``Host`` values accepted (this server's own names; anything else, such as
+    a DNS-rebinding name, is refused). ``token``: a random secret written into the page that
+    every state-changing request must send back (``X-Ohmygoods-Token``).
+    """
 
     daemon_threads = True
+    #: seconds a request may take to send its request line and headers (and an idle connection may wait)
+    request_seconds = 30.0
+    #: seconds a request may take to send its whole body
+    body_seconds = 10.0
 
     def __init__(self, address: tuple[str, int]) -> None:
         super().__init__(address, Handler)
         self.games: dict[str, WebGame] = {}
         self.lock = threading.Lock()
-        self.page = (Path(__file__).parent / "static" / "serve.html").read_bytes()
+        self.token = secrets.token_urlsafe(32)
+        page = (Path(__file__).parent / "static" / "serve.html").read_bytes()
+        self.page = page.replace(b"{{TOKEN}}", self.token.encode("ascii"))
         self.agent_names = agent_names()
+        self.hosts = own_hosts(address[0], self.server_address[1])
 
     def new_game(self, body: dict) -> str:
         rules = body.get("rules", "omg2")
@@ -152,6 +184,8 @@ class GameServer(ThreadingHTTPServer):
             raise BadRequest(f"players must be 2, 3 or 4, got {players}")
         if not 0 <= seat < players:
             raise BadRequest(f"seat must be in 0..{players - 1}, got {seat}")
+        if not 0 <= seed < 2**64:
+            raise BadRequest(f"seed must be in 0..2**64-1, got {seed}")
         opponents = body.get("opponents", ["heuristic"])
         if not isinstance(opponents, list) or not all(isinstance(n, str) and n.strip() for n in opponents):
             raise BadRequest(f"opponents must be a list of agent names, got {opponents!r}")
@@ -176,73 +210,193 @@ class GameServer(ThreadingHTTPServer):
         return game
 
 
+class _DeadlineReader(io.RawIOBase):
+    """The handler's socket as a raw stream whose every read ends by ``handler.deadline``
+    (``TimeoutError`` after it): a client that sends one byte at a time cannot hold a thread."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        left = self.handler.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long")
+        self.handler.connection.settimeout(left)
+        return self.handler.connection.recv_into(buffer)
+
+
+def own_hosts(host: str, port: int) -> frozenset[str]:
+    """The ``Host`` header values of a server bound to ``host:port``: the loopback names, and ``host``."""
+    names = {"127.0.0.1", "localhost", "[::1]"}
+    if host not in ("", "0.0.0.0", "::"):  # a wildcard address is no name a page can be asked for
+        names.add((f"[{host}]" if ":" in host else host).lower())
+    return frozenset(f"{n}:{port}" for n in names) | (frozenset(names) if port == 80 else frozenset())
+
+
 class Handler(BaseHTTPRequestHandler):
-    """The page and the JSON endpoints (see the module docstring)."""
+    """The page and the JSON endpoints (see the module docstring); every request is checked first.
+
+    A request is obeyed only when its ``Host`` is one of the server's own names; a POST also
+    needs the page's token, no foreign ``Origin``, a JSON ``Content-Type`` and a
+    ``Content-Length`` of at most :data:`MAX_BODY` bytes that arrive within
+    ``server.body_seconds``. Anything else gets a 4xx JSON ``{"error": ...}``.
+    """
 
     server: GameServer
+    timeout = 30  # seconds a write may wait for the client
+    deadline = 0.0  # time.monotonic() by which the part being read must have arrived
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # reads go through the deadline below instead
+        self.rfile = io.BufferedReader(_DeadlineReader(self))
+
+    def handle_one_request(self) -> None:
+        """One request; its line and headers must arrive within ``server.request_seconds`` (else the
+        connection closes), its body within ``server.body_seconds``."""
+        self.deadline = time.monotonic() + self.server.request_seconds
+        super().handle_one_request()
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
         pass  # quiet: the terminal shows only the address
 
     def _send(self, status: int, body: bytes, kind: str) -> None:
+        self.connection.settimeout(self.timeout)
+        if self.request_version == "HTTP/0.9":  # a request line without a version still gets a status line
+            self.request_version = "HTTP/1.0"
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("X-Frame-Options", "DENY")
+        self.send_header("Content-Security-Policy", "frame-ancestors 'none'")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(body)
 
     def _json(self, status: int, obj: dict) -> None:
         self._send(status, json.dumps(obj).encode(), "application/json")
 
-    def _body(self) -> dict:
-        n = int(self.headers.get("Content-Length") or 0)
-        if n > 65536:
-            raise BadRequest("request body too large")
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The base class's errors (a malformed request line or headers, an unknown method) as JSON."""
+        self.close_connection = True
+        if code == HTTPStatus.NOT_IMPLEMENTED:  # an unknown method is the client's mistake
+            code = HTTPStatus.METHOD_NOT_ALLOWED
         try:
-            body = json.loads(self.rfile.read(n) or b"{}")
-        except json.JSONDecodeError as exc:
-            raise BadRequest(f"the body is not JSON: {exc.msg}") from None
+            phrase = HTTPStatus(code).phrase
+        except ValueError:
+            phrase = "error"
+        self._json(code, {"error": message or phrase})
+
+    def _check_host(self) -> None:
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1 or hosts[0].strip().lower() not in self.server.hosts:
+            raise BadRequest(
+                f"Host {', '.join(hosts) or '(none)'} is not this server's; use {sorted(self.server.hosts)[0]}",
+                HTTPStatus.MISDIRECTED_REQUEST,
+            )
+
+    def _check_sender(self) -> None:
+        """A state-changing request must come from this server's own page."""
+        origin = self.headers.get("Origin")
+        if origin is not None and urlparse(origin).netloc.lower() not in self.server.hosts:
+            raise BadRequest(f"requests from {origin!r} are refused", HTTPStatus.FORBIDDEN)
+        token = self.headers.get("X-Ohmygoods-Token", "")
+        if not hmac.compare_digest(token.encode("utf-8", "replace"), self.server.token.encode("ascii")):
+            raise BadRequest("missing or wrong X-Ohmygoods-Token: send requests from this server's page", 403)
+
+    def _body(self) -> dict:
+        if "Transfer-Encoding" in self.headers:
+            raise BadRequest("Transfer-Encoding is not accepted: send a Content-Length", HTTPStatus.LENGTH_REQUIRED)
+        lengths = self.headers.get_all("Content-Length") or []
+        if not lengths:
+            raise BadRequest("a POST needs a Content-Length", HTTPStatus.LENGTH_REQUIRED)
+        text = lengths[0].strip()
+        if len(lengths) != 1 or not (text.isascii() and text.isdigit()) or len(text) > 9:
+            raise BadRequest(f"Content-Length must be one whole number of bytes, got {', '.join(lengths)!r}")
+        n = int(text)
+        if n > MAX_BODY:
+            raise BadRequest(f"request body of {n} bytes: at most {MAX_BODY}", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+        kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise BadRequest(f"Content-Type must be application/json, got {kind or '(none)'!r}", 415)
+        try:
+            body = loads_bounded(self._read(n) or b"{}")
+        except BadJSON as exc:
+            raise BadRequest(f"the body: {exc}") from None
         if not isinstance(body, dict):
             raise BadRequest("the body must be a JSON object")
         return body
 
-    def do_GET(self) -> None:  # noqa: N802 - the base class's name
-        url = urlparse(self.path)
+    def _read(self, n: int) -> bytes:
+        """Exactly ``n`` bytes of body, within ``server.body_seconds`` in all (408 otherwise)."""
+        self.deadline = time.monotonic() + self.server.body_seconds
         try:
-            if url.path in ("/", "/index.html"):
-                self._send(HTTPStatus.OK, self.server.page, "text/html; charset=utf-8")
-            elif url.path == "/api/agents":
-                self._json(HTTPStatus.OK, {"agents": self.server.agent_names, "rules": list(EDITIONS)})
-            elif url.path == "/api/state":
-                game_id = parse_qs(url.query).get("id", [None])[0]
-                game = self.server.game(game_id)
-                with game.lock:
-                    self._json(HTTPStatus.OK, game.view(game_id))
-            else:
-                self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page: {url.path}"})
+            data = self.rfile.read(n)
+        except TimeoutError:
+            raise BadRequest(
+                f"the body did not arrive within {self.server.body_seconds:g} s", HTTPStatus.REQUEST_TIMEOUT
+            ) from None
+        if len(data) < n:
+            raise BadRequest(f"the body ended after {len(data)} of {n} bytes")
+        return data
+
+    def _answer(self, respond) -> None:
+        """Run ``respond`` and turn a refusal into its status and a JSON message (and any bug into 500)."""
+        try:
+            self._check_host()
+            respond()
         except BadRequest as exc:
-            self._json(HTTPStatus.BAD_REQUEST, {"error": str(exc)})
+            self.close_connection = True  # an unread body must not be taken for the next request
+            self._json(exc.status, {"error": str(exc)})
+        except Exception as exc:  # a bug: answer, keep serving, say what broke
+            self.close_connection = True
+            print(f"ohmygoods serve: {self.command} {self.path}: {exc!r}", file=sys.stderr)
+            self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": f"internal error: {type(exc).__name__}"})
+
+    def do_GET(self) -> None:  # noqa: N802 - the base class's name
+        self._answer(self._get)
 
     def do_POST(self) -> None:  # noqa: N802 - the base class's name
+        self._answer(self._post)
+
+    def _get(self) -> None:
         url = urlparse(self.path)
-        try:
-            body = self._body()
-            if url.path == "/api/new":
-                game_id = self.server.new_game(body)
-                game = self.server.game(game_id)
-            elif url.path == "/api/move":
-                game_id = body.get("id")
-                game = self.server.game(game_id)
-                with game.lock:
-                    game.move(body.get("action"))
-            else:
-                self._json(HTTPStatus.NOT_FOUND, {"error": f"no such endpoint: {url.path}"})
-                return
+        if "Transfer-Encoding" in self.headers or self.headers.get("Content-Length", "0").strip() != "0":
+            self.close_connection = True  # a body a GET does not read must not be taken for the next request
+        if url.path in ("/", "/index.html"):
+            self._send(HTTPStatus.OK, self.server.page, "text/html; charset=utf-8")
+        elif url.path == "/api/agents":
+            self._json(HTTPStatus.OK, {"agents": self.server.agent_names, "rules": list(EDITIONS)})
+        elif url.path == "/api/state":
+            game_id = parse_qs(url.query).get("id", [None])[0]
+            game = self.server.game(game_id)
             with game.lock:
                 self._json(HTTPStatus.OK, game.view(game_id))
-        except BadRequest as exc:
-            self._json(HTTPStatus.BAD_REQUEST, {"error": str(exc)})
+        else:
+            self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page: {url.path}"})
+
+    def _post(self) -> None:
+        url = urlparse(self.path)
+        if url.path not in ("/api/new", "/api/move"):
+            raise BadRequest(f"no such endpoint: {url.path}", HTTPStatus.NOT_FOUND)
+        self._check_sender()
+        body = self._body()
+        if url.path == "/api/new":
+            game_id = self.server.new_game(body)
+            game = self.server.game(game_id)
+        else:
+            game_id = body.get("id")
+            game = self.server.game(game_id)
+            with game.lock:
+                game.move(body.get("action"))
+        with game.lock:
+            self._json(HTTPStatus.OK, game.view(game_id))
 
 
 def make_server(host: str = "127.0.0.1", port: int = 8000) -> GameServer:
@@ -253,7 +407,12 @@ def make_server(host: str = "127.0.0.1", port: int = 8000) -> GameServer:
 def _parser():
     ap = parser("ohmygoods serve", "Play in the browser against agents: a local web server.")
     ap.add_argument("--port", type=int_at_least(0), default=8000, help="TCP port (0: any free port)")
-    ap.add_argument("--host", default="127.0.0.1", help="address to bind; the default serves this computer only")
+    ap.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to bind; the default serves this computer only. Requests must name this address or a "
+        "loopback name in their Host header (so bind a LAN address itself, not 0.0.0.0, to play from another device)",
+    )
     return ap
 
 

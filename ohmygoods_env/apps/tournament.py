@@ -13,12 +13,12 @@ unpickles code stored in the file, so it is refused (exit 2, the message names
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
 from pathlib import Path
 
+from ..files import BadJSON, loads_bounded
 from ..rules import EDITIONS
 from .common import int_at_least, parser, positive_float
 
@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     specs = T.schedule(len(names), args.players, args.games, args.seed)
     label = "-".join(n.replace(":", "_").replace("/", "_") for n in names)
     out = Path(args.out or f"results/{label}_{args.players}p_{args.rules}_seed{args.seed}")
+    if out.exists() and not out.is_dir():
+        ap.error(f"--out {str(out)!r} is a file; name a folder (it is created if missing)")
     partial = out / "games.partial.jsonl"
     finished = out / "games.jsonl"
     held = [p for p in (partial, finished) if p.exists() and p.stat().st_size > 0]
@@ -134,7 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     from .common import warm_engine
 
     warm_engine()
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        ap.error(f"--out {str(out)!r}: cannot create the folder: {exc.strerror or exc}")
     if args.resume and finished.exists():  # a finished run extended with more games: keep its games
         kept = finished.read_text()
         with open(partial, "a") as fh:
@@ -170,9 +175,9 @@ def _resummarize(out: Path, args: argparse.Namespace) -> int:
     from ohmygoods_agents import tournament as T
 
     try:
-        config = json.loads((out / "summary.json").read_text())["config"]
-        games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines() if line.strip()]
-    except (OSError, KeyError, json.JSONDecodeError) as exc:
+        config = loads_bounded((out / "summary.json").read_bytes())["config"]
+        games = [loads_bounded(line) for line in (out / "games.jsonl").read_bytes().splitlines() if line.strip()]
+    except (OSError, KeyError, TypeError, BadJSON) as exc:
         print(f"ohmygoods tournament: cannot read a finished tournament in {out}: {exc}", file=sys.stderr)
         return 2
     summary = T.summarize(config["agents"], games, bootstrap=args.bootstrap, seed=config["seed"])

@@ -43,7 +43,8 @@ def _url(srv, path: str) -> str:
 
 def _call(srv, path: str, body: dict | None = None) -> tuple[int, dict]:
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(_url(srv, path), data=data, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", "X-Ohmygoods-Token": srv.token}  # what the page sends
+    req = urllib.request.Request(_url(srv, path), data=data, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=60) as res:
             return res.status, json.loads(res.read())
