@@ -39,7 +39,7 @@ _NOT_SOURCE = shutil.ignore_patterns(
 
 def build_wheel(out: Path) -> Path:
     """Build the project's wheel into ``out`` from a clean copy of the source; returns its path."""
-    src = out / "src"
+    src = out / "ohmygoods-source"
     shutil.copytree(ROOT, src, ignore=_NOT_SOURCE)
     cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(src)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)

@@ -18,10 +18,11 @@ __all__ = ["comma_choices", "comma_ints", "int_at_least", "parser", "positive_fl
 
 
 class DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Help that shows each option's default; options without one (None, off) say so in their text."""
+    """Help that shows each option's default once: options without one (None, off) and options whose
+    text already speaks of their default say so in their text, the others get "(default: X)"."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default is None or action.default is False:
+        if action.default is None or action.default is False or "default" in (action.help or "").lower():
             return action.help
         return super()._get_help_string(action)
 

@@ -253,7 +253,7 @@ def make_server(host: str = "127.0.0.1", port: int = 8000) -> GameServer:
 def _parser():
     ap = parser("ohmygoods serve", "Play in the browser against agents: a local web server.")
     ap.add_argument("--port", type=int_at_least(0), default=8000, help="TCP port (0: any free port)")
-    ap.add_argument("--host", default="127.0.0.1", help="address to bind; the default serves this computer only")
+    ap.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1: this computer only)")
     return ap
 
 
