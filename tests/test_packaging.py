@@ -118,10 +118,35 @@ def benchmarl_block() -> str:
     return block.code
 
 
+_BENCHMARL_TASKS = """
+from ohmygoods_env import layout as L
+from ohmygoods_env.envs.benchmarl_task import OhMyGoodsTask
+from ohmygoods_env.envs.pettingzoo_env import STATE_DIM
+
+for member, players in [(OhMyGoodsTask.PLAYERS_2, 2), (OhMyGoodsTask.PLAYERS_3, 3), (OhMyGoodsTask.PLAYERS_4, 4)]:
+    task = member.get_task(config={"reward": "margin"})
+    assert task.config == {"num_players": players, "rules": "omg2", "reward": "margin", "max_steps": 4000}
+    env = task.get_env_fun(num_envs=1, continuous_actions=False, seed=0, device="cpu")()
+    ((group, agents),) = task.group_map(env).items()
+    assert len(agents) == players, agents
+    assert task.action_mask_spec(env)[group, "action_mask"].shape == (players, L.N_ACTIONS)
+    assert task.state_spec(env)["state"].shape[-1] == STATE_DIM  # the privileged state, for the critic only
+    assert set(task.observation_spec(env)[group].keys()) == {"observation"}
+    td = env.rollout(30)  # random actions inside the masks (the env raises on an illegal one)
+    print(players, group, tuple(td[group, "action_mask"].shape))
+try:
+    OhMyGoodsTask.PLAYERS_2.get_task(config={"rules": "nope"}).get_env_fun(1, False, 0, "cpu")
+except ValueError as e:
+    print("bad rules:", e)
+"""
+
+
 @pytest.mark.venv
-def test_benchmarl_mappo_block_runs_in_its_own_venv(wheel: Path, tmp_path: Path) -> None:
+def test_benchmarl_tasks_and_the_mappo_block_run_in_their_own_venv(wheel: Path, tmp_path: Path) -> None:
     python = _make_venv(tmp_path / "venv")
     _run([str(python), "-m", "pip", "install", "-q", f"{wheel}[benchmarl]"])
+    tasks = _run([str(python), "-c", _BENCHMARL_TASKS], cwd=tmp_path).stdout.splitlines()
+    assert [line.split()[0] for line in tasks[:3]] == ["2", "3", "4"] and "rules must be one of" in tasks[3]
     (tmp_path / "block.py").write_text(benchmarl_block(), encoding="utf-8")
     done = _run([str(python), "block.py"], cwd=tmp_path, timeout=600)
     assert "iterations 3" in done.stdout, done.stdout[-2000:]
