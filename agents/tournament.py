@@ -33,7 +33,8 @@ Statistics:
   comparisons, with one virtual game split half-half per pair of agents as a prior (keeps
   ratings finite when an agent never loses), on the Elo scale (400 log10; ``random`` = 0
   when it plays, else mean 0). 95% intervals from a bootstrap over games (``--bootstrap``
-  resamples).
+  resamples); for a perfect record, where every resample is alike, from the Wilson bounds of
+  the pairwise win rates (:func:`wilson_rating_bounds`). The anchor prints "0 (anchor)".
 * Rating, 3-4 players: the multiplayer Plackett-Luce model of openskill on each game's
   ranking (:func:`ohmygoods_env.stats.multiplayer_ratings`), 95% intervals from the
   posterior (never zero-width). Pairwise Bradley-Terry on multiplayer games counts one game
