@@ -12,19 +12,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from ..argtypes import int_at_least
+from ..argtypes import DefaultsFormatter, int_at_least
 
-__all__ = ["comma_choices", "comma_ints", "int_at_least", "parser", "positive_float"]
-
-
-class DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Help that shows each option's default once: options without one (None, off) and options whose
-    text already speaks of their default say so in their text, the others get "(default: X)"."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default is None or action.default is False or "default" in (action.help or "").lower():
-            return action.help
-        return super()._get_help_string(action)
+__all__ = ["DefaultsFormatter", "comma_choices", "comma_ints", "int_at_least", "parser", "positive_float"]
 
 
 def parser(prog: str, description: str) -> argparse.ArgumentParser:
