@@ -85,6 +85,13 @@ def _shipped_factory(short_name: str):
     return factory
 
 
+#: the shipped agents other than ``ppo`` as entry point targets (``pyproject.toml``); every shipped
+#: checkpoint also registers by its short name in :func:`register_all`
+ppo_3p = _shipped_factory("ppo-3p")
+ppo_4p = _shipped_factory("ppo-4p")
+ppo_solo = _shipped_factory("ppo-solo")
+
+
 def register_all() -> None:
     """Register this package's agents and every shipped checkpoint under its short name."""
     register_agent("greedy", greedy, "the greedy rollout policy")
@@ -99,4 +106,4 @@ def register_all() -> None:
             register_agent(short, _shipped_factory(short), f"shipped agent {short}")
 
 
-__all__ = ["greedy", "heuristic", "mcts", "ppo", "register_all", "sb3", "shipped"]
+__all__ = ["greedy", "heuristic", "mcts", "ppo", "ppo_3p", "ppo_4p", "ppo_solo", "register_all", "sb3", "shipped"]

@@ -33,7 +33,8 @@ Statistics:
   comparisons, with one virtual game split half-half per pair of agents as a prior (keeps
   ratings finite when an agent never loses), on the Elo scale (400 log10; ``random`` = 0
   when it plays, else mean 0). 95% intervals from a bootstrap over games (``--bootstrap``
-  resamples).
+  resamples); for a perfect record, where every resample is alike, from the Wilson bounds of
+  the pairwise win rates (:func:`wilson_rating_bounds`). The anchor prints "0 (anchor)".
 * Rating, 3-4 players: the multiplayer Plackett-Luce model of openskill on each game's
   ranking (:func:`ohmygoods_env.stats.multiplayer_ratings`), 95% intervals from the
   posterior (never zero-width). Pairwise Bradley-Terry on multiplayer games counts one game
@@ -56,6 +57,7 @@ import json
 import multiprocessing as mp
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -292,6 +294,28 @@ def bradley_terry(wins: np.ndarray, count: np.ndarray, prior: float = 1.0, iters
     return 400.0 * np.log10(gamma)
 
 
+def wilson_rating_bounds(
+    wins: np.ndarray, count: np.ndarray, i: int, rate: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> tuple[float, float]:
+    """Agent ``i``'s rating with its wins against each opponent moved to the Wilson bounds.
+
+    A bootstrap over games has no spread when every comparison of a pair went one way (each
+    resample is the same perfect record), which gave zero-width intervals such as "645 [645,
+    645]". The Wilson interval of each of ``i``'s pairwise win rates is not degenerate, so its
+    bounds, as ratings of the same model (with its prior), give the interval: for a perfect
+    record it ends at the point estimate, the most the prior allows.
+    """
+    bounds = []
+    for side in (0, 1):
+        w = wins.astype(float).copy()
+        for j in np.flatnonzero(count[i] > 0):
+            if j != i:
+                w[i, j] = wilson(wins[i, j], count[i, j])[side] * count[i, j]
+                w[j, i] = count[i, j] - w[i, j]
+        bounds.append(float(rate(w, count)[i]))
+    return min(bounds), max(bounds)
+
+
 def solo_summary(names: list[str], games: list[dict]) -> dict:
     """Solo games (R10.3, a score attack): each agent's mean score with a 95% interval.
 
@@ -369,6 +393,9 @@ def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: i
         boot_arr = np.array(boot) if boot else np.zeros((0, k))
         r_lo = [float(np.percentile(boot_arr[:, i], 2.5)) if bootstrap else nan for i in range(k)]
         r_hi = [float(np.percentile(boot_arr[:, i], 97.5)) if bootstrap else nan for i in range(k)]
+        for i in range(k):
+            if i != anchor and bootstrap and r_hi[i] - r_lo[i] < 1e-9:  # every resample alike: a perfect record
+                r_lo[i], r_hi[i] = wilson_rating_bounds(wins, count, i, rate)
     else:
         try:
             pl = multiplayer_ratings(names, games, Z95)
@@ -399,6 +426,7 @@ def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: i
             "rating": float(ratings[i]),
             "rating_lo": float(r_lo[i]),
             "rating_hi": float(r_hi[i]),
+            "rating_anchor": players == 2 and i == anchor,
             "thinking_s_per_game": float(np.mean([g["thinking_s"][s] for g, s in seats])) if seats else 0.0,
             "thinking_s_per_decision": float(sum(g["thinking_s"][s] for g, s in seats) / max(1, n_dec)),
         }
@@ -461,11 +489,15 @@ def format_tables(summary: dict) -> str:
     head += f"  {'rating [95% interval]':>24}  {'s/game':>7}"
     lines.append(head)
     for a in summary["agents"]:
+        rating = f"{a['rating']:>7.{digits}f}"
+        if a.get("rating_anchor"):  # the anchor is 0 by definition: no interval
+            rating += f" {'(anchor)':<15}"
+        else:
+            rating += f" [{a['rating_lo']:>6.{digits}f},{a['rating_hi']:>6.{digits}f}]"
         lines.append(
             f"{a['agent']:<{w}}  {a['seats']:>6}  {a['win_rate']:>6.3f} [{a['win_lo']:.3f},{a['win_hi']:.3f}]"
             f"  {a['score_mean']:>10.2f}  {a['score_std']:>5.2f}  {a['mean_rank']:>5.2f}"
-            f"  {a['rating']:>7.{digits}f} [{a['rating_lo']:>6.{digits}f},{a['rating_hi']:>6.{digits}f}]"
-            f"  {a['thinking_s_per_game']:>7.2f}"
+            f"  {rating}  {a['thinking_s_per_game']:>7.2f}"
         )
     lines.append(f"rating: {summary.get('rating_model', 'Bradley-Terry')}")
     if any(r["seats"] > 1 for r in summary.get("lineups", [])) or len(summary.get("lineups", [])) > 2:

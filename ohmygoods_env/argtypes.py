@@ -1,4 +1,4 @@
-"""Argument types for command lines that refuse bad values before any work starts.
+"""Argument types for command lines that refuse bad values before any work starts, and the help formatter.
 
 Below the app layer, so that the ``ohmygoods`` subcommands (:mod:`ohmygoods_env.apps.common`
 re-exports these) and the training scripts (``python -m ohmygoods_training.train_ppo``) share one copy.
@@ -9,7 +9,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-__all__ = ["int_at_least"]
+__all__ = ["DefaultsFormatter", "int_at_least"]
+
+
+class DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Help that shows each option's default once: options without one (None, off) and options whose
+    text already speaks of their default say so in their text, the others get "(default: X)"."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False or "default" in (action.help or "").lower():
+            return action.help
+        return super()._get_help_string(action)
 
 
 def int_at_least(low: int) -> Callable[[str], int]:

@@ -32,11 +32,15 @@ A spec is ``NAME`` or ``NAME:ARG`` (``ppo:PATH``). Names are registered with
 (declared by the ``agents`` package in ``pyproject.toml``): each entry point loads a factory
 ``factory(arg: str | None, *, seed: int | None, **kwargs) -> Agent``. The library below the
 agents package therefore resolves ``opponents="heuristic"`` without importing it by name.
-``random`` is built in.
+A name found neither way makes the registry import every entry point's module once (a
+provider may register more names than it lists: the agents package registers every shipped
+checkpoint, ``ppo-3p``, ``ppo-solo``, ..., by its short name), so every shipped agent resolves
+in a fresh interpreter. ``random`` is built in.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from importlib import metadata
 from typing import Any
@@ -245,8 +249,26 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
     return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
+_loaded_providers: set[str] = set()
+
+
+def _load_providers() -> None:
+    """Import every module named by an ``ohmygoods.agents`` entry point, once each.
+
+    A provider registers more names when imported than it lists as entry points: the agents
+    package registers each shipped checkpoint (``ppo-3p``, ``ppo-solo``, ...) by its short name, so
+    those resolve in a fresh interpreter without importing the package first.
+    """
+    for ep in _entry_points().values():
+        module = ep.value.partition(":")[0]
+        if module not in _loaded_providers:
+            _loaded_providers.add(module)
+            importlib.import_module(module)
+
+
 def agent_names() -> list[str]:
-    """Every resolvable agent name: registered ones and those of the ``ohmygoods.agents`` entry points."""
+    """Every resolvable agent name: registered ones, the entry points' and what their providers register."""
+    _load_providers()
     return sorted(set(_REGISTRY) | set(_entry_points()))
 
 
@@ -258,6 +280,9 @@ def _factory(name: str) -> AgentFactory:
         factory = eps[name].load()
         register_agent(name, factory)
         return factory
+    _load_providers()
+    if name in _REGISTRY:
+        return _REGISTRY[name][0]
     raise ValueError(
         f"unknown agent {name!r}: expected one of {agent_names()} (a name, or NAME:ARG such as ppo:PATH; "
         f"agents come from register_agent or the {ENTRY_POINT_GROUP!r} entry points)"

@@ -12,18 +12,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from ..argtypes import int_at_least
+from ..argtypes import DefaultsFormatter, int_at_least
 
-__all__ = ["comma_choices", "comma_ints", "int_at_least", "parser", "positive_float"]
-
-
-class DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Help that shows each option's default; options without one (None, off) say so in their text."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default is None or action.default is False:
-            return action.help
-        return super()._get_help_string(action)
+__all__ = ["DefaultsFormatter", "comma_choices", "comma_ints", "int_at_least", "parser", "positive_float"]
 
 
 def parser(prog: str, description: str) -> argparse.ArgumentParser:

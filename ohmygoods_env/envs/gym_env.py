@@ -143,7 +143,11 @@ def _opponent_list(opponents: Any, num_players: int) -> list[Any]:
         return [RandomAgent(0)] * (num_players - 1)
     if isinstance(opponents, (list, tuple)):
         if len(opponents) != num_players - 1:
-            raise ValueError(f"give one opponent or {num_players - 1} opponents, got {len(opponents)}")
+            raise ValueError(
+                f"opponents: a list needs one opponent per other seat, {num_players - 1} at num_players="
+                f"{num_players}, got {len(opponents)} ({list(opponents)!r}); give num_players={len(opponents) + 1}, "
+                f"or one opponent (not a list) for every other seat"
+            )
         return [resolve_agent(o, seed=k) for k, o in enumerate(opponents, start=1)]
     if num_players == 1:
         return []
@@ -457,13 +461,21 @@ class OhMyGoodsEnv(gym.Env):
             return render_svg(self._lg.games.game(0), viewer=self.seat)
         if self.render_mode != "ansi":
             return None
-        g = self._lg.games
-        s = g.state[0]
+        s = self._lg.games.state[0]
+        if int(s[L.F_DEC]) == L.D_OVER:
+            return self._ansi_game_over(int(s[L.F_ROUND]))
         dec = L.DECISION_NAMES[int(s[L.F_DEC])]
         return (
             f"round {int(s[L.F_ROUND])}, {L.PHASE_NAMES[int(s[L.F_PH])]}: "
             f"player {int(s[L.F_CUR])} to decide '{dec}' (learner is seat {self.seat})"
         )
+
+    def _ansi_game_over(self, round_: int) -> str:
+        """The ansi line of a finished game: every seat's score (R8.3) and the winners."""
+        game = self._lg.games.game(0)
+        scores = ", ".join(f"seat {p} {score} ({coins} coins)" for p, (score, coins) in enumerate(game.scores()))
+        won = " and ".join(f"seat {p}" for p in game.winners())
+        return f"round {round_}, game over: {scores}; won by {won} (learner is seat {self.seat})"
 
 
 _jit.register(globals(), _batch, L)

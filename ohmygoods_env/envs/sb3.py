@@ -24,7 +24,8 @@ Seeding: ``seed(s)`` (or the ``seed`` argument) makes ``s`` the base seed; env `
 ``e``-th game from ``episode_seed(s, i, e)``, applied at the next ``reset()``. Without a
 seed the base seed is drawn from the OS. Illegal actions follow ``illegal=`` (default
 ``"penalty"``, see :mod:`.gym_env`). ``opponents`` takes agent names and specs as in
-:mod:`.gym_env` (``"heuristic"``, ``["mcts", "ppo"]``). Infos never carry the game seed
+:mod:`.gym_env`: one for every other seat (``"heuristic"``), or a list of one per other seat
+(``["mcts", "ppo-3p"]`` with ``num_players=3``). Infos never carry the game seed
 (it would rebuild the deal). The VecEnv pickles and deep-copies.
 """
 

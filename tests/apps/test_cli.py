@@ -44,6 +44,24 @@ def test_every_option_has_help_text_and_help_shows_defaults(name) -> None:
     assert shown and text.count("(default:") >= len(shown)
 
 
+@pytest.mark.parametrize("name", PARSERS)
+def test_help_states_each_default_once(name) -> None:
+    ap = PARSERS[name]()
+    formatter = ap._get_formatter()
+    for action in ap._actions:
+        if action.help and action.option_strings:
+            text = formatter._expand_help(action)
+            assert text.lower().count("default") <= 1, f"ohmygoods {name} {action.option_strings[0]}: {text!r}"
+
+
+def test_the_defaults_formatter_adds_no_second_default() -> None:
+    ap = common.parser("x", "x")
+    ap.add_argument("--a", default=3, help="a number")
+    ap.add_argument("--b", default=4, help="a number (default 4, or 5 with --a)")
+    help_of = {a.dest: ap._get_formatter()._expand_help(a) for a in ap._actions if a.dest in "ab"}
+    assert help_of == {"a": "a number (default: 3)", "b": "a number (default 4, or 5 with --a)"}
+
+
 def test_the_dispatcher_lists_commands_and_prints_the_version(capsys) -> None:
     assert cli.main([]) == 0
     out = capsys.readouterr().out

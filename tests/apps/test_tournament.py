@@ -277,3 +277,34 @@ def test_network_guided_mcts_takes_the_search_budget(tmp_path, monkeypatch) -> N
     assert made and set(made) == {("mcts:ppo", 7)}
     lines = (out / "games.jsonl").read_text().splitlines()
     assert len(lines) == 2
+
+
+def _two_player_game(winner_agent: int, seat_of_0: int) -> dict:
+    idx = [0, 1] if seat_of_0 == 0 else [1, 0]
+    win_seat = idx.index(winner_agent)
+    scores = [30 if s == win_seat else 20 for s in range(2)]
+    return {
+        "agent_index": idx,
+        "scores": scores,
+        "leftover": [0, 0],
+        "winners": [win_seat],
+        "seat_decisions": [100, 100],
+        "thinking_s": [0.1, 0.1],
+    }
+
+
+@pytest.mark.parametrize("names", [["heuristic", "random"], ["heuristic", "greedy"]])
+def test_a_perfect_two_player_record_has_no_zero_width_rating_interval(names: list[str]) -> None:
+    from ohmygoods_agents.tournament import format_tables, summarize
+
+    games = [_two_player_game(0, k % 2) for k in range(200)]  # agent 0 wins every game
+    s = summarize(names, games, bootstrap=50, seed=0)
+    top = s["agents"][0]
+    assert top["rating_lo"] < top["rating_hi"] and top["rating_lo"] <= top["rating"] <= top["rating_hi"]
+    table = format_tables(s)
+    rating = f"{top['rating']:.0f}"
+    assert f"{rating} [{rating:>6},{rating:>6}]" not in table
+    if "random" in names:  # the anchor is 0 by definition and says so
+        assert s["agents"][1]["rating_anchor"] and "(anchor)" in table
+    else:
+        assert s["agents"][1]["rating_lo"] < s["agents"][1]["rating_hi"]

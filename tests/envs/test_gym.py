@@ -208,6 +208,21 @@ def test_arguments_are_checked_and_bounds_hold() -> None:
     assert obs_high() >= 20 and obs_high(max_rounds=1000) == 50
 
 
+def test_ansi_render_of_a_finished_game_names_scores_and_winners() -> None:
+    env = OhMyGoodsEnv(num_players=3, opponents="random", render_mode="ansi")
+    _, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    line = env.render()
+    game = env.unwrapped._lg.games.game(0)
+    assert "game over" in line and "player -1" not in line and "to decide" not in line
+    for p, (score, coins) in enumerate(game.scores()):
+        assert f"seat {p} {score} ({coins} coins)" in line
+    assert line.split("won by ")[1].startswith(" and ".join(f"seat {p}" for p in game.winners()))
+
+
 def test_batch_policy_passes_each_opponent_what_it_asks_for() -> None:
     """BatchPolicy: observations of the acting seat (or zeros when not needed), masks, and the
     redacted information state — never the true state — for opponents that read it."""
@@ -459,7 +474,7 @@ def test_v0_id_fails_naming_v1() -> None:
 def test_solo_game_without_opponents() -> None:
     env = OhMyGoodsEnv(num_players=1)
     assert env.opponents == []
-    with pytest.raises(ValueError, match="give one opponent or 0 opponents"):
+    with pytest.raises(ValueError, match="one opponent per other seat, 0 at num_players=1, got 1"):
         OhMyGoodsEnv(num_players=1, opponents=["random"])
     check_env(OhMyGoodsEnv(num_players=1))
     _, info = env.reset(seed=0)
