@@ -9,9 +9,11 @@ from. This module provides it without leaking anything:
   (identities; counts are public), the identities of all goods (face down, R1.3), the deck
   order (R3.2), cards paid into the phase-II escrow or discarded for the empty-deck rule
   (R3.1), opponents' undisclosed phase-I and phase-II choices (R5.2), including how far an
-  opponent acting in phase II has got and how much it paid, the decision counter (it counts
-  hidden choices) and the RNG state (all future chance). Two true states that differ only in
-  hidden information give byte-identical information states (tested).
+  opponent acting in phase II has got and how much it paid (goods an opponent paid into the
+  escrow go back to the buildings they left, so a shown good is where ``me`` last saw it),
+  the decision counter (it counts hidden choices) and the RNG state (all future chance).
+  Two true states that differ only in hidden information give byte-identical information
+  states (tested).
 * :func:`determinize` samples a full state from an information state: hidden cards are dealt
   at random into the hidden places, the RNG word is fresh, and opponents who already made
   their hidden phase-II choices in this round get random legal choices. The sample passes
@@ -49,6 +51,7 @@ from .layout import (
     F_NB,
     F_NP,
     F_P1,
+    F_PAID_FROM,
     F_PAY_DUE,
     F_PAY_FOR,
     F_PH,
@@ -116,18 +119,19 @@ def _revert_hidden_choices(g, me):
         return
     if g[F_CUR] != me:
         g[F_MOVED] = 0  # which assistants the acting opponent moved
+    # goods paid into the escrow for assistant moves go back to the buildings they left, where
+    # ``me`` last saw them (a shown card keeps its public identity there, R3.2, R7.7)
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == L_ESCROW:
+            src = g[F_PAID_FROM + c] - 1
+            if src // MAX_SLOTS != me:
+                g[F_LOC + c] = L_GOODS + src
+                g[F_PAID_FROM + c] = 0
     for q in range(np_):
         if q == me:
             continue
         base = q * MAX_SLOTS
-        # goods paid into escrow for assistant moves go back on the buildings (as counts)
         for s in range(g[F_NB + q]):
-            deficit = g[F_SNAP_GOODS + base + s] - g[F_GOODS + base + s]
-            for _ in range(deficit):
-                for c in range(N_CARDS):
-                    if g[F_LOC + c] == L_ESCROW:
-                        g[F_LOC + c] = L_GOODS + base + s
-                        break
             g[F_GOODS + base + s] = g[F_SNAP_GOODS + base + s]
         # worker and assistant positions as at the start of phase II
         owned = np.zeros(N_ASSIST, np.int64)
@@ -151,9 +155,16 @@ def _revert_hidden_choices(g, me):
             g[F_ASIDE + q] = -1
 
 
+_DECK_PLACE = 1 << 20  # sorts after every (location << 8 | paid-from) place
+
+
 @njit(cache=True)
 def _deal_hidden(g, me, shuffle_word):
-    """Give the hidden cards to the hidden places: sorted (redact) or shuffled (determinize)."""
+    """Give the hidden cards to the hidden places: sorted (redact) or shuffled (determinize).
+
+    A place is a location code and, in the escrow, the building the card was paid from
+    (``F_PAID_FROM``), so a dealt card takes over both.
+    """
     ids = np.empty(N_CARDS, np.int64)
     places = np.empty(N_CARDS, np.int64)
     n = 0
@@ -162,7 +173,7 @@ def _deal_hidden(g, me, shuffle_word):
         if _is_hidden(g, c, me):
             ids[n] = c
             # deck cards sort last, in deck-position order
-            places[n] = lc if lc != L_DECK else 1 << 20
+            places[n] = (lc << 8 | g[F_PAID_FROM + c]) if lc != L_DECK else _DECK_PLACE
             n += 1
     keys = places[:n].copy()
     keys.sort()
@@ -179,14 +190,16 @@ def _deal_hidden(g, me, shuffle_word):
     for i in range(n):
         c = ids[i]
         k = keys[i]
-        if k == 1 << 20:
+        if k == _DECK_PLACE:
             g[F_LOC + c] = L_DECK
+            g[F_PAID_FROM + c] = 0
             g[F_DECK + d] = c
             d += 1
         else:
-            g[F_LOC + c] = k
-            if L_ASIDE <= k < L_ASIDE + MAX_PLAYERS:
-                g[F_ASIDE + k - L_ASIDE] = c
+            g[F_LOC + c] = k >> 8
+            g[F_PAID_FROM + c] = k & 255
+            if L_ASIDE <= k >> 8 < L_ASIDE + MAX_PLAYERS:
+                g[F_ASIDE + (k >> 8) - L_ASIDE] = c
     g[F_DECK_N] = deck_n
 
 

@@ -23,7 +23,8 @@ A view holds only what your seat may see: the SVG seat view
 (:func:`~ohmygoods_env.picture.render_svg` with ``viewer=seat``), your legal choices labelled
 with :func:`~ohmygoods_env.actions.describe`, the others' moves since your last decision as
 your seat sees them (:func:`~ohmygoods_env.picture.move_text`: hidden choices stay hidden
-until the reveal), and at the end the final scores and one plain line ("You won 27–24").
+until the reveal, and a run of one seat's hidden choices is one line, so their number stays
+hidden too), and at the end the final scores and one plain line ("You won 27–24").
 Bad requests get status 400 and a message; the game is unchanged.
 """
 
@@ -40,7 +41,7 @@ from urllib.parse import parse_qs, urlparse
 
 from ..actions import describe
 from ..engine import Game
-from ..picture import move_text, render_svg
+from ..picture import hides_move, move_text, render_svg
 from ..rules import EDITIONS
 from .common import int_at_least, parser
 
@@ -88,9 +89,17 @@ class WebGame:
             p = g.current_player
             a = int(self.agents[p].act(g.observe(p), g.legal_mask(), info_state_of(g.state, p)))
             text = move_text(g, a, self.seat)
+            self._note(p, text, hides_move(g, self.seat))
             g.step(a)
-            self.since.append(f"player {p} ({self.names[p]}){text[len(f'player {p}') :]}")
             self.last_move = text
+
+    def _note(self, p: int, text: str, hidden: bool) -> None:
+        """Add player ``p``'s move to the list since the person's last decision. A run of hidden
+        choices of one seat is one line: their number is hidden until the reveal (R4.1, R5.2)."""
+        line = f"player {p} ({self.names[p]}){text[len(f'player {p}') :]}"
+        if hidden and self.since and self.since[-1] == line:
+            return
+        self.since.append(line)
 
     def move(self, action: object) -> None:
         g = self.game
