@@ -82,7 +82,17 @@ from .render import (
 if TYPE_CHECKING:
     from .engine import Game
 
-__all__ = ["COLOUR_RGB", "SvgView", "move_text", "render_image", "render_svg", "svg_size", "view"]
+__all__ = [
+    "COLOUR_RGB",
+    "SvgView",
+    "hides_move",
+    "log_move",
+    "move_text",
+    "render_image",
+    "render_svg",
+    "svg_size",
+    "view",
+]
 
 #: Face colours of the five resources and the charburner colour (card colours, R1.5).
 COLOUR_RGB: dict[str, str] = {
@@ -420,6 +430,21 @@ def move_text(game: Game, action: int, viewer: int | None = None) -> str:
         verb = "build" if int(action) == L.A_BUILD else "do not build"
         return f"player {p}: {verb} {game.cards.name(aside)}"
     return f"player {p}: {describe(int(action), game)}"
+
+
+def log_move(log: list[str], game: Game, action: int, viewer: int | None, name: str) -> str:
+    """Add the move ``action`` of the seat to act (before it is applied) to ``viewer``'s log of the
+    others' moves, as ``"player P (name): ..."``; returns its :func:`move_text`.
+
+    A run of one seat's hidden choices (:func:`hides_move`) is one line: how many assistant
+    moves and payments an opponent made is hidden until the reveal, like the moves themselves.
+    """
+    p = game.current_player
+    text = move_text(game, action, viewer)
+    line = f"player {p} ({name}){text[len(f'player {p}') :]}"
+    if not (hides_move(game, viewer) and log and log[-1] == line):
+        log.append(line)
+    return text
 
 
 def render_svg(game: Game, viewer: int | None = None, last_move: str | None = None, show_legal: bool = True) -> str:

@@ -238,3 +238,24 @@ def test_replay_frames_of_a_seat_are_identical_until_the_reveal() -> None:
         frames[name] = pictures
     assert _distinct(frames) == 1
     assert len(next(iter(frames.values()))) <= 2
+
+
+def test_a_log_of_moves_has_one_line_per_run_of_hidden_choices() -> None:
+    """``picture.log_move`` (the browser's list and ``ohmygoods play``'s): the other seats get one line
+    for player 0's whole phase-II turn, in every twin; the spectator gets every decision."""
+    from ohmygoods_env.picture import log_move
+
+    for name, plan in PLANS.items():
+        g = start()
+        logs: dict[int | None, list[str]] = {1: [], 2: [], None: []}
+        actions = list(plan)
+        decisions = 0
+        while g.current_player == 0 and g.phase == L.PH_P2:
+            legal = g.legal_actions()
+            a = actions.pop(0) if actions else (L.A_ASIDE_NONE if L.A_ASIDE_NONE in legal else legal[0])
+            for viewer, log in logs.items():
+                log_move(log, g, a, viewer, "scripted")
+            g.step(a)
+            decisions += 1
+        assert logs[1] == logs[2] == ["player 0 (scripted) made a phase-II choice (revealed at sunset, R5.2)"], name
+        assert len(logs[None]) == decisions >= 3, name

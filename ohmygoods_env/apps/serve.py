@@ -41,7 +41,7 @@ from urllib.parse import parse_qs, urlparse
 
 from ..actions import describe
 from ..engine import Game
-from ..picture import hides_move, move_text, render_svg
+from ..picture import log_move, move_text, render_svg
 from ..rules import EDITIONS
 from .common import int_at_least, parser
 
@@ -88,18 +88,8 @@ class WebGame:
         while not g.done and g.current_player != self.seat:
             p = g.current_player
             a = int(self.agents[p].act(g.observe(p), g.legal_mask(), info_state_of(g.state, p)))
-            text = move_text(g, a, self.seat)
-            self._note(p, text, hides_move(g, self.seat))
+            self.last_move = log_move(self.since, g, a, self.seat, self.names[p])  # hidden runs: one line
             g.step(a)
-            self.last_move = text
-
-    def _note(self, p: int, text: str, hidden: bool) -> None:
-        """Add player ``p``'s move to the list since the person's last decision. A run of hidden
-        choices of one seat is one line: their number is hidden until the reveal (R4.1, R5.2)."""
-        line = f"player {p} ({self.names[p]}){text[len(f'player {p}') :]}"
-        if hidden and self.since and self.since[-1] == line:
-            return
-        self.since.append(line)
 
     def move(self, action: object) -> None:
         g = self.game
