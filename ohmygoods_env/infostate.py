@@ -290,8 +290,9 @@ def hidden_cards(state: np.ndarray, me: int) -> list[int]:
 
 
 def swap_cards(state: np.ndarray, a: int, b: int) -> None:
-    """Exchange the places of cards ``a`` and ``b`` in ``state`` in place (deck positions and
-    set-aside pointers follow), keeping the row consistent (``check_invariants`` holds).
+    """Exchange the places of cards ``a`` and ``b`` in ``state`` in place (deck positions,
+    set-aside pointers and the escrow's paid-from buildings follow), keeping the row
+    consistent (``check_invariants`` holds).
     """
     for c in (a, b):
         if not 0 <= int(c) < N_CARDS:
@@ -299,6 +300,7 @@ def swap_cards(state: np.ndarray, a: int, b: int) -> None:
     s = state
     la, lb = int(s[F_LOC + a]), int(s[F_LOC + b])
     s[F_LOC + a], s[F_LOC + b] = lb, la
+    s[F_PAID_FROM + a], s[F_PAID_FROM + b] = int(s[F_PAID_FROM + b]), int(s[F_PAID_FROM + a])
     deck = s[F_DECK : F_DECK + int(s[F_DECK_N])]
     ia, ib = np.flatnonzero(deck == a), np.flatnonzero(deck == b)
     deck[ia], deck[ib] = b, a
