@@ -142,6 +142,7 @@ from .layout import (
     F_ROYAL,
     F_SHOWN,
     F_SNAP_ASIDE,
+    F_SNAP_ASLOT,
     F_SNAP_GOODS,
     F_SNAP_HAND,
     F_SNAP_STAFF,
@@ -860,6 +861,7 @@ def _snapshot_public(g):
     for i in range(MAX_PLAYERS * MAX_SLOTS):
         g[F_SNAP_GOODS + i] = g[F_GOODS + i]
         g[F_SNAP_STAFF + i] = g[F_STAFF + i]
+        g[F_SNAP_ASLOT + i] = g[F_ASLOT + i]
     for p in range(MAX_PLAYERS):
         g[F_SNAP_HAND + p] = hand_count(g, p)
         g[F_SNAP_ASIDE + p] = 1 if g[F_ASIDE + p] >= 0 else 0

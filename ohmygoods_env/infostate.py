@@ -36,7 +36,6 @@ from . import layout as _layout
 from .core import hand_count, is_production, is_shown, rand_at
 from .layout import (
     D_MOVE,
-    F_A_OWNER,
     F_ASIDE,
     F_ASLOT,
     F_BLD,
@@ -57,6 +56,7 @@ from .layout import (
     F_PH,
     F_RNG,
     F_SNAP_ASIDE,
+    F_SNAP_ASLOT,
     F_SNAP_GOODS,
     F_SNAP_STAFF,
     F_STAFF,
@@ -71,11 +71,9 @@ from .layout import (
     L_LIMBO,
     MAX_PLAYERS,
     MAX_SLOTS,
-    N_ASSIST,
     N_CARDS,
     PH_P1_ASK,
     PH_P2,
-    STAFF_ASSISTANT,
     STAFF_EFFICIENT,
     STAFF_NONE,
     STAFF_SLOPPY,
@@ -131,24 +129,11 @@ def _revert_hidden_choices(g, me):
         if q == me:
             continue
         base = q * MAX_SLOTS
+        # goods counts, worker and assistants as ``me`` saw them at the start of phase II
         for s in range(g[F_NB + q]):
             g[F_GOODS + base + s] = g[F_SNAP_GOODS + base + s]
-        # worker and assistant positions as at the start of phase II
-        owned = np.zeros(N_ASSIST, np.int64)
-        n_owned = 0
-        for k in range(N_ASSIST):
-            if g[F_A_OWNER + k] == q:
-                owned[n_owned] = k
-                n_owned += 1
-        j = 0
-        for s in range(g[F_NB + q]):
-            st = g[F_SNAP_STAFF + base + s]
-            g[F_STAFF + base + s] = st
-            if st == STAFF_ASSISTANT and j < n_owned:
-                g[F_ASLOT + base + s] = owned[j]
-                j += 1
-            else:
-                g[F_ASLOT + base + s] = -1
+            g[F_STAFF + base + s] = g[F_SNAP_STAFF + base + s]
+            g[F_ASLOT + base + s] = g[F_SNAP_ASLOT + base + s]
         # a set-aside card chosen this phase goes back to the hand
         if g[F_SNAP_ASIDE + q] == 0 and g[F_ASIDE + q] >= 0:
             g[F_LOC + g[F_ASIDE + q]] = L_HAND + q

@@ -63,20 +63,15 @@ def _shown_state(game: Game, viewer: int | None) -> np.ndarray:
 
     A seat's view is drawn from :func:`~ohmygoods_env.infostate.redact` — the one place that
     decides what a seat may know — so no view can show what redaction hides: during the
-    phase-II decisions (R5.2) opponents appear as at the start of phase II, with the goods
-    they paid back where the seat last saw them and their set-aside cards back in hand.
-    Which opponent's assistant sits where during phase II is not known (R5.3): the
-    information state places them canonically, so the view leaves them unnamed.
+    phase-II decisions (R5.2) opponents appear as at the start of phase II: their goods, the
+    goods they paid back where the seat last saw them, their worker and assistants where they
+    stood, their set-aside cards back in hand.
     """
     s = game.state.copy()
     if viewer is None:
         return s
     out = np.empty_like(s)
     redact(s, viewer, out)
-    if int(out[L.F_PH]) == L.PH_P2:
-        for q in range(game.num_players):
-            if q != viewer:
-                out[L.F_ASLOT + q * L.MAX_SLOTS : L.F_ASLOT + (q + 1) * L.MAX_SLOTS] = -1
     return out
 
 

@@ -259,3 +259,29 @@ def test_a_log_of_moves_has_one_line_per_run_of_hidden_choices() -> None:
             decisions += 1
         assert logs[1] == logs[2] == ["player 0 (scripted) made a phase-II choice (revealed at sunset, R5.2)"], name
         assert len(logs[None]) == decisions >= 3, name
+
+
+def test_opponents_assistants_stay_where_the_seat_saw_them() -> None:
+    """The information state (and so the seat's views) keeps each opponent's assistants on the slots
+    where they stood at the start of phase II, whatever the opponent moved; it used to hand them out
+    in display order, a position the seat knew to be false."""
+    sc = (
+        Scenario(2, auto_forced=False)
+        .buildings(0, [SAWMILL, MILL, CATTLE_RANCH])
+        .goods(0, [2, 0, 2, 0])
+        .assistant(0, 1, display=1)  # display order differs from slot order
+        .assistant(0, 3, display=0)
+        .hand(0, [40])
+        .hand(1, [41])
+    )
+    g = sc.build("phase2")
+    before = g.state[L.F_ASLOT : L.F_ASLOT + L.MAX_SLOTS].copy()
+    assert np.array_equal(info_state_of(g.state, 1)[L.F_ASLOT : L.F_ASLOT + L.MAX_SLOTS], before)
+    finish_turn(g, [MOVE_1_TO_2, PAY_COAL, PAY_COAL])
+    assert g.current_player == 1
+    info = info_state_of(g.state, 1)
+    assert np.array_equal(info[L.F_ASLOT : L.F_ASLOT + L.MAX_SLOTS], before)
+    k = int(before[1])  # the assistant the seat saw on player 0's Sawmill (slot 1)
+    label = f"{int(g.state[L.F_A_CARD + k]) + 1}{'AB'[int(g.state[L.F_A_SIDE + k])]}"
+    sawmill = next(line for line in render_text(g, 1).splitlines() if line.startswith("    1    "))
+    assert sawmill.endswith(f"assistant {label}")  # named where the seat saw it
