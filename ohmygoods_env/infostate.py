@@ -9,8 +9,9 @@ from. This module provides it without leaking anything:
   (identities; counts are public), the identities of all goods (face down, R1.3), the deck
   order (R3.2), cards paid into the phase-II escrow or discarded for the empty-deck rule
   (R3.1), opponents' undisclosed phase-I and phase-II choices (R5.2), including how far an
-  opponent acting in phase II has got and how much it paid (goods an opponent paid into the
-  escrow go back to the buildings they left, so a shown good is where ``me`` last saw it),
+  opponent acting in phase II has got and how much it paid (an opponent's goods, worker and
+  assistants are as ``me`` saw them at the start of phase II: goods it paid into the escrow
+  go back to the buildings they left, so a shown good is where ``me`` last saw it),
   the decision counter (it counts hidden choices) and the RNG state (all future chance).
   Two true states that differ only in hidden information give byte-identical information
   states (tested).
