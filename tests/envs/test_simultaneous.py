@@ -223,3 +223,21 @@ def test_one_seat_per_step_on_request() -> None:
         obs, *_ = e.step(_random_actions(e, obs, rng))
     with pytest.raises(TypeError, match="simultaneous must be a bool"):
         parallel_env(simultaneous="no")
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copy_made_during_a_simultaneous_phase_plays_on_like_the_original(how: str) -> None:
+    import pickle
+
+    e = parallel_env(num_players=3)
+    obs, _ = e.reset(seed=9)
+    assert len(e.acting_agents) == 3
+    f = copy.deepcopy(e) if how == "deepcopy" else pickle.loads(pickle.dumps(e))
+    rng = np.random.default_rng(9)
+    while e.agents:
+        actions = _random_actions(e, obs, rng)
+        obs, rewards, *_ = e.step(actions)
+        other, rewards_f, *_ = f.step(actions)
+        assert e.acting_agents == f.acting_agents and rewards == rewards_f
+        assert all(np.array_equal(obs[a]["observation"], other[a]["observation"]) for a in obs)
+    assert np.array_equal(e.game.state, f.game.state)
