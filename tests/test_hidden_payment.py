@@ -285,3 +285,45 @@ def test_opponents_assistants_stay_where_the_seat_saw_them() -> None:
     label = f"{int(g.state[L.F_A_CARD + k]) + 1}{'AB'[int(g.state[L.F_A_SIDE + k])]}"
     sawmill = next(line for line in render_text(g, 1).splitlines() if line.startswith("    1    "))
     assert sawmill.endswith(f"assistant {label}")  # named where the seat saw it
+
+
+def _record_twins(count: int):
+    """Records of dealt games that differ only in one seat's phase-II choice (keep the assistant, or
+    move it and pay), each ending when the next seat is to choose; yields (record, record, next seat)."""
+    made = 0
+    for seed in range(80):
+        g = Game(3, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not g.done and g.round < 10:
+            legal = g.legal_actions()
+            if g.decision == L.D_MOVE and g.state[L.F_TURN] + 1 < g.num_players and len(legal) > 1:
+                break
+            g.step(int(rng.choice(legal)))
+        else:
+            continue
+        mover = g.current_player
+        h = g.clone()
+        g.step(L.A_MOVES_DONE)
+        h.step(next(a for a in h.legal_actions() if a != L.A_MOVES_DONE))
+        for x in (g, h):
+            while x.current_player == mover and x.phase == L.PH_P2:
+                x.step(x.legal_actions()[0])
+        if g.phase != L.PH_P2 or g.current_player != h.current_player:
+            continue
+        yield g.record(), h.record(), g.current_player
+        made += 1
+        if made >= count:
+            return
+
+
+def test_replay_pages_of_the_next_seat_are_identical_until_the_reveal() -> None:
+    """Issue 26: a seat-view replay had one step (picture and log line) per hidden decision of an
+    opponent, so the page told how many moves and payments it made. A run is now one step."""
+    from ohmygoods_env.apps.replay import frames
+
+    lengths = []
+    for keep, move, seat in _record_twins(6):
+        assert keep.actions != move.actions
+        assert frames(keep, seat) == frames(move, seat)
+        lengths.append(len(move.actions) - len(keep.actions))
+    assert len(lengths) >= 4 and any(lengths)  # control: some runs differ in length
