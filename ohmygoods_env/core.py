@@ -127,6 +127,7 @@ from .layout import (
     F_OWE,
     F_OWE_GOODS,
     F_P1,
+    F_PAID_FROM,
     F_PAY_DUE,
     F_PAY_FOR,
     F_PH,
@@ -141,6 +142,7 @@ from .layout import (
     F_ROYAL,
     F_SHOWN,
     F_SNAP_ASIDE,
+    F_SNAP_ASLOT,
     F_SNAP_GOODS,
     F_SNAP_HAND,
     F_SNAP_STAFF,
@@ -732,7 +734,11 @@ def _pay_from(g, C, p, s):
     """Spend one good from slot s: it leaves the building (R7.10, no change given)."""
     base = p * MAX_SLOTS
     c = _first_good(g, L_GOODS + base + s)
-    g[F_LOC + c] = L_ESCROW if g[F_PAY_FOR] == PAY_MOVE else L_DISCARD
+    if g[F_PAY_FOR] == PAY_MOVE:  # hidden until the reveal (R5.2); remember the building it left
+        g[F_LOC + c] = L_ESCROW
+        g[F_PAID_FROM + c] = 1 + base + s
+    else:
+        g[F_LOC + c] = L_DISCARD
     g[F_GOODS + base + s] -= 1
     g[F_PAY_DUE] -= C[g[F_BLD + base + s], B_VALUE]
     if g[F_PAY_DUE] <= 0:
@@ -855,6 +861,7 @@ def _snapshot_public(g):
     for i in range(MAX_PLAYERS * MAX_SLOTS):
         g[F_SNAP_GOODS + i] = g[F_GOODS + i]
         g[F_SNAP_STAFF + i] = g[F_STAFF + i]
+        g[F_SNAP_ASLOT + i] = g[F_ASLOT + i]
     for p in range(MAX_PLAYERS):
         g[F_SNAP_HAND + p] = hand_count(g, p)
         g[F_SNAP_ASIDE + p] = 1 if g[F_ASIDE + p] >= 0 else 0
@@ -1032,6 +1039,7 @@ def _phase2_reveal(g, C, AS):
     for c in range(N_CARDS):
         if g[F_LOC + c] == L_ESCROW:
             g[F_LOC + c] = L_DISCARD
+            g[F_PAID_FROM + c] = 0
     g[F_PH] = PH_SUNSET
     return False
 
@@ -1476,6 +1484,34 @@ def legal_mask(g, C, AS, out):
 @njit(cache=True)
 def apply_action(g, C, AS, a):
     """Apply action ``a`` of the current player (unchecked), then advance the game."""
+    apply_decision(g, C, AS, a)
+    advance(g, C, AS)
+
+
+@njit(cache=True)
+def advance_turn(g, C, AS, turn):
+    """:func:`advance` within turn ``turn`` of a simultaneous phase (R4.1, R5.2) and no further.
+
+    Returns True when the seat of that turn must decide again, False when its turn is over:
+    the row then stops between turns (before the next seat, the reveal or any draw), so a
+    seat's choices can be played out on a copy of the row on their own.
+    """
+    while g[F_TURN] == turn:
+        ph = g[F_PH]
+        if ph == PH_P2:
+            stop = _phase2(g, C, AS)
+        elif ph == PH_P1_ASK:
+            stop = _phase1_ask(g, C, AS)
+        else:
+            return False
+        if stop:
+            return g[F_TURN] == turn
+    return False
+
+
+@njit(cache=True)
+def apply_decision(g, C, AS, a):
+    """Apply action ``a`` of the current player (unchecked) without advancing the game."""
     p = g[F_CUR]
     base = p * MAX_SLOTS
     g[F_STEPS] += 1
@@ -1593,7 +1629,6 @@ def apply_action(g, C, AS, a):
     else:  # R10.1: discard the hand but card a - A_KEEP_ONE (hidden until all chose)
         g[F_P1 + p] = 2 + a - A_KEEP_ONE
         g[F_TURN] += 1
-    advance(g, C, AS)
 
 
 @njit(cache=True)
@@ -1875,7 +1910,8 @@ def check_invariants(g, C):
 
     1 card count per place mismatch, 2 negative count, 3 deck order mismatch,
     4 goods count mismatch, 5 market count mismatch, 6 building location mismatch,
-    7 set-aside mismatch, 8 staffing mismatch, 9 escrow card outside phase II or refill
+    7 set-aside mismatch, 8 staffing mismatch, 9 escrow card outside phase II or without the
+    building it was paid from (or such a building for a card not in the escrow), refill
     card outside the refill, 10 persons: more than one worker, or an owned assistant not
     on exactly one of its owner's buildings (R7.14), 11 half-suns of a market row mismatch,
     12 a card shown in a chain (R3.2, R7.7) outside the goods, escrow or discard pile.
@@ -1919,13 +1955,16 @@ def check_invariants(g, C):
             if lc - L_HAND >= np_:
                 return 1
         elif lc == L_ESCROW:
-            if g[F_PH] != PH_P2:
+            src = g[F_PAID_FROM + c] - 1
+            if g[F_PH] != PH_P2 or src < 0 or src // MAX_SLOTS >= np_ or src % MAX_SLOTS >= g[F_NB + src // MAX_SLOTS]:
                 return 9
         elif lc == L_LIMBO:
             if g[F_PH] != PH_REFILL:
                 return 9
         elif lc < 0:
             return 1
+        if lc != L_ESCROW and g[F_PAID_FROM + c] != 0:
+            return 9
     if suns[0] != g[F_SUNS] or suns[1] != g[F_SUNS + 1]:
         return 11
     for i in range(MAX_PLAYERS * MAX_SLOTS):

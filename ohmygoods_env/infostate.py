@@ -9,9 +9,12 @@ from. This module provides it without leaking anything:
   (identities; counts are public), the identities of all goods (face down, R1.3), the deck
   order (R3.2), cards paid into the phase-II escrow or discarded for the empty-deck rule
   (R3.1), opponents' undisclosed phase-I and phase-II choices (R5.2), including how far an
-  opponent acting in phase II has got and how much it paid, the decision counter (it counts
-  hidden choices) and the RNG state (all future chance). Two true states that differ only in
-  hidden information give byte-identical information states (tested).
+  opponent acting in phase II has got and how much it paid (an opponent's goods, worker and
+  assistants are as ``me`` saw them at the start of phase II: goods it paid into the escrow
+  go back to the buildings they left, so a shown good is where ``me`` last saw it),
+  the decision counter (it counts hidden choices) and the RNG state (all future chance).
+  Two true states that differ only in hidden information give byte-identical information
+  states (tested).
 * :func:`determinize` samples a full state from an information state: hidden cards are dealt
   at random into the hidden places, the RNG word is fresh, and opponents who already made
   their hidden phase-II choices in this round get random legal choices. The sample passes
@@ -34,7 +37,6 @@ from . import layout as _layout
 from .core import hand_count, is_production, is_shown, rand_at
 from .layout import (
     D_MOVE,
-    F_A_OWNER,
     F_ASIDE,
     F_ASLOT,
     F_BLD,
@@ -49,11 +51,13 @@ from .layout import (
     F_NB,
     F_NP,
     F_P1,
+    F_PAID_FROM,
     F_PAY_DUE,
     F_PAY_FOR,
     F_PH,
     F_RNG,
     F_SNAP_ASIDE,
+    F_SNAP_ASLOT,
     F_SNAP_GOODS,
     F_SNAP_STAFF,
     F_STAFF,
@@ -68,11 +72,9 @@ from .layout import (
     L_LIMBO,
     MAX_PLAYERS,
     MAX_SLOTS,
-    N_ASSIST,
     N_CARDS,
     PH_P1_ASK,
     PH_P2,
-    STAFF_ASSISTANT,
     STAFF_EFFICIENT,
     STAFF_NONE,
     STAFF_SLOPPY,
@@ -116,44 +118,39 @@ def _revert_hidden_choices(g, me):
         return
     if g[F_CUR] != me:
         g[F_MOVED] = 0  # which assistants the acting opponent moved
+    # goods paid into the escrow for assistant moves go back to the buildings they left, where
+    # ``me`` last saw them (a shown card keeps its public identity there, R3.2, R7.7)
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == L_ESCROW:
+            src = g[F_PAID_FROM + c] - 1
+            if src // MAX_SLOTS != me:
+                g[F_LOC + c] = L_GOODS + src
+                g[F_PAID_FROM + c] = 0
     for q in range(np_):
         if q == me:
             continue
         base = q * MAX_SLOTS
-        # goods paid into escrow for assistant moves go back on the buildings (as counts)
+        # goods counts, worker and assistants as ``me`` saw them at the start of phase II
         for s in range(g[F_NB + q]):
-            deficit = g[F_SNAP_GOODS + base + s] - g[F_GOODS + base + s]
-            for _ in range(deficit):
-                for c in range(N_CARDS):
-                    if g[F_LOC + c] == L_ESCROW:
-                        g[F_LOC + c] = L_GOODS + base + s
-                        break
             g[F_GOODS + base + s] = g[F_SNAP_GOODS + base + s]
-        # worker and assistant positions as at the start of phase II
-        owned = np.zeros(N_ASSIST, np.int64)
-        n_owned = 0
-        for k in range(N_ASSIST):
-            if g[F_A_OWNER + k] == q:
-                owned[n_owned] = k
-                n_owned += 1
-        j = 0
-        for s in range(g[F_NB + q]):
-            st = g[F_SNAP_STAFF + base + s]
-            g[F_STAFF + base + s] = st
-            if st == STAFF_ASSISTANT and j < n_owned:
-                g[F_ASLOT + base + s] = owned[j]
-                j += 1
-            else:
-                g[F_ASLOT + base + s] = -1
+            g[F_STAFF + base + s] = g[F_SNAP_STAFF + base + s]
+            g[F_ASLOT + base + s] = g[F_SNAP_ASLOT + base + s]
         # a set-aside card chosen this phase goes back to the hand
         if g[F_SNAP_ASIDE + q] == 0 and g[F_ASIDE + q] >= 0:
             g[F_LOC + g[F_ASIDE + q]] = L_HAND + q
             g[F_ASIDE + q] = -1
 
 
+_DECK_PLACE = 1 << 20  # sorts after every (location << 8 | paid-from) place
+
+
 @njit(cache=True)
 def _deal_hidden(g, me, shuffle_word):
-    """Give the hidden cards to the hidden places: sorted (redact) or shuffled (determinize)."""
+    """Give the hidden cards to the hidden places: sorted (redact) or shuffled (determinize).
+
+    A place is a location code and, in the escrow, the building the card was paid from
+    (``F_PAID_FROM``), so a dealt card takes over both.
+    """
     ids = np.empty(N_CARDS, np.int64)
     places = np.empty(N_CARDS, np.int64)
     n = 0
@@ -162,7 +159,7 @@ def _deal_hidden(g, me, shuffle_word):
         if _is_hidden(g, c, me):
             ids[n] = c
             # deck cards sort last, in deck-position order
-            places[n] = lc if lc != L_DECK else 1 << 20
+            places[n] = (lc << 8 | g[F_PAID_FROM + c]) if lc != L_DECK else _DECK_PLACE
             n += 1
     keys = places[:n].copy()
     keys.sort()
@@ -179,14 +176,16 @@ def _deal_hidden(g, me, shuffle_word):
     for i in range(n):
         c = ids[i]
         k = keys[i]
-        if k == 1 << 20:
+        if k == _DECK_PLACE:
             g[F_LOC + c] = L_DECK
+            g[F_PAID_FROM + c] = 0
             g[F_DECK + d] = c
             d += 1
         else:
-            g[F_LOC + c] = k
-            if L_ASIDE <= k < L_ASIDE + MAX_PLAYERS:
-                g[F_ASIDE + k - L_ASIDE] = c
+            g[F_LOC + c] = k >> 8
+            g[F_PAID_FROM + c] = k & 255
+            if L_ASIDE <= k >> 8 < L_ASIDE + MAX_PLAYERS:
+                g[F_ASIDE + (k >> 8) - L_ASIDE] = c
     g[F_DECK_N] = deck_n
 
 
@@ -277,8 +276,9 @@ def hidden_cards(state: np.ndarray, me: int) -> list[int]:
 
 
 def swap_cards(state: np.ndarray, a: int, b: int) -> None:
-    """Exchange the places of cards ``a`` and ``b`` in ``state`` in place (deck positions and
-    set-aside pointers follow), keeping the row consistent (``check_invariants`` holds).
+    """Exchange the places of cards ``a`` and ``b`` in ``state`` in place (deck positions,
+    set-aside pointers and the escrow's paid-from buildings follow), keeping the row
+    consistent (``check_invariants`` holds).
     """
     for c in (a, b):
         if not 0 <= int(c) < N_CARDS:
@@ -286,6 +286,7 @@ def swap_cards(state: np.ndarray, a: int, b: int) -> None:
     s = state
     la, lb = int(s[F_LOC + a]), int(s[F_LOC + b])
     s[F_LOC + a], s[F_LOC + b] = lb, la
+    s[F_PAID_FROM + a], s[F_PAID_FROM + b] = int(s[F_PAID_FROM + b]), int(s[F_PAID_FROM + a])
     deck = s[F_DECK : F_DECK + int(s[F_DECK_N])]
     ia, ib = np.flatnonzero(deck == a), np.flatnonzero(deck == b)
     deck[ia], deck[ib] = b, a

@@ -242,6 +242,11 @@ F_MOVED = _f("phase II: bit s = assistant on slot s already moved by the current
 #: bit ``c % 16`` of word ``c // 16``: card ``c`` was shown when fed into a chain from a hand
 #: (R3.2, R7.7); its identity stays public while it lies face down as a good
 F_SHOWN = _f("cards shown when fed into a chain (16 bits per word)", (N_CARDS + 15) // 16)
+#: per card: ``1 + player * MAX_SLOTS + slot`` of the building a card in the phase-II escrow was
+#: paid from (R5.3), 0 for every card not in the escrow; the seats that saw a shown good there
+#: (R3.2, R7.7) still place it on that building until the reveal (``infostate.redact``)
+F_PAID_FROM = _f("phase II: building each escrow card was paid from (1 + player * slots + slot)", N_CARDS)
+F_SNAP_ASLOT = _f("phase II snapshot: assistant display index per slot", MAX_PLAYERS * MAX_SLOTS)
 STATE_LEN = _f("end", 0)
 STATE_FIELDS: tuple[tuple[str, int, int], ...] = tuple(_fields[:-1])
 

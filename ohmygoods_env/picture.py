@@ -1,8 +1,9 @@
 """Picture view of a game: the table as an SVG drawing, and as an RGB image rasterised from it.
 
 :func:`render_svg` draws what :func:`~ohmygoods_env.render.render_text` writes, from the same
-*shown state* (``render._shown_state``) and the same hiding rules, so a seat's picture never
-shows more than its text view or its observation: opponents' hands and set-aside cards are
+*shown state* (``render._shown_state``: a seat's information state,
+:func:`~ohmygoods_env.infostate.redact`), so a seat's picture never shows more than its text
+view, its observation or its agents' information state: opponents' hands and set-aside cards are
 hidden (their backs are counted), and during the phase-II choices (R5.2) opponents appear as
 they were at the start of phase II. ``viewer=None`` is the spectator view (every hand shown).
 The drawing is a plain string of SVG 1.1 (no dependency, no script, no external resource),
@@ -81,7 +82,17 @@ from .render import (
 if TYPE_CHECKING:
     from .engine import Game
 
-__all__ = ["COLOUR_RGB", "SvgView", "move_text", "render_image", "render_svg", "svg_size", "view"]
+__all__ = [
+    "COLOUR_RGB",
+    "SvgView",
+    "hides_move",
+    "log_move",
+    "move_text",
+    "render_image",
+    "render_svg",
+    "svg_size",
+    "view",
+]
 
 #: Face colours of the five resources and the charburner colour (card colours, R1.5).
 COLOUR_RGB: dict[str, str] = {
@@ -303,7 +314,7 @@ def _draw_player(d: _Svg, game: Game, s: np.ndarray, p: int, viewer: int | None,
     d.rect(4, y + 2, WIDTH - 8, _PLAYER - 4, "#fffbe6" if to_act else "#f6f6f6", "#cfcfcf", 1, 8)
     head = (
         f"Player {p}{_player_tag(s, p, viewer)}: {score} VP (+{left} coins left over), goods worth "
-        f"{int(core.coins(s, C, p))} coins, hand {_hand_size(game, s, p, viewer)} cards, "
+        f"{int(core.coins(s, C, p))} coins, hand {_hand_size(s, p)} cards, "
         f"assistants: {', '.join(_owned_assistants(game, s, p)) or 'none'}"
     )
     d.text(14, y + 22, head, 15, bold=True)
@@ -317,7 +328,7 @@ def _draw_player(d: _Svg, game: Game, s: np.ndarray, p: int, viewer: int | None,
     aside = int(s[L.F_ASIDE + p])
     if (viewer is None or p == viewer) and aside >= 0:
         _hand_card(d, game, aside, xa, top + 20, False)
-    elif _has_aside(s, p, viewer):
+    elif _has_aside(s, p):
         _card_back(d, xa, top + 20, _CARD_W, _HAND_H - 4, "hidden card")
     hand_y = top + _CARD_H + 10
     if viewer is None or p == viewer:
@@ -333,7 +344,7 @@ def _draw_player(d: _Svg, game: Game, s: np.ndarray, p: int, viewer: int | None,
         if not cards:
             d.text(14, hand_y + 22, "hand: empty", 13)
     else:
-        n = _hand_size(game, s, p, viewer)
+        n = _hand_size(s, p)
         for j in range(min(n, _HAND_PER_ROW * 3)):
             _card_back(d, 12 + j * 30, hand_y, 26, 36)
         d.text(12 + min(n, _HAND_PER_ROW * 3) * 30 + 8, hand_y + 23, f"hand: {n} cards (hidden)", 13)
@@ -393,6 +404,17 @@ def _hidden_choice(game: Game) -> str | None:
     return None
 
 
+def hides_move(game: Game, viewer: int | None) -> bool:
+    """Does the pending move of the seat to act read to ``viewer`` only as a hidden choice?
+
+    True for another seat's phase-I keep/discard (R4.1), phase-II choices (R5.2) and
+    face-down discards (R3.1): :func:`move_text` names no detail, and a log of such moves
+    should show one event per seat, since even their number is hidden until the reveal.
+    """
+    viewer = check_viewer(game, viewer)
+    return viewer is not None and viewer != game.current_player and _hidden_choice(game) is not None
+
+
 def move_text(game: Game, action: int, viewer: int | None = None) -> str:
     """How the move ``action`` of the seat to act in ``game`` (before it is applied) reads to ``viewer``.
 
@@ -400,17 +422,29 @@ def move_text(game: Game, action: int, viewer: int | None = None) -> str:
     only that a choice was made where the rules keep it hidden until a reveal: phase-I
     keep/discard (R4.1), the phase-II choices (R5.2) and face-down discards (R3.1).
     """
-    viewer = check_viewer(game, viewer)
     p = game.current_player
-    if viewer is not None and viewer != p:
-        hidden = _hidden_choice(game)
-        if hidden is not None:
-            return f"player {p} {hidden}"
+    if hides_move(game, viewer):
+        return f"player {p} {_hidden_choice(game)}"
     aside = int(game.state[L.F_ASIDE + p]) if p >= 0 else -1
     if int(action) in (L.A_BUILD, L.A_NO_BUILD) and aside >= 0:  # revealed at sunset (R5.2): name it
         verb = "build" if int(action) == L.A_BUILD else "do not build"
         return f"player {p}: {verb} {game.cards.name(aside)}"
     return f"player {p}: {describe(int(action), game)}"
+
+
+def log_move(log: list[str], game: Game, action: int, viewer: int | None, name: str) -> str:
+    """Add the move ``action`` of the seat to act (before it is applied) to ``viewer``'s log of the
+    others' moves, as ``"player P (name): ..."``; returns its :func:`move_text`.
+
+    A run of one seat's hidden choices (:func:`hides_move`) is one line: how many assistant
+    moves and payments an opponent made is hidden until the reveal, like the moves themselves.
+    """
+    p = game.current_player
+    text = move_text(game, action, viewer)
+    line = f"player {p} ({name}){text[len(f'player {p}') :]}"
+    if not (hides_move(game, viewer) and log and log[-1] == line):
+        log.append(line)
+    return text
 
 
 def render_svg(game: Game, viewer: int | None = None, last_move: str | None = None, show_legal: bool = True) -> str:

@@ -10,9 +10,11 @@ Two kinds of view:
 
 * ``viewer=None`` — the **spectator view** (labelled as such): every hand and set-aside card
   is shown. For debugging, replays and demos; never show it to a seated player.
-* ``viewer=p`` — what seat ``p`` may see: its own hand and set-aside card, opponents' hand
-  sizes only, and during the phase-II decisions (R5.2) opponents as they were at the start
-  of phase II, until the reveal — the same hiding rule as the observation vector.
+* ``viewer=p`` — what seat ``p`` may see, drawn from its information state
+  (:func:`~ohmygoods_env.infostate.redact`, the rule the observation vector and the agents
+  follow too): its own hand and set-aside card, opponents' hand sizes only, and during the
+  phase-II decisions (R5.2) opponents as they were at the start of phase II, until the
+  reveal. Two positions that differ only in what ``p`` may not see give the same text.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from .cards import (
     N_RES,
     RESOURCES,
 )
+from .infostate import redact
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -56,23 +59,20 @@ _STAFF_TEXT = {
 
 
 def _shown_state(game: Game, viewer: int | None) -> np.ndarray:
-    """A copy of the state row with what ``viewer`` may not see yet replaced (R5.2).
+    """The state row a view draws: the true state for the spectator, else ``viewer``'s information state.
 
-    During the phase-II decisions, opponents' goods and staff are shown as they were at the
-    start of phase II (``F_SNAP_*``), without naming their assistants; hand sizes and
-    set-aside flags are read from the snapshot by the callers.
+    A seat's view is drawn from :func:`~ohmygoods_env.infostate.redact` — the one place that
+    decides what a seat may know — so no view can show what redaction hides: during the
+    phase-II decisions (R5.2) opponents appear as at the start of phase II: their goods, the
+    goods they paid back where the seat last saw them, their worker and assistants where they
+    stood, their set-aside cards back in hand.
     """
     s = game.state.copy()
-    if viewer is None or int(s[L.F_PH]) != L.PH_P2:
+    if viewer is None:
         return s
-    for q in range(game.num_players):
-        if q == viewer:
-            continue
-        lo, hi = q * L.MAX_SLOTS, (q + 1) * L.MAX_SLOTS
-        s[L.F_GOODS + lo : L.F_GOODS + hi] = s[L.F_SNAP_GOODS + lo : L.F_SNAP_GOODS + hi]
-        s[L.F_STAFF + lo : L.F_STAFF + hi] = s[L.F_SNAP_STAFF + lo : L.F_SNAP_STAFF + hi]
-        s[L.F_ASLOT + lo : L.F_ASLOT + hi] = -1  # which assistant sits where may have changed (R5.3)
-    return s
+    out = np.empty_like(s)
+    redact(s, viewer, out)
+    return out
 
 
 def _assistant_label(game: Game, s: np.ndarray, k: int) -> str:
@@ -162,15 +162,13 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _hand_size(game: Game, s: np.ndarray, p: int, viewer: int | None) -> int:
-    if viewer is not None and p != viewer and int(s[L.F_PH]) == L.PH_P2:
-        return int(s[L.F_SNAP_HAND + p])
+def _hand_size(s: np.ndarray, p: int) -> int:
+    """Seat ``p``'s hand size in a shown state (an information state keeps opponents' hands as
+    they were at the start of phase II until the reveal)."""
     return int(core.hand_count(s, p))
 
 
-def _has_aside(s: np.ndarray, p: int, viewer: int | None) -> bool:
-    if viewer is not None and p != viewer and int(s[L.F_PH]) == L.PH_P2:
-        return bool(s[L.F_SNAP_ASIDE + p])
+def _has_aside(s: np.ndarray, p: int) -> bool:
     return int(s[L.F_ASIDE + p]) >= 0
 
 
@@ -198,7 +196,7 @@ def _player_lines(game: Game, s: np.ndarray, p: int, viewer: int | None) -> list
     owned = _owned_assistants(game, s, p)
     lines = [
         f"Player {p}{tag}: score {score} VP (+{left} coins left over), goods worth {coins} coins, "
-        f"{_plural(int(s[L.F_NB + p]), 'building')}, hand {_hand_size(game, s, p, viewer)} cards, "
+        f"{_plural(int(s[L.F_NB + p]), 'building')}, hand {_hand_size(s, p)} cards, "
         f"assistants: {', '.join(owned) or 'none'}"
     ]
     lines += _building_lines(game, s, p)
@@ -206,7 +204,7 @@ def _player_lines(game: Game, s: np.ndarray, p: int, viewer: int | None) -> list
     if viewer is None or p == viewer:
         if aside >= 0:
             lines.append(f"    set aside to build: {_card_text(game, aside)}")
-    elif _has_aside(s, p, viewer):
+    elif _has_aside(s, p):
         lines.append("    set aside to build: a hidden card")
     return lines
 

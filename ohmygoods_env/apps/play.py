@@ -17,7 +17,8 @@ your last decision and the others' moves after it (against agents only); ``h`` t
 Opponents' moves are told as your seat sees them (:func:`~ohmygoods_env.picture.move_text`):
 what the rules keep hidden until a reveal stays hidden — phase-I keep/discard choices
 (R4.1), phase-II assistant moves, worker placements, set-aside cards and payments (R5.2),
-and cards discarded face down for the new deck (R3.1).
+and cards discarded face down for the new deck (R3.1); a run of one opponent's hidden
+choices is one line, so their number stays hidden too (:func:`~ohmygoods_env.picture.log_move`).
 
 The game ends with one plain line ("You won 27–24"). Each finished game is appended to
 ``--save`` (default ``games.jsonl``; nothing is overwritten) with its record, so
@@ -36,7 +37,7 @@ from ..actions import describe
 from ..cards import RESOURCES
 from ..engine import Game
 from ..files import write_atomic
-from ..picture import move_text
+from ..picture import log_move
 from ..render import render_text
 from ..rules import EDITIONS
 from .common import int_at_least, parser, positive_float
@@ -205,8 +206,7 @@ class TerminalGame:
                 say(f"you: {describe(a, g)}")
             else:
                 a = _act(self.agents[p], g)
-                text = move_text(g, a, self.seat)
-                self.changes.append(f"player {p} ({self.agents[p].name}){text[len(f'player {p}') :]}")
+                log_move(self.changes, g, a, self.seat, self.agents[p].name)  # hidden runs: one line
             g.step(a)
         if self.changes:
             say("since your last decision:")

@@ -12,7 +12,8 @@ The page needs no server and loads nothing from the network: the pictures
 view only, and stored in the page gzip-compressed (identical pictures once), next to the
 move log (:func:`~ohmygoods_env.picture.move_text` for the same view). A seat view hides
 what that seat may not see, in the pictures and in the log: opponents' hands, set-aside
-cards and phase-II choices until the reveal (R5.2). The default view is the spectator's.
+cards and phase-II choices until the reveal (R5.2), and a run of an opponent's hidden
+choices is one step, so their number stays hidden too. The default view is the spectator's.
 The page steps with buttons, a slider, the arrow keys or a click on a move in the log.
 """
 
@@ -29,7 +30,7 @@ from pathlib import Path
 from ..engine import Game, GameRecord
 from ..files import BadJSON, OutputError, check_output, loads_bounded, write_atomic
 from ..layout import N_ACTIONS
-from ..picture import move_text, render_svg
+from ..picture import hides_move, move_text, render_svg
 from ..rules import RuleSet
 from .common import int_at_least, parser
 
@@ -107,7 +108,11 @@ def record_of(row: dict, where: str = "the game") -> GameRecord:
 
 
 def frames(record: GameRecord, viewer: int | None) -> tuple[list[str], list[str]]:
-    """Per step of the game: the SVG picture of ``viewer``'s view (step 0: the deal) and the move log."""
+    """Per step of the game: the SVG picture of ``viewer``'s view (step 0: the deal) and the move log.
+
+    In a seat's view a run of one opponent's hidden choices is one step (its last picture):
+    how many decisions it took is hidden until the reveal (:func:`~ohmygoods_env.picture.hides_move`).
+    """
     game = Game(record.rules.num_players, record.rules, seed=record.seed)
     pictures = [render_svg(game, viewer)]
     log: list[str] = []
@@ -119,10 +124,15 @@ def frames(record: GameRecord, viewer: int | None) -> tuple[list[str], list[str]
                 f"field 'record.actions[{k}]': action {a} is not legal at that step (player {game.current_player}, "
                 f"{game.decision_name}); the record does not belong to this engine version"
             )
+        hidden = hides_move(game, viewer)
         text = move_text(game, a, viewer)
         game.step(int(a))
-        pictures.append(render_svg(game, viewer, last_move=text))
-        log.append(text)
+        picture = render_svg(game, viewer, last_move=text)
+        if hidden and log and log[-1] == text:
+            pictures[-1] = picture
+        else:
+            pictures.append(picture)
+            log.append(text)
     return pictures, log
 
 

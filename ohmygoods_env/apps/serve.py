@@ -23,7 +23,8 @@ A view holds only what your seat may see: the SVG seat view
 (:func:`~ohmygoods_env.picture.render_svg` with ``viewer=seat``), your legal choices labelled
 with :func:`~ohmygoods_env.actions.describe`, the others' moves since your last decision as
 your seat sees them (:func:`~ohmygoods_env.picture.move_text`: hidden choices stay hidden
-until the reveal), and at the end the final scores and one plain line ("You won 27–24").
+until the reveal, and a run of one seat's hidden choices is one line, so their number stays
+hidden too), and at the end the final scores and one plain line ("You won 27–24").
 Bad requests get status 400 and a message; the game is unchanged.
 
 **Only its own page is obeyed.** Every request must name one of the server's own hosts in
@@ -55,7 +56,7 @@ from urllib.parse import parse_qs, urlparse
 from ..actions import describe
 from ..engine import Game
 from ..files import BadJSON, loads_bounded
-from ..picture import move_text, render_svg
+from ..picture import log_move, move_text, render_svg
 from ..rules import EDITIONS
 from .common import int_at_least, parser
 
@@ -107,10 +108,8 @@ class WebGame:
         while not g.done and g.current_player != self.seat:
             p = g.current_player
             a = int(self.agents[p].act(g.observe(p), g.legal_mask(), info_state_of(g.state, p)))
-            text = move_text(g, a, self.seat)
+            self.last_move = log_move(self.since, g, a, self.seat, self.names[p])  # hidden runs: one line
             g.step(a)
-            self.since.append(f"player {p} ({self.names[p]}){text[len(f'player {p}') :]}")
-            self.last_move = text
 
     def move(self, action: object) -> None:
         g = self.game

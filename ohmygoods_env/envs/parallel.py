@@ -6,12 +6,21 @@ env), so both envs see a game the same way.
 
 * Agents ``player_0 .. player_{n-1}``; all of them are live from ``reset`` to the end of
   the game and each gets an observation, a reward, flags and an info at every step.
-* One seat acts per step: the seat the engine asks (its mask is the engine's legal mask).
-  Every other seat has nothing to decide: its mask has exactly one legal action,
-  ``layout.A_WAIT``, and its action must be ``A_WAIT`` (or left out of the dict). The
-  rules' simultaneous choices (phase I keep/discard, R4.1; phase II assistants, worker and
-  set-aside, R5.2) are asked one seat at a time, as in the AEC env; the engine hides the
-  choices already made (R4.1, R5.2), so the order leaks nothing.
+* Outside the simultaneous phases one seat acts per step: the seat the engine asks (its
+  mask is the engine's legal mask). Every other seat has nothing to decide: its mask has
+  exactly one legal action, ``layout.A_WAIT``, and its action must be ``A_WAIT`` (or left
+  out of the dict).
+* The rules' simultaneous choices (phase I keep/discard, R4.1; phase II assistants and
+  their payment, worker and set-aside, R5.2-R5.5) are **simultaneous** here: every seat
+  with a pending choice acts in the same step, each on its own line of decisions, and the
+  phase takes a number of steps fixed by public information at its start, whatever anybody
+  chooses (a seat that has finished waits). The choices are applied to the game in turn
+  order when the phase's steps are over (:mod:`.simultaneous`). During such a phase
+  :attr:`game`, ``state()`` and ``render()`` show the game as at its start.
+  ``simultaneous=False`` asks those choices one seat per step instead, as the engine,
+  ``BatchGames`` and :class:`~ohmygoods_env.envs.seat_vec.SeatVecEnv` do: the observations
+  still hide every choice, but the number of steps before a seat's turn then tells a
+  recurrent policy how many decisions the seats before it took.
 * Spaces as in the AEC env: ``Dict(observation=Box(0, high, (OBS_DIM,), float32),
   action_mask=Box(0, 1, (N_ACTIONS,), int8))`` and ``Discrete(N_ACTIONS)``.
 * Rewards: 0 during the game; the step that ends it gives **every** agent its final reward
@@ -26,9 +35,9 @@ env), so both envs see a game the same way.
 * Errors (``illegal="raise"``, the default): an illegal action, a missing action of the
   acting seat, a non-wait action of a waiting seat or an unknown agent raise ``ValueError``
   (a wrong type ``TypeError``); the game is unchanged. With ``illegal="penalty"`` (Pgx
-  style, as in ``BatchGames``) an illegal or out-of-range action of the acting seat ends the
-  game at once: the offender gets ``penalty`` (default -1), every other seat
-  ``-penalty / (P - 1)``; the waiting seats' actions are then ignored. (PettingZoo's
+  style, as in ``BatchGames``) an illegal or out-of-range action of an acting seat ends the
+  game at once: each of the ``k`` offenders gets ``penalty`` (default -1), every other seat
+  ``-penalty * k / (P - k)``; the waiting seats' actions are then ignored. (PettingZoo's
   ``parallel_seed_test`` samples unmasked actions and needs this mode.)
 
 ``parallel_to_aec(parallel_env())`` gives a cycling AEC env (every seat steps once per
@@ -45,8 +54,9 @@ from pettingzoo import ParallelEnv
 
 from .. import core
 from .. import layout as L
-from ..engine import Game, IllegalActionError, check_action
+from ..engine import Game, IllegalActionError, check_action, illegal_action_message
 from .pettingzoo_env import check_seed, game_infos, global_state, raw_env, render_spectator
+from .simultaneous import SimultaneousPhase
 
 __all__ = ["OhMyGoodsParallelEnv", "parallel_env"]
 
@@ -72,10 +82,13 @@ class OhMyGoodsParallelEnv(ParallelEnv):
         auto_forced: bool = True,
         illegal: str = "raise",
         penalty: float = -1.0,
+        simultaneous: bool = True,
         **rule_options: Any,
     ) -> None:
         if illegal not in ("raise", "penalty"):
             raise ValueError(f"illegal must be one of ['raise', 'penalty'], got {illegal!r}")
+        if not isinstance(simultaneous, (bool, np.bool_)):
+            raise TypeError(f"simultaneous must be a bool, got {type(simultaneous).__name__} {simultaneous!r}")
         # The AEC env (same render modes) owns the spaces and validates render_mode, reward and the
         # game arguments; it is not stepped.
         spec = raw_env(
@@ -91,6 +104,8 @@ class OhMyGoodsParallelEnv(ParallelEnv):
         self.illegal = illegal
         self.penalty = float(penalty)
         self._penalised = False
+        self.simultaneous = bool(simultaneous)
+        self._phase: SimultaneousPhase | None = None
         self._game_args = (num_players, rules)
         self._rule_options = {"auto_forced": auto_forced, **rule_options}
         self._game: Game = spec.game
@@ -120,9 +135,20 @@ class OhMyGoodsParallelEnv(ParallelEnv):
         return getattr(self, "_seed_used", None)
 
     @property
+    def acting_agents(self) -> list[str]:
+        """The agents with a decision in this step, in turn order (empty when the game is over)."""
+        return [self.possible_agents[p] for p in self._acting()]
+
+    @property
     def acting_agent(self) -> str | None:
-        """The agent whose mask is the engine's (``None`` when the game is over)."""
-        return None if self._over else self.possible_agents[self._game.current_player]
+        """The first of :attr:`acting_agents` (``None`` when the game is over)."""
+        acting = self.acting_agents
+        return acting[0] if acting else None
+
+    def _acting(self) -> list[int]:
+        if self._over:
+            return []
+        return self._phase.acting() if self._phase is not None else [self._game.current_player]
 
     @property
     def _over(self) -> bool:
@@ -146,43 +172,30 @@ class OhMyGoodsParallelEnv(ParallelEnv):
         self._game = Game(num_players, rules, seed=game_seed, cards=self._game.cards, **self._rule_options)
         self._seed_used = game_seed
         self._penalised = False
+        self._phase = None
+        self._begin_phase()
         self.agents = self.possible_agents[:]
         return self._observations(), self._infos()
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        """Apply the acting seat's action (the others wait); returns obs, rewards, terminations, truncations, infos."""
+        """Apply the acting seats' actions (the others wait); returns obs, rewards, terminations, truncations, infos."""
         if not self.agents:
             raise RuntimeError("step() called with no live agents: call reset() first")
         if not isinstance(actions, dict):
             raise TypeError(f"actions must be a dict agent -> action, got {type(actions).__name__}")
-        g = self._game
-        actor = self.possible_agents[g.current_player]
-        raising = self.illegal == "raise"
-        for agent, action in actions.items():
-            if agent not in self.agent_name_mapping:
-                raise ValueError(f"unknown agent {agent!r}: expected some of {self.possible_agents}")
-            if raising and agent != actor and action is not None and check_action(action) != L.A_WAIT:
-                raise ValueError(
-                    f"{agent} has nothing to decide ({actor} is to act, decision '{g.decision_name}'): "
-                    f"its action must be A_WAIT ({L.A_WAIT}), got {action!r}"
-                )
-        if actor not in actions or actions[actor] is None:
-            raise ValueError(f"no action for {actor}, the agent to act (decision '{g.decision_name}')")
-        agents = self.agents
-        if not raising and not self._is_legal(actions[actor]):
+        chosen = self._check(actions)
+        offenders = [] if self.illegal == "raise" else [p for p, a in chosen.items() if not self._is_legal(p, a)]
+        if offenders:
             self._penalised = True
-            p = self.agent_name_mapping[actor]
-            n = len(self.possible_agents)
-            rewards = {a: self.penalty if i == p else -self.penalty / max(n - 1, 1) for a, i in self._seats()}
+            self._phase = None
+            n, k = len(self.possible_agents), len(offenders)
+            other = -self.penalty * k / (n - k) if n > k else 0.0
+            rewards = {a: self.penalty if i in offenders else other for a, i in self._seats()}
         else:
-            try:
-                g.step(actions[actor])
-            except IllegalActionError:
-                raise
-            except (TypeError, ValueError) as exc:
-                raise type(exc)(f"{exc} ({actor}, decision '{g.decision_name}')") from None
-            final = g.rewards(self.reward_mode) if g.done else None
+            self._apply(chosen)
+            final = self._game.rewards(self.reward_mode) if self._game.done else None
             rewards = {a: 0.0 if final is None else float(final[i]) for a, i in self._seats()}
+        agents = self.agents
         over = self._over
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, False)
@@ -210,25 +223,114 @@ class OhMyGoodsParallelEnv(ParallelEnv):
         g = self._game
         obs = np.empty(L.OBS_DIM, np.float32)
         mask = np.empty(L.N_ACTIONS, np.int8)
-        core.observe_with_mask(g.state, g.cards.buildings, g.cards.assistants, p, obs, mask)
+        line = self._phase.lines.get(p) if self._phase is not None else None
+        if line is not None:  # its own decisions in a simultaneous phase
+            line.observe(obs)
+            mask[:] = line.mask()
+        else:
+            core.observe_with_mask(g.state, g.cards.buildings, g.cards.assistants, p, obs, mask)
         if self._penalised:
             mask[:] = 0
         if not mask.any():  # not this seat's decision, or the game is over
             mask[L.A_WAIT] = 1
         return {"observation": obs, "action_mask": mask}
 
+    # ------------------------------------------------------------------ helpers
+    def _check(self, actions: dict[str, Any]) -> dict[int, Any]:
+        """The acting seats' actions; raises for an unknown agent, a missing action or (``illegal="raise"``)
+        a waiting seat that does not wait or an illegal action, before anything changes."""
+        acting = self._acting()
+        raising = self.illegal == "raise"
+        decision = self._game.decision_name
+        for agent, action in actions.items():
+            if agent not in self.agent_name_mapping:
+                raise ValueError(f"unknown agent {agent!r}: expected some of {self.possible_agents}")
+            p = self.agent_name_mapping[agent]
+            if raising and p not in acting and action is not None and check_action(action) != L.A_WAIT:
+                names = [self.possible_agents[q] for q in acting]
+                raise ValueError(
+                    f"{agent} has nothing to decide ({', '.join(names) or 'nobody'} to act, decision "
+                    f"'{decision}'): its action must be A_WAIT ({L.A_WAIT}), got {action!r}"
+                )
+        chosen = {}
+        for p in acting:
+            agent = self.possible_agents[p]
+            if actions.get(agent) is None:
+                raise ValueError(f"no action for {agent}, an agent to act (decision '{self._decision_name(p)}')")
+            chosen[p] = actions[agent]
+        if raising:
+            for p, action in chosen.items():
+                self._check_legal(p, action)
+        return chosen
+
+    def _check_legal(self, p: int, action: Any) -> None:
+        try:
+            a = check_action(action)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{exc} ({self.possible_agents[p]}, decision '{self._decision_name(p)}')") from None
+        mask = self._mask_of(p)
+        if not mask[a]:
+            legal = [int(x) for x in np.flatnonzero(mask)]
+            dec = self._decision_of(p)
+            raise IllegalActionError(illegal_action_message(a, dec, p, legal, self._game))
+
+    def _apply(self, chosen: dict[int, Any]) -> None:
+        """Step the game (one seat) or the simultaneous phase (every acting seat)."""
+        if self._phase is None:
+            ((p, action),) = chosen.items()
+            try:
+                self._game.step(action)
+            except IllegalActionError:
+                raise
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{exc} ({self.possible_agents[p]}, decision '{self._game.decision_name}')") from None
+        else:
+            self._phase.step({p: check_action(a) for p, a in chosen.items()})
+            if self._phase.over:
+                phase, self._phase = self._phase, None
+                phase.apply_to(self._game)
+        self._begin_phase()
+
+    def _begin_phase(self) -> None:
+        if self.simultaneous and self._phase is None and SimultaneousPhase.begins(self._game):
+            self._phase = SimultaneousPhase(self._game)
+
+    def _mask_of(self, p: int) -> np.ndarray:
+        if self._phase is not None:
+            return self._phase.lines[p].mask()
+        return self._game.legal_mask()
+
+    def _decision_of(self, p: int) -> int:
+        if self._phase is not None:
+            return int(self._phase.lines[p].row[L.F_DEC])
+        return self._game.decision
+
+    def _decision_name(self, p: int) -> str:
+        return L.DECISION_NAMES[self._decision_of(p)]
+
     def _seats(self) -> list[tuple[str, int]]:
         return [(a, self.agent_name_mapping[a]) for a in self.agents]
 
-    def _is_legal(self, action: object) -> bool:
-        a = check_action(action) if not isinstance(action, (int, np.integer)) else int(action)
-        return 0 <= a < L.N_ACTIONS and bool(self._game.legal_mask()[a])
+    def _is_legal(self, p: int, action: object) -> bool:
+        try:
+            a = check_action(action)
+        except (TypeError, ValueError):
+            if isinstance(action, (int, np.integer)):
+                return False  # out of range: illegal
+            raise
+        return bool(self._mask_of(p)[a])
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return {a: self.observe(a) for a in self.agents}
 
     def _infos(self) -> dict[str, dict[str, int]]:
-        return game_infos(self._game, self.agents, self.agent_name_mapping)
+        infos = game_infos(self._game, self.agents, self.agent_name_mapping)
+        if self._phase is not None and not self._over:
+            acting = set(self._acting())
+            for a in self.agents:
+                p = self.agent_name_mapping[a]
+                infos[a]["decision"] = self._decision_of(p) if p in acting else -1
+        return infos
 
 
 def parallel_env(**kwargs: Any) -> OhMyGoodsParallelEnv:

@@ -2,7 +2,7 @@
 
 PettingZoo's SB3 tutorials turn a parallel env into a vector env with SuperSuit::
 
-    venv = ss.pettingzoo_env_to_vec_env_v1(parallel_env(num_players=P))
+    venv = ss.pettingzoo_env_to_vec_env_v1(parallel_env(num_players=P, simultaneous=False))
     venv = ss.concat_vec_envs_v1(venv, N, base_class="stable_baselines3")
 
 ``SeatVecEnv(num_games=N, num_players=P)`` is that vector env built on
@@ -10,7 +10,9 @@ PettingZoo's SB3 tutorials turn a parallel env into a vector env with SuperSuit:
 one for the ``N * P`` observations. Row ``g * P + p`` is seat ``p`` of game ``g``. Every
 seat's decisions are training data for one shared policy (self-play, e.g. sb3-contrib
 ``MaskablePPO``); rows of seats that are not to act carry the wait mask (only
-``layout.A_WAIT`` legal) and must send ``A_WAIT``.
+``layout.A_WAIT`` legal) and must send ``A_WAIT``. Like the engine, it asks the simultaneous
+phase-I and phase-II choices one seat per step (``parallel_env(simultaneous=False)``): the
+observations hide them, but a seat's row can count the steps before its turn.
 
 ==========================  ===================================================================
 returned by ``step``        content
@@ -24,7 +26,7 @@ infos                       one dict per row; for finished games ``terminal_obse
                             wait mask for the others
 ==========================  ===================================================================
 
-Seeding follows SuperSuit's ``concat_vec_envs_v1`` over :func:`.parallel.parallel_env`, so
+Seeding follows SuperSuit's ``concat_vec_envs_v1`` over :func:`.parallel.parallel_env` (``simultaneous=False``), so
 the two give the same games step by step: after ``seed(s)`` and ``reset()``, game ``g``
 is dealt from seed ``s + g`` and its later games from
 ``numpy.random.default_rng(s + g).integers(0, 2**63 - 1)``, drawn one per game as the

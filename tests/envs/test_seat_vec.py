@@ -25,7 +25,7 @@ def test_matches_supersuit_wrapping_of_parallel_env_step_by_step(num_games: int,
     """Same seeds, same actions: observations, masks, rewards, dones and terminal observations agree."""
     ss = pytest.importorskip("supersuit", reason="pip install -e '.[marl]'")
     ref = ss.concat_vec_envs_v1(
-        ss.pettingzoo_env_to_vec_env_v1(parallel_env(num_players=num_players, rules=rules)),
+        ss.pettingzoo_env_to_vec_env_v1(parallel_env(num_players=num_players, rules=rules, simultaneous=False)),
         num_games,
         base_class="stable_baselines3",
     )
