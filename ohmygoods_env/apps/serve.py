@@ -409,7 +409,7 @@ def _parser():
     ap.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to bind; the default serves this computer only. Requests must name this address or a "
+        help="address to bind (127.0.0.1: this computer only). Requests must name this address or a "
         "loopback name in their Host header (so bind a LAN address itself, not 0.0.0.0, to play from another device)",
     )
     return ap
