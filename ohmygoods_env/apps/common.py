@@ -12,9 +12,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from ..argtypes import int_at_least
+from ..argtypes import int_at_least, seed_arg
 
-__all__ = ["comma_choices", "comma_ints", "int_at_least", "parser", "positive_float"]
+__all__ = ["comma_choices", "comma_ints", "int_at_least", "parser", "positive_float", "seed_arg"]
 
 
 class DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):

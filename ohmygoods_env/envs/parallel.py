@@ -27,7 +27,7 @@ env), so both envs see a game the same way.
   acting seat, a non-wait action of a waiting seat or an unknown agent raise ``ValueError``
   (a wrong type ``TypeError``); the game is unchanged. With ``illegal="penalty"`` (Pgx
   style, as in ``BatchGames``) an illegal or out-of-range action of the acting seat ends the
-  game at once: the offender gets ``penalty`` (default -1), every other seat
+  game at once: the offender gets ``penalty`` (a finite number, default -1), every other seat
   ``-penalty / (P - 1)``; the waiting seats' actions are then ignored. (PettingZoo's
   ``parallel_seed_test`` samples unmasked actions and needs this mode.)
 
@@ -45,8 +45,9 @@ from pettingzoo import ParallelEnv
 
 from .. import core
 from .. import layout as L
+from ..checks import check_finite, optional_seed
 from ..engine import Game, IllegalActionError, check_action
-from .pettingzoo_env import check_seed, game_infos, global_state, raw_env, render_spectator
+from .pettingzoo_env import game_infos, global_state, raw_env, render_spectator
 
 __all__ = ["OhMyGoodsParallelEnv", "parallel_env"]
 
@@ -89,7 +90,7 @@ class OhMyGoodsParallelEnv(ParallelEnv):
         self.render_mode = render_mode
         self.reward_mode = reward
         self.illegal = illegal
-        self.penalty = float(penalty)
+        self.penalty = check_finite(penalty, "penalty")
         self._penalised = False
         self._game_args = (num_players, rules)
         self._rule_options = {"auto_forced": auto_forced, **rule_options}
@@ -136,10 +137,10 @@ class OhMyGoodsParallelEnv(ParallelEnv):
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """Deal a new game; returns every agent's observation and info."""
-        seed = check_seed(seed)
+        seed = optional_seed(seed)
         if seed is not None:
             game_seed = seed
-            self._rng = np.random.default_rng(game_seed % 2**64)
+            self._rng = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._rng.integers(0, _SEED_BOUND))
         num_players, rules = self._game_args

@@ -193,8 +193,10 @@ def test_seeds_do_not_collide():
     assert b.state[0].tobytes() == a.state.tobytes()
 
 
-def test_seed_bits_cover_every_int():
-    assert seed_bits(-1) == -1 and seed_bits(2**64 - 1) == -1 and seed_bits(5) == 5
-    assert seed_bits(2**64) != seed_bits(0) and seed_bits(2**70) != seed_bits(-(2**70))
+def test_seed_bits_cover_every_64_bit_seed_and_refuse_the_rest():
+    assert seed_bits(2**64 - 1) == -1 and seed_bits(2**63) == -(2**63) and seed_bits(5) == 5
+    for bad in (-1, 2**64, 2**70, -(2**70)):
+        with pytest.raises(ValueError, match=r"seed must be an int in 0 <= seed < 2\*\*64, got"):
+            seed_bits(bad)
     with pytest.raises(TypeError, match="seed must be an int"):
         seed_bits(1.5)
