@@ -276,7 +276,7 @@ def run_fuzz(
     """Play about ``steps`` random legal decisions over many games and report (no raise).
 
     Every new game picks one configuration: player count x rule set x forced-move mode x
-    variant switches (``variants``: bit 0 keep one, R10.1; bit 1 two for one, R10.2).
+    variant switches (``variants``: bit 0 keep one, R10.1, ``omg2`` only; bit 1 two for one, R10.2).
 
     ``threads`` (default: the number of CPUs) run the ``batch`` slots side by side; the
     result does not depend on it.

@@ -125,9 +125,7 @@ def action_ids(actions: Any, n: int) -> np.ndarray:
         a = np.asarray(actions)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"actions must be {n} int action ids in 0..{L.N_ACTIONS - 1}, got {actions!r}") from exc
-    if a.size != n:
-        raise ValueError(f"expected {n} actions (one per env), got shape {a.shape}")
-    flat = a.reshape(n)
+    flat = a.reshape(-1)
     if flat.dtype.kind in "iu":
         bad = np.flatnonzero((flat < 0) | (flat >= L.N_ACTIONS))
         if bad.size:
@@ -135,12 +133,14 @@ def action_ids(actions: Any, n: int) -> np.ndarray:
             raise ValueError(
                 f"row {i}: action {int(flat[i])} is out of range: expected an int action id in 0..{L.N_ACTIONS - 1}"
             )
-        return flat.astype(np.int64)
-    for i, x in enumerate(flat.tolist() if flat.dtype != object else flat):
-        try:
-            action_id(x)
-        except (TypeError, ValueError) as exc:
-            raise type(exc)(f"row {i}: {exc}") from None
+    else:
+        for i, x in enumerate(flat.tolist() if flat.dtype != object else flat):
+            try:
+                action_id(x)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"row {i}: {exc}") from None
+    if a.size != n:
+        raise ValueError(f"expected {n} actions (one per env), got shape {a.shape}")
     return flat.astype(np.int64)
 
 
