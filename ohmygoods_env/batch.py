@@ -223,7 +223,7 @@ def _fill_rng(base, out):
 def make_rng(n: int, seed: int = 0) -> np.ndarray:
     """``n`` independent non-zero xorshift64 words derived from ``seed``."""
     out = np.empty(int(n), np.uint64)
-    _fill_rng(np.uint64(check_seed(seed)), out)
+    _fill_rng(np.uint64(int(seed) & _M64), out)  # any int: a random-play stream, not a deal
     return out
 
 
