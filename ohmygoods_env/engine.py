@@ -148,13 +148,17 @@ class GameRecord:
             "rules": r.edition,
             "auto_forced": r.auto_forced,
             "max_rounds": r.max_rounds,
+            "keep_one": r.keep_one,
+            "two_for_one": r.two_for_one,
             "seed": self.seed,
             "actions": list(self.actions),
         }
 
     @classmethod
     def from_dict(cls, d: dict) -> GameRecord:
-        rules = RuleSet(d["num_players"], d["rules"], d["auto_forced"], d["max_rounds"])
+        """The record of :meth:`to_dict` (records without the variant keys play without variants)."""
+        variants = {k: d.get(k, False) for k in ("keep_one", "two_for_one")}
+        rules = RuleSet(d["num_players"], d["rules"], d["auto_forced"], d["max_rounds"], **variants)
         return cls(rules, int(d["seed"]), [int(a) for a in d["actions"]])
 
 
