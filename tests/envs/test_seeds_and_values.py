@@ -32,56 +32,23 @@ def _deal(factory) -> bytes:
     return np.asarray(factory()).tobytes()
 
 
-def _aec():
-    e = raw_env()
-    e.reset()
-    return e.game.state
-
-
-def _parallel():
-    e = parallel_env()
-    e.reset()
-    return e.game.state
-
-
-def _seat_vec():
-    e = SeatVecEnv(2)
-    e.reset()
-    return e.games.state
-
-
-def _batch_env():
-    return BatchEnv(2).reset().observation
-
-
-def _gym():
-    e = OhMyGoodsEnv()
-    e.reset()
-    return e.games.state
-
-
-def _vector():
-    e = OhMyGoodsVectorEnv(2)
-    e.reset()
-    return e.games.state
-
-
-def _sb3():
-    e = OhMyGoodsVecEnv(2)
-    e.reset()
-    return e.games.state
+def _reset(make, state=lambda e: e.games.state):
+    """The state dealt by the first ``reset()`` of a fresh env (no seed anywhere)."""
+    env = make()
+    env.reset()
+    return state(env)
 
 
 UNSEEDED = {
     "Game": lambda: Game(2).state,
     "BatchGames": lambda: BatchGames(2).state,
-    "BatchEnv": _batch_env,
-    "aec": _aec,
-    "parallel": _parallel,
-    "SeatVecEnv": _seat_vec,
-    "gymnasium": _gym,
-    "vector": _vector,
-    "sb3": _sb3,
+    "BatchEnv": lambda: BatchEnv(2).reset().observation,
+    "aec": lambda: _reset(raw_env, lambda e: e.game.state),
+    "parallel": lambda: _reset(parallel_env, lambda e: e.game.state),
+    "SeatVecEnv": lambda: _reset(lambda: SeatVecEnv(2)),
+    "gymnasium": lambda: _reset(OhMyGoodsEnv),
+    "vector": lambda: _reset(lambda: OhMyGoodsVectorEnv(2)),
+    "sb3": lambda: _reset(lambda: OhMyGoodsVecEnv(2)),
 }
 
 
