@@ -16,6 +16,8 @@ import pytest
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames, episode_seed
 from ohmygoods_env.engine import Game
+from ohmygoods_env.envs import ENV_ID
+from ohmygoods_env.envs import make as make_env
 from ohmygoods_env.envs.batched import BatchEnv
 from ohmygoods_env.envs.gym_env import OhMyGoodsEnv
 from ohmygoods_env.envs.parallel import parallel_env
@@ -176,6 +178,7 @@ def test_non_finite_illegal_action_penalties_are_refused(make, penalty):
         ("keep_one", lambda v: Game(2, seed=0, keep_one=v)),
         ("two_for_one", lambda v: SeatVecEnv(2, two_for_one=v)),
         ("copy", lambda v: BatchGames(2, seed=0).masks(copy=v)),
+        ("parallel", lambda v: make_env(ENV_ID, parallel=v)),
     ],
 )
 def test_flags_are_bools_and_anything_else_is_a_type_error(name, make, value):
