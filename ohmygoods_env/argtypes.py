@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-__all__ = ["DefaultsFormatter", "int_at_least"]
+from .checks import check_seed
+
+__all__ = ["DefaultsFormatter", "int_at_least", "seed_arg"]
 
 
 class DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -36,3 +38,15 @@ def int_at_least(low: int) -> Callable[[str], int]:
 
     convert.__name__ = f"integer >= {low}"
     return convert
+
+
+def seed_arg(text: str) -> int:
+    """Argument type: a seed, an integer ``0 <= seed < 2**64`` (:func:`ohmygoods_env.checks.check_seed`)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer seed in 0 <= seed < 2**64, got {text!r}") from None
+    try:
+        return check_seed(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

@@ -21,7 +21,8 @@ attribute           shape, dtype                meaning
 ``truncated``       ``bool[N]``                 the game was cut at ``max_steps`` decisions
 ``episode``         ``int64[N]``                how many games this slot has started before
                                                 the current one
-``seeds``           ``int64[N]``                seed of each slot's current game
+``seeds``           ``int64[N]``                seed of each slot's current game (its 64
+                                                bits; :meth:`~BatchGames.seed_of` gives the int)
 ``penalised``       ``bool[N]``                 ended by the illegal-action penalty
 ``decisions``       ``int64[N]``                actions applied per slot, forced ones
                                                 included, summed over all its games
@@ -33,7 +34,9 @@ bytes of bookkeeping (observations, when asked for, are ``OBS_DIM * 4`` bytes pe
 Seeds: slot ``i`` plays its ``e``-th game (``e = 0, 1, ...``) from the integer seed
 :func:`episode_seed` ``(seed, i, e)``, so a game depends only on the base seed, its slot
 and its episode number — never on the batch size or on other games. ``Game(num_players,
-rules, seed=episode_seed(seed, i, e))`` plays the same game.
+rules, seed=episode_seed(seed, i, e))`` plays the same game. Seeds are ints in
+``0 <= seed < 2**64``; without one (``seed=None``) the base seed is drawn from fresh entropy
+and kept in ``base_seed``. The illegal-action ``penalty`` must be a finite number.
 
 Illegal actions (``illegal=``):
 
@@ -66,6 +69,7 @@ from . import layout as L
 from ._jit import PARALLEL_MIN as PARALLEL_MIN  # re-exported: the batch size of the parallel twins
 from ._jit import twin
 from .cards import CardSet, default_cards
+from .checks import check_finite, check_flag, check_seed, check_seeds, seed_or_fresh
 from .engine import REWARD_MODES, IllegalActionError, illegal_action_message
 from .rules import RuleSet, make_rules
 
@@ -78,9 +82,6 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 ILLEGAL_MODES: tuple[str, ...] = ("raise", "penalty")
 
 _M64 = (1 << 64) - 1
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 _BYTE_LOW = np.uint64(0x0101010101010101)
 _SEAT_SALT = np.uint64(0x5EA7)
 _OPP_SALT = np.uint64(0x0990)
@@ -88,13 +89,7 @@ _OPP_SALT = np.uint64(0x0990)
 # ===================================================================== seeds and RNG
 
 
-@njit(cache=True)
-def _mix64(z):
-    """splitmix64: the golden-ratio increment and finaliser on a ``uint64``."""
-    z = z + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
+_mix64 = core.mix64  # the one seed mixer (splitmix64)
 
 
 @njit(cache=True)
@@ -115,13 +110,13 @@ def opponent_rng_of_seed(seed: int) -> np.uint64:
     """Start word of a game's opponent RNG (kept apart from the game's own RNG word)."""
     z = _mix64(np.uint64(seed) ^ _OPP_SALT)
     if z == 0:
-        z = _GOLDEN
+        z = core.GOLDEN
     return z
 
 
 def episode_seed(seed: int, slot: int, episode: int) -> int:
-    """Integer seed (``0 <= s < 2**63``) of game number ``episode`` played in ``slot``."""
-    return int(_episode_seed(np.uint64(int(seed) & _M64), np.uint64(slot), np.uint64(episode)))
+    """Integer seed (``0 <= s < 2**63``) of game number ``episode`` played in ``slot`` (base ``0 <= seed < 2**64``)."""
+    return int(_episode_seed(np.uint64(check_seed(seed)), np.uint64(slot), np.uint64(episode)))
 
 
 @njit(cache=True)
@@ -228,7 +223,7 @@ def _fill_rng(base, out):
 def make_rng(n: int, seed: int = 0) -> np.ndarray:
     """``n`` independent non-zero xorshift64 words derived from ``seed``."""
     out = np.empty(int(n), np.uint64)
-    _fill_rng(np.uint64(int(seed) & _M64), out)
+    _fill_rng(np.uint64(int(seed) & _M64), out)  # any int: a random-play stream, not a deal
     return out
 
 
@@ -440,7 +435,7 @@ class BatchGames:
         num_games: int,
         num_players: int = 2,
         rules: str | RuleSet = "omg2",
-        seed: int = 0,
+        seed: int | None = None,
         *,
         illegal: str = "raise",
         penalty: float = -1.0,
@@ -457,12 +452,11 @@ class BatchGames:
             raise ValueError(f"reward_mode must be one of {list(REWARD_MODES)}, got {reward_mode!r}")
         if max_steps is not None and (not _is_int(max_steps) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
-        if not _is_int(seed):
-            raise TypeError(f"seed must be an int (numpy ints accepted), got {seed!r}")
+        seed = seed_or_fresh(seed)
         self.rules = make_rules(num_players, rules, **rule_options)
         self.cards = cards if cards is not None else default_cards()
         self.illegal = illegal
-        self.penalty = float(penalty)
+        self.penalty = check_finite(penalty, "penalty")
         self.reward_mode = reward_mode
         self.max_steps = int(max_steps) if max_steps is not None else 0
         n = int(num_games)
@@ -481,7 +475,8 @@ class BatchGames:
         self._rules = np.array([r.num_players, r.edition_bits, int(r.auto_forced), r.max_rounds], np.int64)
         self._all = np.arange(n, dtype=np.int64)
         self._no_seat = np.full(n, -1, np.int64)
-        self.base_seed = int(seed)
+        #: the base seed of every slot's episode seeds: the one given, or a fresh one (``seed=None``)
+        self.base_seed = seed
         self._start(self._all, self._slot_seeds(self._all))
 
     def _bind_flags(self) -> None:
@@ -538,7 +533,7 @@ class BatchGames:
 
         With ``copy=False`` the internal buffer is returned read-only; it changes at the next step.
         """
-        if copy:
+        if check_flag(copy, "copy"):
             return self._masks.copy()
         view = self._masks.view()
         view.flags.writeable = False
@@ -628,9 +623,7 @@ class BatchGames:
         if seed is not None:
             if mask is not None:
                 raise ValueError("reset(seed=...) restarts every game; do not pass a mask with it")
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-                raise TypeError(f"seed must be an int, got {seed!r}")
-            self.base_seed = int(seed)
+            self.base_seed = check_seed(seed)
             self.episode[:] = 0
             self._start(self._all, self._slot_seeds(self._all))
             return self._all.copy()
@@ -644,15 +637,12 @@ class BatchGames:
         return rows
 
     def start(self, rows: np.ndarray, seeds: np.ndarray) -> None:
-        """Start new games in ``rows`` from explicit integer seeds (one per row).
+        """Start new games in ``rows`` from explicit seeds (one per row, ints in ``0 <= s < 2**64``).
 
         The slots' episode counters are not advanced (later resets continue from them).
         """
         r = _as_rows(rows, self.num_games)
-        s = np.asarray(seeds)
-        if s.shape != r.shape or s.dtype.kind not in "iu":
-            raise ValueError(f"seeds must be {r.shape[0]} integers, got {s.dtype} {s.shape}")
-        self._start(r, s.astype(np.int64))
+        self._start(r, check_seeds(seeds, r.shape[0]).view(np.int64))  # the engine takes the 64 bits as int64
 
     def game(self, i: int) -> Game:
         """A :class:`~ohmygoods_env.engine.Game` holding a copy of game ``i`` (rendering, inspection, search).
@@ -665,7 +655,11 @@ class BatchGames:
             raise TypeError(f"game index must be an int in 0..{self.num_games - 1}, got {i!r}")
         if not 0 <= int(i) < self.num_games:
             raise ValueError(f"game index {i} is out of range 0..{self.num_games - 1}")
-        return Game.from_state(self.state[int(i)], self.rules, self.cards, seed=int(self.seeds[int(i)]))
+        return Game.from_state(self.state[int(i)], self.rules, self.cards, seed=self.seed_of(int(i)))
+
+    def seed_of(self, i: int) -> int:
+        """The seed (``0 <= s < 2**64``) of game ``i``'s current deal (``seeds`` holds its 64 bits as int64)."""
+        return int(self.seeds[i]) & _M64
 
     def episode_seed(self, slot: int, episode: int | None = None) -> int:
         """Seed of game ``episode`` (default: the current one) of ``slot`` under the base seed."""
@@ -674,7 +668,7 @@ class BatchGames:
 
     def _slot_seeds(self, rows: np.ndarray) -> np.ndarray:
         out = np.empty(rows.shape[0], np.int64)
-        _episode_seeds(np.uint64(self.base_seed & _M64), rows.astype(np.int64, copy=False), self.episode, out)
+        _episode_seeds(np.uint64(self.base_seed), rows.astype(np.int64, copy=False), self.episode, out)
         return out
 
     def _start(self, rows: np.ndarray, seeds: np.ndarray) -> None:

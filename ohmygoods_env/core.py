@@ -297,10 +297,25 @@ def rand_at(words, i, n):
     return (x * n) >> 32
 
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: splitmix64's increment (the golden ratio in 64 bits) and its two finaliser multipliers
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def mix64(z):
+    """splitmix64 on a ``uint64``: the golden-ratio increment, then the finaliser.
+
+    The package's one seed mixer: the game RNG's seeding (:func:`seed_rng`), the batch's episode
+    seeds and RNG words (:mod:`ohmygoods_env.batch`) and the fuzzer's slot RNGs all use it.
+    The finaliser is a bijection of 64-bit words.
+    """
+    z = z + GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)
@@ -320,17 +335,14 @@ def _load_rng(g):
 
 @njit(cache=True)
 def seed_rng(g, seed):
-    """Seed the game's RNG from the 64 bits of ``seed`` (an int64 bit pattern): the one seed mixer.
+    """Seed the game's RNG from the 64 bits of ``seed`` (an int64 bit pattern) through :func:`mix64`.
 
     splitmix64's finaliser is a bijection of 64-bit words, so distinct 64-bit seeds give
     distinct generator states (0, the one state xorshift64 cannot leave, is mapped elsewhere).
     """
-    z = np.uint64(seed) + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    z = z ^ (z >> np.uint64(31))
+    z = mix64(np.uint64(seed))
     if z == np.uint64(0):
-        z = _GOLDEN
+        z = GOLDEN
     _store_rng(g, z)
 
 

@@ -7,8 +7,10 @@ Python user needs: type and range checks with clear errors, a game record
 rewards, and :meth:`Game.full_state_view` (a debugging view that shows hidden information;
 never give it to an agent). It also owns the words for actions (:func:`describe`) and the
 one illegal-action message (:func:`illegal_action_message`) that ``Game`` and ``BatchGames``
-raise; :mod:`ohmygoods_env.actions` re-exports them. Seeds: :func:`seed_bits` turns any
-integer seed into the 64 bits that ``core.seed_rng`` mixes into the game's RNG state.
+raise; :mod:`ohmygoods_env.actions` re-exports them. Seeds: a seed is an int in ``0 <= seed < 2**64``;
+:func:`seed_bits` turns it into the 64 bits that ``core.seed_rng`` mixes into the game's RNG
+state. A game started without a seed draws a fresh one from the system's entropy and keeps it
+in :attr:`Game.seed` and its record.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 from . import core
 from . import layout as L
 from .cards import A_COST, A_VP, B_RES, RESOURCES, CardSet, default_cards
+from .checks import check_seed, seed_or_fresh
 from .rules import RuleSet, make_rules
 
 REWARD_MODES: tuple[str, ...] = ("win", "score", "margin")
@@ -33,27 +36,14 @@ class GameOverError(RuntimeError):
     """A step was attempted after the game ended; the game state is unchanged."""
 
 
-_M64 = (1 << 64) - 1
-
-
 def seed_bits(seed: int) -> np.int64:
-    """The 64 seed bits the engine mixes (:func:`core.seed_rng`) for an integer ``seed``.
+    """The 64 seed bits the engine mixes (:func:`core.seed_rng`) for a seed ``0 <= seed < 2**64``.
 
-    Seeds in ``-2**63 .. 2**64 - 1`` are taken modulo ``2**64`` (so every seed of that range
-    gives its own game); larger ones are folded 64 bits at a time.
+    The seed is checked by :func:`ohmygoods_env.checks.check_seed` (``TypeError`` for a
+    non-int, ``ValueError`` outside the range); every seed of the range gives its own game.
     """
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int (numpy ints accepted), got {seed!r}")
-    s = int(seed)
-    if -(1 << 63) <= s <= _M64:
-        z = s & _M64
-    else:
-        z, rest = 0, abs(s)
-        while rest:
-            z = ((z ^ (rest & _M64)) * 0x9E3779B97F4A7C15 + 1) & _M64
-            rest >>= 64
-        z ^= 1 << 63 if s < 0 else 0
-    return np.int64(z - (1 << 64) if z >= 1 << 63 else z)
+    s = check_seed(seed)
+    return np.int64(s - (1 << 64) if s >= 1 << 63 else s)
 
 
 def check_action(action: object) -> int:
@@ -158,18 +148,25 @@ class GameRecord:
             "rules": r.edition,
             "auto_forced": r.auto_forced,
             "max_rounds": r.max_rounds,
+            "keep_one": r.keep_one,
+            "two_for_one": r.two_for_one,
             "seed": self.seed,
             "actions": list(self.actions),
         }
 
     @classmethod
     def from_dict(cls, d: dict) -> GameRecord:
-        rules = RuleSet(d["num_players"], d["rules"], d["auto_forced"], d["max_rounds"])
+        """The record of :meth:`to_dict` (records without the variant keys play without variants)."""
+        variants = {k: d.get(k, False) for k in ("keep_one", "two_for_one")}
+        rules = RuleSet(d["num_players"], d["rules"], d["auto_forced"], d["max_rounds"], **variants)
         return cls(rules, int(d["seed"]), [int(a) for a in d["actions"]])
 
 
 class Game:
     """One game of Oh my Goods!: the forward model used by envs, agents and tests.
+
+    ``seed`` (an int in ``0 <= seed < 2**64``) fixes the deal; without one the game draws a
+    fresh seed (so two unseeded games differ) and keeps it in :attr:`seed` and :meth:`record`.
 
     >>> g = Game(num_players=2, seed=7)
     >>> while not g.done:
@@ -180,14 +177,15 @@ class Game:
         self,
         num_players: int = 2,
         rules: str | RuleSet = "omg2",
-        seed: int = 0,
+        seed: int | None = None,
         cards: CardSet | None = None,
         **rule_options,
     ) -> None:
         self.rules = make_rules(num_players, rules, **rule_options)
         self.cards = cards if cards is not None else default_cards()
-        word = seed_bits(seed)  # validates the type
-        self.seed = int(seed)
+        #: the seed of the deal: the one given, or one drawn from fresh entropy (``seed=None``)
+        self.seed = seed_or_fresh(seed)
+        word = seed_bits(self.seed)
         self.state = np.zeros(L.STATE_LEN, np.int32)
         self.actions: list[int] = []
         r = self.rules
@@ -347,7 +345,7 @@ class Game:
         if facts != want:
             raise ValueError(f"state (players, royal, auto_forced, variants) = {facts} does not match the rules {want}")
         g = object.__new__(cls)
-        g.rules, g.cards, g.seed = rules, cards if cards is not None else default_cards(), int(seed)
+        g.rules, g.cards, g.seed = rules, cards if cards is not None else default_cards(), check_seed(seed)
         g.state = s.astype(np.int32, copy=True)
         g.actions = []
         g._mask = np.zeros(L.N_ACTIONS, np.int8)

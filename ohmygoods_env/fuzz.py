@@ -18,7 +18,8 @@ Checked after every step:
 * about one step in eight also offers a random *illegal* action to ``step_checked`` and
   checks that it is refused and leaves the state untouched (:data:`FAIL_ILLEGAL_ACCEPTED`).
 
-Games are seeded ``seed * 2**32 + slot + games_of_slot * batch`` and every chosen action is
+Games are seeded ``seed * 2**32 + slot + games_of_slot * batch`` (modulo ``2**64``; ``seed``
+is an int in ``0 <= seed < 2**64``) and every chosen action is
 logged, so a failure is reported as a :class:`~ohmygoods_env.engine.GameRecord` that
 :meth:`Game.replay` reproduces.
 
@@ -41,7 +42,8 @@ from . import _jit, core
 from . import cards as _cards
 from . import layout as L
 from .cards import default_cards
-from .engine import GameRecord
+from .checks import check_seed
+from .engine import GameRecord, seed_bits
 from .rules import EDITIONS, RuleSet
 
 #: failure codes beyond ``core.check_invariants``' 1..99
@@ -77,25 +79,14 @@ LOG_CAP = 16_384
     S_FORCED,
 ) = range(13)
 N_STATS = 13
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-
-
-@njit(cache=True)
-def _splitmix(z):
-    z = z + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
+_M64 = (1 << 64) - 1
 
 
 @njit(cache=True)
 def _rand(rng, i, n):
-    """Uniform in [0, n) from slot i's own RNG (splitmix64 sequence), n >= 1."""
-    rng[i] = rng[i] + _GOLDEN
-    z = _splitmix(rng[i])
+    """Uniform in [0, n) from slot i's own RNG (a splitmix64 sequence, :func:`core.mix64`), n >= 1."""
+    rng[i] = rng[i] + core.GOLDEN
+    z = core.mix64(rng[i])
     return np.int64((z >> np.uint64(11)) % np.uint64(n))
 
 
@@ -265,6 +256,7 @@ def _configs(
         for r in rules
         for a in auto
         for v in variants
+        if not (r == "royal" and v & 1)  # keep one (R10.1) does not exist in royal (R9.1)
     ]
     return np.array(rows, np.int64)
 
@@ -284,11 +276,12 @@ def run_fuzz(
     """Play about ``steps`` random legal decisions over many games and report (no raise).
 
     Every new game picks one configuration: player count x rule set x forced-move mode x
-    variant switches (``variants``: bit 0 keep one, R10.1; bit 1 two for one, R10.2).
+    variant switches (``variants``: bit 0 keep one, R10.1, ``omg2`` only; bit 1 two for one, R10.2).
 
     ``threads`` (default: the number of CPUs) run the ``batch`` slots side by side; the
     result does not depend on it.
     """
+    seed = check_seed(seed)
     for n in players:
         RuleSet(num_players=n)  # validates the player count
     for r in rules:
@@ -297,12 +290,14 @@ def run_fuzz(
         raise ValueError(f"batch must be >= 1 and steps >= 0, got batch={batch}, steps={steps}")
     cards = default_cards()
     cfgs = _configs(list(players), list(rules), list(auto_forced), max_rounds, list(variants))
+    if cfgs.shape[0] == 0:
+        raise ValueError("no configuration to play: keep one (R10.1, variant bit 0) needs omg2 (R9.1)")
     S = np.zeros((batch, L.STATE_LEN), np.int32)
     rng = np.array([((seed * 1_000_003 + i) * 0x9E3779B9 + 1) & 0xFFFFFFFFFFFFFFFF for i in range(batch)], np.uint64)
     stats = np.zeros((batch, N_STATS), np.int64)
     log = np.zeros((batch, LOG_CAP), np.int32)
     budget = -(-steps // batch)
-    base_seed = int(seed) << 32
+    base_seed = int(seed_bits((seed << 32) & _M64))
     C, AS = cards.buildings, cards.assistants
 
     def slot(i: int) -> None:
@@ -327,7 +322,7 @@ def run_fuzz(
             why += f" (action log truncated at {LOG_CAP})"
         rec = GameRecord(
             RuleSet(n, EDITIONS[bits & 1], bool(auto), mr, keep_one=bool(bits & 2), two_for_one=bool(bits & 4)),
-            int(stats[i, S_FAIL_SEED]),
+            int(stats[i, S_FAIL_SEED]) & _M64,
             [int(a) for a in log[i, : min(nlog, LOG_CAP)]],
         )
         failures.append((why, rec))

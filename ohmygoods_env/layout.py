@@ -17,11 +17,11 @@ seeded by ``core.seed_rng``).
 from __future__ import annotations
 
 from .cards import N_ASSISTANT_CARDS, N_COLOURS, N_DECK, N_GOODS, N_RES
+from .rules import MAX_PLAYERS as MAX_PLAYERS  # per-player blocks are sized by the rules' largest table
 
 #: Version of the action/observation layout; env ids end in ``-v{LAYOUT_VERSION}``.
 LAYOUT_VERSION = 1
 
-MAX_PLAYERS = 4
 #: Buildings a player can own: 8 trigger the end (R8.1); with the rest of that round and
 #: one more round at one building per round, nobody can exceed 9.
 MAX_SLOTS = 9

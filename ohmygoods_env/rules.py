@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .checks import check_flag
+
 EDITIONS: tuple[str, ...] = ("omg2", "royal")
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
 DEFAULT_MAX_ROUNDS = 60
+#: The largest round cap a state row can hold (its words are int32).
+MAX_ROUNDS_LIMIT = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -23,10 +27,11 @@ class RuleSet:
     * ``auto_forced`` — apply decisions with exactly one legal action without asking
       (DESIGN: forced moves). Turn off to see every decision.
     * ``max_rounds`` — **Decision (R8.4):** the game also ends, and is scored by R8.3,
-      after this many rounds. It guarantees termination when players never build
-      (random play); real games end by R8.1 long before.
+      after this many rounds (``1..MAX_ROUNDS_LIMIT``). It guarantees termination when
+      players never build (random play); real games end by R8.1 long before.
     * ``keep_one`` — variant R10.1 (off by default): discarding the hand in phase I may keep
-      one card (``omg2``; actions ``A_KEEP_ONE + card``).
+      one card (``omg2`` only: ``royal`` has no discarding of the hand, R9.1, and refuses it;
+      actions ``A_KEEP_ONE + card``).
     * ``two_for_one`` — variant R10.2 (off by default): in phase IV two hand cards of any
       resource stand in for one missing resource.
     """
@@ -51,13 +56,15 @@ class RuleSet:
             raise ValueError(f"num_players must be 1 (solo, R10.3), 2, 3 or 4 (R2.2), got {self.num_players}")
         if self.edition not in EDITIONS:
             raise ValueError(f"rules must be one of {list(EDITIONS)}, got {self.edition!r}")
-        if not isinstance(self.auto_forced, bool):
-            raise TypeError(f"auto_forced must be a bool, got {self.auto_forced!r}")
-        if isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int) or self.max_rounds < 1:
-            raise ValueError(f"max_rounds must be a positive int, got {self.max_rounds!r}")
-        for name in ("keep_one", "two_for_one"):
-            if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"{name} must be a bool (variant R10), got {getattr(self, name)!r}")
+        for name in ("auto_forced", "keep_one", "two_for_one"):
+            object.__setattr__(self, name, check_flag(getattr(self, name), name))
+        rounds = f"max_rounds must be a positive int of at most {MAX_ROUNDS_LIMIT} (what a state row holds)"
+        if isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int):
+            raise TypeError(f"{rounds}, got {self.max_rounds!r}")
+        if not 1 <= self.max_rounds <= MAX_ROUNDS_LIMIT:
+            raise ValueError(f"{rounds}, got {self.max_rounds}")
+        if self.keep_one and self.edition == "royal":
+            raise ValueError("keep_one (R10.1) needs omg2: royal has no discarding of the hand in phase I (R9.1)")
 
     @property
     def royal(self) -> bool:

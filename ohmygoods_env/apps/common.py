@@ -12,9 +12,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from ..argtypes import DefaultsFormatter, int_at_least
+from ..argtypes import DefaultsFormatter, int_at_least, seed_arg
 
-__all__ = ["DefaultsFormatter", "comma_choices", "comma_ints", "int_at_least", "parser", "positive_float"]
+__all__ = ["DefaultsFormatter", "comma_choices", "comma_ints", "int_at_least", "parser", "positive_float", "seed_arg"]
 
 
 def parser(prog: str, description: str) -> argparse.ArgumentParser:

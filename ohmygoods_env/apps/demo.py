@@ -23,10 +23,11 @@ import numpy as np
 from .. import layout as L
 from ..actions import describe
 from ..cards import B_COST, RESOURCES
+from ..checks import offset_seed
 from ..engine import Game
 from ..render import final_scores_text
 from ..rules import EDITIONS
-from .common import parser, warm_engine
+from .common import parser, seed_arg, warm_engine
 
 Bot = Callable[[Game], int]
 
@@ -76,10 +77,8 @@ def make_bots(game: Game, seed: int, agents: Sequence[str] = ("heuristic",)) -> 
     names = list(agents) * game.num_players if len(agents) == 1 else list(agents)
     if len(names) != game.num_players:
         raise ValueError(f"give one agent or {game.num_players} agents, got {len(names)}: {names}")
-    bots = [
-        random_bot(seed + 1000 * (p + 1)) if n == "random" else agent_bot(n, seed + 1000 * (p + 1))
-        for p, n in enumerate(names)
-    ]
+    seeds = [offset_seed(seed, 1000 * (p + 1)) for p in range(len(names))]
+    bots = [random_bot(s) if n == "random" else agent_bot(n, s) for s, n in zip(seeds, names, strict=True)]
     return bots, ", ".join(dict.fromkeys(names))
 
 
@@ -200,7 +199,7 @@ def _parser() -> argparse.ArgumentParser:
     ap = parser("ohmygoods demo", "Play one game between bots and tell it round by round.")
     ap.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="number of players")
     ap.add_argument("--rules", choices=EDITIONS, default="omg2", help="rule set")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the deal and of the bots")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the deal and of the bots")
     ap.add_argument(
         "--bots", default="heuristic", help="the bots: one agent for every seat or a comma list, one per seat"
     )

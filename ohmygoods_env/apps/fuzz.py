@@ -13,7 +13,7 @@ import sys
 from ..files import OutputError, check_output, write_atomic
 from ..fuzz import run_fuzz
 from ..rules import EDITIONS
-from .common import comma_choices, comma_ints, int_at_least, parser
+from .common import comma_choices, comma_ints, int_at_least, parser, seed_arg
 
 
 def _parser():
@@ -21,7 +21,7 @@ def _parser():
     ap.add_argument("--steps", type=int_at_least(1), default=1_000_000, help="decisions to play in total")
     ap.add_argument("--players", type=comma_ints((1, 2, 3, 4)), default="1,2,3,4", help="player counts (1: solo)")
     ap.add_argument("--rules", type=comma_choices(EDITIONS), default=",".join(EDITIONS), help="rule sets")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the games and of the random play")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the games and of the random play")
     ap.add_argument(
         "--auto-forced",
         choices=("both", "on", "off"),

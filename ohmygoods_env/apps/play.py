@@ -2,6 +2,9 @@
 
 ``ohmygoods play --players 2 --opponents heuristic [--seat S] [--rules omg2] [--seed S]``
 
+Without ``--seed`` every game is dealt from a fresh seed (an int in ``0 <= seed < 2**64``),
+kept in the saved record.
+
 You choose your seat (``--seat``, default 0). Before each of your decisions the screen is
 redrawn compactly: first what changed since your last decision (the other players' moves,
 as your seat may know them, and your score), then a short status (round, phase, market,
@@ -35,12 +38,13 @@ from pathlib import Path
 from .. import layout as L
 from ..actions import describe
 from ..cards import RESOURCES
+from ..checks import offset_seed, seed_or_fresh
 from ..engine import Game
 from ..files import write_atomic
 from ..picture import log_move
 from ..render import render_text
 from ..rules import EDITIONS
-from .common import int_at_least, parser, positive_float
+from .common import int_at_least, parser, positive_float, seed_arg
 
 HELP = (
     "type the number of a choice; t = the whole table, hint = ask an agent, undo = take back your last "
@@ -84,7 +88,7 @@ class TerminalGame:
         self,
         opponents: list,
         rules: str = "omg2",
-        seed: int = 0,
+        seed: int | None = None,
         seat: int = 0,
         read: Callable[[str], str] = input,
         say: Callable[[str], None] = print,
@@ -238,7 +242,7 @@ def final_line(game: Game, seat: int) -> str:
 def play(
     opponents: list,
     rules: str = "omg2",
-    seed: int = 0,
+    seed: int | None = None,
     read: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
     seat: int = 0,
@@ -287,7 +291,9 @@ def _parser():
     )
     ap.add_argument("--seat", type=int_at_least(0), default=0, help="your seat (0 = the first active player)")
     ap.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the deal and of the agents")
+    ap.add_argument(
+        "--seed", type=seed_arg, default=None, help="seed of the deal and of the agents (default: a fresh one, saved)"
+    )
     ap.add_argument("--hint", default="heuristic", help="the agent that answers 'hint' ('none': no hints)")
     ap.add_argument("--mcts-sims", type=int_at_least(1), default=1000, help="MCTS simulations per decision")
     ap.add_argument("--mcts-seconds", type=positive_float, default=None, help="MCTS seconds per decision (a cap)")
@@ -311,19 +317,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.save and Path(args.save).is_dir():
         ap.error(f"--save {args.save!r} is a folder; name a games.jsonl file")
     mcts = {"sims": args.mcts_sims, "seconds": args.mcts_seconds}
+    deal = seed_or_fresh(args.seed)  # the deal's seed; the saved record keeps it
     try:
         opponents = [
-            make_agent(n, seed=args.seed + 1 + i, **(mcts if n.split(":")[0] == "mcts" else {}))
+            make_agent(n, seed=offset_seed(deal, 1 + i), **(mcts if n.split(":")[0] == "mcts" else {}))
             for i, n in enumerate(names)
         ]
-        hint = None if args.hint == "none" else make_agent(args.hint, seed=args.seed + 99)
+        hint = None if args.hint == "none" else make_agent(args.hint, seed=offset_seed(deal, 99))
     except (ValueError, OSError, ImportError) as exc:
         ap.error(str(exc))
     from .common import warm_engine
 
     warm_engine()
     try:
-        game = play(opponents, args.rules, args.seed, seat=args.seat, hint_agent=hint)
+        game = play(opponents, args.rules, deal, seat=args.seat, hint_agent=hint)
     except KeyboardInterrupt:  # outside a prompt (an opponent thinking)
         print("\ninterrupted: game abandoned")
         return 0

@@ -13,7 +13,9 @@ endpoint                     what it does
 ``GET /api/agents``          the agent names offered (the registry's short names and shipped
                              checkpoints); any other name of ``ohmygoods_agents.make_agent`` is accepted
 ``POST /api/new``            ``{rules, players, seat, opponents: [..], seed}``: a new game; the
-                             agents play until it is your turn
+                             agents play until it is your turn. ``seed`` (an int or a string of
+                             digits, ``0 <= seed < 2**64``) fixes the deal; without it every
+                             game is dealt from a fresh seed
 ``GET /api/state?id=G``      your view of game G (below)
 ``POST /api/move``           ``{id, action}``: play one of your legal actions; the agents play
                              until it is your turn again or the game is over
@@ -24,7 +26,8 @@ A view holds only what your seat may see: the SVG seat view
 with :func:`~ohmygoods_env.actions.describe`, the others' moves since your last decision as
 your seat sees them (:func:`~ohmygoods_env.picture.move_text`: hidden choices stay hidden
 until the reveal, and a run of one seat's hidden choices is one line, so their number stays
-hidden too), and at the end the final scores and one plain line ("You won 27–24").
+hidden too), and at the end the final scores, one plain line ("You won 27–24") and the game's ``record``
+(rules, seed and actions, as ``games.jsonl`` rows hold it, so the game can be replayed).
 Bad requests get status 400 and a message; the game is unchanged.
 
 **Only its own page is obeyed.** Every request must name one of the server's own hosts in
@@ -54,6 +57,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 from ..actions import describe
+from ..checks import offset_seed, optional_seed
 from ..engine import Game
 from ..files import BadJSON, loads_bounded
 from ..picture import log_move, move_text, render_svg
@@ -85,14 +89,17 @@ def agent_names() -> list[str]:
 class WebGame:
     """One game between a person (``seat``) and agents, as the person's view sees it."""
 
-    def __init__(self, rules: str, players: int, seat: int, opponents: list[str], seed: int) -> None:
+    def __init__(self, rules: str, players: int, seat: int, opponents: list[str], seed: int | None = None) -> None:
         from ohmygoods_agents import make_agent
 
-        self.game = Game(players, rules, seed=seed)
+        self.game = Game(players, rules, seed=seed)  # no seed: a fresh one, kept in the game's record
         self.seat = seat
         self.names = opponents[:seat] + ["you"] + opponents[seat:]
+        deal = self.game.seed
         try:
-            self.agents = [None if p == seat else make_agent(self.names[p], seed=seed + 1 + p) for p in range(players)]
+            self.agents = [
+                None if p == seat else make_agent(self.names[p], seed=offset_seed(deal, 1 + p)) for p in range(players)
+            ]
         except (ValueError, OSError, ImportError, TypeError) as exc:
             raise BadRequest(f"opponents: {exc}") from None
         self.since: list[str] = []
@@ -144,7 +151,18 @@ class WebGame:
             out["scores"] = [{"player": p, "vp": vp, "coins": left} for p, (vp, left) in enumerate(g.scores())]
             out["winners"] = g.winners()
             out["result"] = final_line(g, self.seat)
+            out["record"] = g.record().to_dict()  # the seed only now: it would tell the hidden cards
         return out
+
+
+def _seed(value: object) -> int | None:
+    """The ``seed`` of a new-game request: None (a fresh seed), an int, or a string of up to 20 digits."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20:
+        value = int(value)
+    try:
+        return optional_seed(value)
+    except (TypeError, ValueError) as exc:
+        raise BadRequest(str(exc)) from None
 
 
 class GameServer(ThreadingHTTPServer):
@@ -175,10 +193,11 @@ class GameServer(ThreadingHTTPServer):
         rules = body.get("rules", "omg2")
         if rules not in EDITIONS:
             raise BadRequest(f"rules must be one of {list(EDITIONS)}, got {rules!r}")
-        players, seat, seed = body.get("players", 2), body.get("seat", 0), body.get("seed", 0)
-        for key, value in (("players", players), ("seat", seat), ("seed", seed)):
+        players, seat = body.get("players", 2), body.get("seat", 0)
+        for key, value in (("players", players), ("seat", seat)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise BadRequest(f"{key} must be an integer, got {value!r}")
+        seed = _seed(body.get("seed"))
         if players not in (2, 3, 4):
             raise BadRequest(f"players must be 2, 3 or 4, got {players}")
         if not 0 <= seat < players:

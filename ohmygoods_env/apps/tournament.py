@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..files import BadJSON, loads_bounded
 from ..rules import EDITIONS
-from .common import int_at_least, parser, positive_float
+from .common import int_at_least, parser, positive_float, seed_arg
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -45,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--games", type=int_at_least(1), default=100, help="games per lineup")
     ap.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the schedule: deals and agent seeds")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the schedule: deals and agent seeds")
     ap.add_argument(
         "--workers", type=int_at_least(1), default=min(2, os.cpu_count() or 1), help="processes playing games"
     )

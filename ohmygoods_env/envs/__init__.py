@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import layout as _L
+from ..checks import check_flag
 from .parallel import OhMyGoodsParallelEnv, parallel_env
 from .pettingzoo_env import env, raw_env
 
@@ -35,7 +36,7 @@ def make(env_id: str, parallel: bool = False, **kwargs: Any) -> Any:
         )
     if env_id not in _ENV_IDS:
         raise ValueError(f"unknown environment id {env_id!r}; known ids: {sorted(_ENV_IDS)}")
-    return _ENV_IDS[env_id][parallel](**kwargs)
+    return _ENV_IDS[env_id][check_flag(parallel, "parallel")](**kwargs)
 
 
 def _register_pettingzoo() -> bool:

@@ -32,7 +32,8 @@ Autoreset (``autoreset=True``, the default, as Pgx's ``AutoReset``): a game that
 ``step`` is restarted in the same call, so ``observation``, ``current_player`` and
 ``legal_action_mask`` already belong to the slot's next game while ``rewards``,
 ``terminated`` and ``truncated`` report the game that ended. Slot ``i`` plays its ``e``-th
-game from ``batch.episode_seed(seed, i, e)``. Without autoreset a finished game stays
+game from ``batch.episode_seed(seed, i, e)`` (``0 <= seed < 2**64``; without a seed, a base
+seed drawn from fresh entropy, kept in ``env.games.base_seed``). Without autoreset a finished game stays
 finished (all-zero mask, ``current_player`` -1) until :meth:`BatchEnv.reset`.
 
 Illegal actions: ``illegal="raise"`` (default) raises before any game changes;
@@ -49,8 +50,9 @@ import numpy as np
 
 from ..batch import BatchGames
 from ..cards import CardSet
+from ..checks import check_flag, optional_seed
 from ..rules import RuleSet
-from .pettingzoo_env import check_seed, global_state
+from .pettingzoo_env import global_state
 
 __all__ = ["BatchEnv", "BatchStep"]
 
@@ -74,7 +76,7 @@ class BatchEnv:
         num_games: int,
         num_players: int = 2,
         rules: str | RuleSet = "omg2",
-        seed: int = 0,
+        seed: int | None = None,
         *,
         autoreset: bool = True,
         reward: str = "win",
@@ -84,12 +86,12 @@ class BatchEnv:
         cards: CardSet | None = None,
         **rule_options: Any,
     ) -> None:
-        seed = check_seed(seed)
+        autoreset = check_flag(autoreset, "autoreset")
         self.games = BatchGames(
-            num_games, num_players, rules, seed=0 if seed is None else seed,
+            num_games, num_players, rules, seed=optional_seed(seed),
             illegal=illegal, penalty=penalty, reward_mode=reward, max_steps=max_steps, cards=cards, **rule_options,
         )  # fmt: skip
-        self.autoreset = bool(autoreset)
+        self.autoreset = autoreset
         self.num_games = self.games.num_games
         self._fresh = True
 
@@ -100,7 +102,7 @@ class BatchEnv:
     def reset(self, seed: int | None = None) -> BatchStep:
         """Restart every game: from ``seed`` when given (every episode counter back to 0), else each slot's
         next episode. The first call without a seed returns the games dealt at construction."""
-        seed = check_seed(seed)
+        seed = optional_seed(seed)
         first, self._fresh = self._fresh, False
         if seed is None:
             if not first:

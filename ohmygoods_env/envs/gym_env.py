@@ -45,10 +45,12 @@ which steps with unmasked samples of the action space) run; masked learners neve
 Opponents with a ``seed(int)`` method are reseeded on ``reset(seed=...)``.
 
 Each :meth:`OhMyGoodsEnv.reset` draws a game seed from the env's ``np_random`` (or takes
-``options["game_seed"]``); the learner's seat is ``learner_seat`` or, with ``"random"``, a
-seat derived from the game seed. The built-in random opponent draws from an RNG started
-from the game seed too, so a game depends only on its seed and the learner's actions. The
-game seed is never returned: it would rebuild the hidden hands and the deck order.
+``options["game_seed"]``; seeds are ints in ``0 <= seed < 2**64``); ``np_random`` of a
+never-seeded env starts from fresh entropy (Gymnasium's contract). The learner's seat is
+``learner_seat`` or, with ``"random"``, a seat derived from the game seed. The built-in
+random opponent draws from an RNG started from the game seed too, so a game depends only on
+its seed and the learner's actions. The game seed is never returned: it would rebuild the
+hidden hands and the deck order.
 
 The env pickles and deep-copies (opponents included); a copy plays on exactly like the
 original.
@@ -69,6 +71,7 @@ from .. import layout as L
 from .. import spaces as _spaces
 from ..batch import BatchGames, opponent_rng_of_seed, seat_of_seed
 from ..cards import CardSet
+from ..checks import check_seed, offset_seed, optional_seed
 from ..policy import BatchPolicy, RandomAgent, play_owned, resolve_agent
 from ..rules import DEFAULT_MAX_ROUNDS, RuleSet
 
@@ -117,24 +120,28 @@ def action_id(action: Any) -> int:
 
 
 def action_ids(actions: Any, n: int) -> np.ndarray:
-    """``actions`` as ``int64[n]`` action ids, or a ``TypeError`` / ``ValueError`` naming what was expected."""
+    """``actions`` as ``int64[n]`` action ids; else ``TypeError`` / ``ValueError`` naming the first bad row, value."""
     try:
         a = np.asarray(actions)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"actions must be {n} int action ids in 0..{L.N_ACTIONS - 1}, got {actions!r}") from exc
-    if a.dtype == object and a.size and all(isinstance(x, int) and not isinstance(x, bool) for x in a.ravel()):
-        for x in a.ravel():  # Python ints too large for int64
-            if not 0 <= x < L.N_ACTIONS:
-                raise ValueError(f"action {x} is out of range: expected int action ids in 0..{L.N_ACTIONS - 1}")
-    if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-        raise TypeError(f"actions must be {n} int action ids in 0..{L.N_ACTIONS - 1}, got dtype {a.dtype}: {actions!r}")
+    flat = a.reshape(-1)
+    if flat.dtype.kind in "iu":
+        bad = np.flatnonzero((flat < 0) | (flat >= L.N_ACTIONS))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(
+                f"row {i}: action {int(flat[i])} is out of range: expected an int action id in 0..{L.N_ACTIONS - 1}"
+            )
+    else:
+        for i, x in enumerate(flat.tolist() if flat.dtype != object else flat):
+            try:
+                action_id(x)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"row {i}: {exc}") from None
     if a.size != n:
         raise ValueError(f"expected {n} actions (one per env), got shape {a.shape}")
-    a = a.reshape(n).astype(np.int64)
-    bad = (a < 0) | (a >= L.N_ACTIONS)
-    if bad.any():
-        raise ValueError(f"action {int(a[bad][0])} is out of range: expected int action ids in 0..{L.N_ACTIONS - 1}")
-    return a
+    return flat.astype(np.int64)
 
 
 def _opponent_list(opponents: Any, num_players: int) -> list[Any]:
@@ -292,13 +299,13 @@ class LearnerGames:
             mask[r] = True
             self.games.reset(mask)
         else:
-            self.games.start(r, np.asarray(seeds, np.int64))
+            self.games.start(r, seeds)  # checked there
         self._begin(r)
         return r
 
     def reseed(self, seed: int) -> None:
         """New base seed; every slot restarts at episode 0."""
-        self.games.reset(seed=int(seed))
+        self.games.reset(seed=seed)
         self._begin(self._all)
 
     def _begin(self, rows: np.ndarray) -> None:
@@ -412,17 +419,17 @@ class OhMyGoodsEnv(gym.Env):
         return self._lg.games.masks(copy=False)[0].astype(np.bool_)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
-        super().reset(seed=seed)
+        super().reset(seed=optional_seed(seed))
         if options and "game_seed" in options:
-            game_seed = int(options["game_seed"])
+            game_seed = check_seed(options["game_seed"], 'options["game_seed"]')
         else:
             game_seed = int(self.np_random.integers(0, 2**63 - 1))
         if seed is not None:
             unique = {id(o): o for o in self._lg.opponents}
             for k, o in enumerate(unique.values()):
                 if not isinstance(o, RandomAgent) and callable(getattr(o, "seed", None)):
-                    o.seed(int(seed) + 1 + k)
-        self._lg.reset(self._row, seeds=np.array([game_seed], np.int64))
+                    o.seed(offset_seed(seed, 1 + k))
+        self._lg.reset(self._row, seeds=[game_seed])
         self._episode = 0 if seed is not None else self._episode + 1
         self._needs_reset = False
         return self._lg.observe()[0], self._info()

@@ -36,7 +36,7 @@ env), so both envs see a game the same way.
   acting seat, a non-wait action of a waiting seat or an unknown agent raise ``ValueError``
   (a wrong type ``TypeError``); the game is unchanged. With ``illegal="penalty"`` (Pgx
   style, as in ``BatchGames``) an illegal or out-of-range action of an acting seat ends the
-  game at once: each of the ``k`` offenders gets ``penalty`` (default -1), every other seat
+  game at once: each of the ``k`` offenders gets ``penalty`` (a finite number, default -1), every other seat
   ``-penalty * k / (P - k)``; the waiting seats' actions are then ignored. (PettingZoo's
   ``parallel_seed_test`` samples unmasked actions and needs this mode.)
 
@@ -54,8 +54,9 @@ from pettingzoo import ParallelEnv
 
 from .. import core
 from .. import layout as L
+from ..checks import check_finite, optional_seed
 from ..engine import Game, IllegalActionError, check_action, illegal_action_message
-from .pettingzoo_env import check_seed, game_infos, global_state, raw_env, render_spectator
+from .pettingzoo_env import game_infos, global_state, raw_env, render_spectator
 from .simultaneous import SimultaneousPhase
 
 __all__ = ["OhMyGoodsParallelEnv", "parallel_env"]
@@ -102,7 +103,7 @@ class OhMyGoodsParallelEnv(ParallelEnv):
         self.render_mode = render_mode
         self.reward_mode = reward
         self.illegal = illegal
-        self.penalty = float(penalty)
+        self.penalty = check_finite(penalty, "penalty")
         self._penalised = False
         self.simultaneous = bool(simultaneous)
         self._phase: SimultaneousPhase | None = None
@@ -162,10 +163,10 @@ class OhMyGoodsParallelEnv(ParallelEnv):
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """Deal a new game; returns every agent's observation and info."""
-        seed = check_seed(seed)
+        seed = optional_seed(seed)
         if seed is not None:
             game_seed = seed
-            self._rng = np.random.default_rng(game_seed % 2**64)
+            self._rng = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._rng.integers(0, _SEED_BOUND))
         num_players, rules = self._game_args

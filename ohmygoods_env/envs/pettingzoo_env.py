@@ -27,7 +27,10 @@ engine.
 * :meth:`raw_env.state` is a **privileged** global state (:func:`global_state`, shape
   ``state_space``) for centralised critics (MAPPO): it holds hidden information and must
   never reach a policy.
-* ``reset(seed=...)`` takes an int (or ``None``); anything else raises ``TypeError``.
+* ``reset(seed=...)`` takes an int in ``0 <= seed < 2**64`` (or ``None``); anything else raises
+  ``TypeError`` (not an int) or ``ValueError`` (out of range). ``reset(seed=s)`` deals
+  ``Game(seed=s)`` and seeds the env's RNG with ``s``; ``reset()`` deals the game of the next
+  seed that RNG draws, which a never-seeded env starts from fresh entropy (Gymnasium's contract).
 * ``metadata["is_parallelizable"]`` is False: seats do not act in a cycle (one seat takes
   many decisions in a row), so PettingZoo's ``aec_to_parallel`` refuses this env. The
   parallel form is :func:`ohmygoods_env.envs.parallel.parallel_env`.
@@ -54,9 +57,8 @@ from pettingzoo.utils.env_logger import EnvLogger
 from .. import core
 from .. import layout as L
 from .. import spaces as _spaces
-from ..cards import (
-    CardSet,
-)
+from ..cards import CardSet
+from ..checks import optional_seed
 from ..engine import REWARD_MODES, Game, IllegalActionError
 from ..render import render_text
 from ..rules import RuleSet
@@ -65,7 +67,6 @@ __all__ = [
     "INFO_KEYS",
     "N_PLACES",
     "STATE_DIM",
-    "check_seed",
     "env",
     "game_infos",
     "global_state",
@@ -87,15 +88,6 @@ _SEED_BOUND = 2**63 - 1
 # Module-level names for the per-step paths (one global lookup instead of attribute hops).
 _OBS_DIM, _N_ACTIONS, _F_CUR, _F_DEC, _D_OVER = L.OBS_DIM, L.N_ACTIONS, L.F_CUR, L.F_DEC, L.D_OVER
 _F32, _I8 = np.float32, np.int8
-
-
-def check_seed(seed: object) -> int | None:
-    """``seed`` as an int (``None`` stays ``None``); a float, string or bool raises ``TypeError``."""
-    if seed is None:
-        return None
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int or None, got {type(seed).__name__} {seed!r}")
-    return int(seed)
 
 
 def global_state(states: np.ndarray, obs_seat0: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -230,10 +222,10 @@ class raw_env(AECEnv):
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game; ``seed`` fixes it (same seed, same game), ``None`` draws one from the env's RNG."""
-        seed = check_seed(seed)
+        seed = optional_seed(seed)
         if seed is not None:
             game_seed = seed
-            self._rng = np.random.default_rng(game_seed % 2**64)
+            self._rng = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._rng.integers(0, _SEED_BOUND))
         num_players, rules = self._game_args

@@ -39,6 +39,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices,
 
 from ..batch import BatchGames, episode_seed
 from ..cards import CardSet
+from ..checks import seed_or_fresh
 from ..rules import RuleSet
 from .gym_env import LearnerGames, action_ids, action_space, observation_space
 
@@ -110,7 +111,7 @@ class OhMyGoodsVecEnv(BatchedVecEnv):
         **rule_options: Any,
     ) -> None:
         self.render_mode = None
-        self._base_seed = int(np.random.SeedSequence().entropy) & ((1 << 63) - 1) if seed is None else int(seed)
+        self._base_seed = seed_or_fresh(seed)
         self._lg = self.make_games(
             num_envs,
             num_players,
@@ -156,9 +157,7 @@ class OhMyGoodsVecEnv(BatchedVecEnv):
     # ------------------------------------------------------------------ VecEnv API
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """Base seed for the next :meth:`reset`; returns each env's first game seed."""
-        if seed is None:
-            seed = int(np.random.SeedSequence().entropy) & ((1 << 63) - 1)
-        self._pending_seed = int(seed)
+        self._pending_seed = seed_or_fresh(seed)
         return [episode_seed(self._pending_seed, i, 0) for i in range(self.num_envs)]
 
     def reset(self) -> np.ndarray:

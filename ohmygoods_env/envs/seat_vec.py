@@ -30,8 +30,11 @@ Seeding follows SuperSuit's ``concat_vec_envs_v1`` over :func:`.parallel.paralle
 the two give the same games step by step: after ``seed(s)`` and ``reset()``, game ``g``
 is dealt from seed ``s + g`` and its later games from
 ``numpy.random.default_rng(s + g).integers(0, 2**63 - 1)``, drawn one per game as the
-parallel env's ``reset()`` draws them. Illegal actions raise ``ValueError`` naming the row
-(no game changes).
+parallel env's ``reset()`` draws them. Seeds are ints in ``0 <= s < 2**64`` (``s + g`` wraps
+below ``2**64``); without a seed the base seed is drawn from fresh entropy. A bad action
+(wrong type, out of range, or not ``A_WAIT`` on a waiting row) raises ``TypeError`` /
+``ValueError`` naming the row and the value; illegal actions raise ``ValueError`` naming the
+game (no game changes).
 """
 
 from __future__ import annotations
@@ -46,9 +49,11 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 from .. import layout as L
 from ..batch import BatchGames
 from ..cards import CardSet
+from ..checks import fresh_seed, offset_seed, optional_seed
 from ..engine import IllegalActionError
 from ..rules import RuleSet
-from .pettingzoo_env import check_seed, global_state, observation_high
+from .gym_env import action_ids
+from .pettingzoo_env import global_state, observation_high
 from .sb3 import BatchedVecEnv
 
 __all__ = ["SeatVecEnv"]
@@ -79,7 +84,7 @@ class SeatVecEnv(BatchedVecEnv):
         self._seats = np.tile(np.arange(p, dtype=np.int64), n)  # seat of each row
         self._masks = np.zeros((n, p, L.N_ACTIONS), np.bool_)
         self._rngs: list[np.random.Generator] = []
-        self._pending_seed = check_seed(seed)
+        self._pending_seed = optional_seed(seed)
         self._actions: np.ndarray | None = None
 
     # ------------------------------------------------------------------ facts
@@ -95,19 +100,20 @@ class SeatVecEnv(BatchedVecEnv):
 
     # ------------------------------------------------------------------ VecEnv API
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
-        """Base seed for the next :meth:`reset`; returns each game's first seed (``seed + g``)."""
-        seed = check_seed(seed)
+        """Base seed for the next :meth:`reset` (``None``: fresh entropy); returns each game's first seed."""
+        seed = optional_seed(seed)
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy) & _SEED_BOUND
+            seed = fresh_seed()
         self._pending_seed = seed
-        return [seed + g for g in range(self.num_games)]
+        return self._first_seeds(seed)
 
     def reset(self) -> np.ndarray:
         if self._pending_seed is not None:
             base = self._pending_seed
             self._pending_seed = None
-            self._rngs = [np.random.default_rng((base + g) % 2**64) for g in range(self.num_games)]
-            seeds = np.array([base + g for g in range(self.num_games)], np.int64)
+            firsts = self._first_seeds(base)
+            self._rngs = [np.random.default_rng(s) for s in firsts]
+            seeds = np.array(firsts, np.uint64)
         else:
             if not self._rngs:  # never seeded: draw a base seed
                 self.seed()
@@ -118,7 +124,7 @@ class SeatVecEnv(BatchedVecEnv):
         return self._observe()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions).reshape(self.num_envs)
+        self._actions = action_ids(actions, self.num_envs)  # names the first bad row and its value
 
     def step_wait(self) -> VecEnvStepReturn:
         if self._actions is None:
@@ -139,7 +145,9 @@ class SeatVecEnv(BatchedVecEnv):
         try:
             rewards, te, tr = g.step(acting)
         except IllegalActionError as exc:
-            raise IllegalActionError(f"{exc} (rows {self.num_players} per game)") from None
+            gi = int(np.flatnonzero(g.masks(copy=False)[idx, acting] == 0)[0])
+            row = gi * self.num_players + int(cur[gi])
+            raise IllegalActionError(f"row {row} (game {gi}, seat {int(cur[gi])}): {exc}") from None
         done_games = te | tr
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if done_games.any():
@@ -154,6 +162,10 @@ class SeatVecEnv(BatchedVecEnv):
         return obs, rewards.reshape(-1), np.repeat(done_games, self.num_players), infos
 
     # ------------------------------------------------------------------ helpers
+    def _first_seeds(self, base: int) -> list[int]:
+        """Each game's first seed: ``base + g``, wrapped below ``2**64``."""
+        return [offset_seed(base, g) for g in range(self.num_games)]
+
     def _next_seeds(self, games: np.ndarray) -> np.ndarray:
         return np.array([self._rngs[int(i)].integers(0, _SEED_BOUND) for i in games], np.int64)
 

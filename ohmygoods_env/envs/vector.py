@@ -32,7 +32,9 @@ Autoreset (``metadata["autoreset_mode"]``, chosen with ``autoreset_mode=``):
 
 Seeding: ``reset(seed=s)`` makes ``s`` the base seed (env ``i`` plays its ``e``-th game from
 ``episode_seed(s, i, e)``); ``reset(seed=[s0, s1, ...])`` starts each env from the given game
-seeds. Illegal actions follow ``illegal=`` (default ``"penalty"``, see :mod:`.gym_env`).
+seeds (seeds are ints in ``0 <= s < 2**64``). ``reset()`` continues each env's episodes; the
+first ``reset()`` of a never-seeded env draws its base seed from fresh entropy. Illegal
+actions follow ``illegal=`` (default ``"penalty"``, see :mod:`.gym_env`).
 ``opponents`` takes agent names and specs as in :mod:`.gym_env` (``"heuristic"``,
 ``["mcts", "ppo"]``). The env pickles and deep-copies.
 """
@@ -47,6 +49,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..batch import BatchGames
 from ..cards import CardSet
+from ..checks import check_seed, check_seeds, fresh_seed
 from ..rules import RuleSet
 from .gym_env import LearnerGames, action_ids, action_space, observation_space
 
@@ -125,7 +128,7 @@ class OhMyGoodsVectorEnv(VectorEnv):
             if m.shape != (self.num_envs,) or m.dtype != np.bool_:
                 raise ValueError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},)")
             rows = np.flatnonzero(m).astype(np.int64)
-            seeds = None if seed is None else np.broadcast_to(np.asarray(seed, np.int64), (self.num_envs,))[rows]
+            seeds = None if seed is None else self._seeds(seed)[rows]
             self._lg.reset(rows, seeds=seeds)
             self._episode[rows] += 1
             self._autoreset[rows] = False
@@ -133,14 +136,11 @@ class OhMyGoodsVectorEnv(VectorEnv):
         if seed is None and self._seeded:
             self._lg.reset(np.arange(self.num_envs))  # every env: its slot's next episode
         elif seed is None:
-            self._lg.reseed(int(np.random.SeedSequence().entropy) & ((1 << 63) - 1))
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            self._lg.reseed(int(seed))
+            self._lg.reseed(fresh_seed())
+        elif np.ndim(seed) == 0:
+            self._lg.reseed(check_seed(seed))
         else:
-            seeds = np.asarray(seed, np.int64)
-            if seeds.shape != (self.num_envs,):
-                raise ValueError(f"seed must be an int or {self.num_envs} ints, got shape {seeds.shape}")
-            self._lg.reset(np.arange(self.num_envs), seeds=seeds)
+            self._lg.reset(np.arange(self.num_envs), seeds=self._seeds(seed))
         self._autoreset[:] = False
         self._episode = np.zeros(self.num_envs, np.int64) if seed is not None else self._episode + 1
         self._seeded = True
@@ -190,6 +190,12 @@ class OhMyGoodsVectorEnv(VectorEnv):
             self._autoreset = ended
         infos.update(self._infos())
         return obs, rewards, te, tr, infos
+
+    def _seeds(self, seed: Any) -> np.ndarray:
+        """One seed per env: an int for all (``0 <= seed < 2**64``) or ``num_envs`` of them."""
+        if np.ndim(seed) == 0:
+            return check_seeds([check_seed(seed)] * self.num_envs, self.num_envs, "seed")
+        return check_seeds(seed, self.num_envs, "seed")
 
     def _infos(self) -> dict[str, Any]:
         ones = np.ones(self.num_envs, np.bool_)

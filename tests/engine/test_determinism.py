@@ -10,6 +10,7 @@ import pytest
 from ohmygoods_env import core
 from ohmygoods_env import layout as L
 from ohmygoods_env.engine import Game, GameRecord, seed_bits
+from ohmygoods_env.rules import RuleSet
 
 
 def _play(n, rules, seed, policy_seed, auto=True, limit=None):
@@ -193,8 +194,26 @@ def test_seeds_do_not_collide():
     assert b.state[0].tobytes() == a.state.tobytes()
 
 
-def test_seed_bits_cover_every_int():
-    assert seed_bits(-1) == -1 and seed_bits(2**64 - 1) == -1 and seed_bits(5) == 5
-    assert seed_bits(2**64) != seed_bits(0) and seed_bits(2**70) != seed_bits(-(2**70))
+def test_seed_bits_cover_every_64_bit_seed_and_refuse_the_rest():
+    assert seed_bits(2**64 - 1) == -1 and seed_bits(2**63) == -(2**63) and seed_bits(5) == 5
+    for bad in (-1, 2**64, 2**70, -(2**70)):
+        with pytest.raises(ValueError, match=r"seed must be an int in 0 <= seed < 2\*\*64, got"):
+            seed_bits(bad)
     with pytest.raises(TypeError, match="seed must be an int"):
         seed_bits(1.5)
+
+
+def test_a_record_keeps_the_variants_and_the_seed_and_replays_through_json():
+    """A variant game (R10.1, R10.2) dealt from a fresh seed replays from its JSON record."""
+    import json
+
+    g = Game(2, keep_one=True, two_for_one=True)
+    rng = np.random.default_rng(1)
+    while not g.done:
+        g.step(int(rng.choice(g.legal_actions())))
+    d = json.loads(json.dumps(g.record().to_dict()))
+    assert d["keep_one"] is True and d["two_for_one"] is True and d["seed"] == g.seed
+    again = Game.replay(GameRecord.from_dict(d))
+    assert again.rules == g.rules and again.state.tobytes() == g.state.tobytes()
+    old = {k: v for k, v in d.items() if k not in ("keep_one", "two_for_one")}  # written before the keys
+    assert GameRecord.from_dict(old).rules == RuleSet(2)

@@ -23,7 +23,8 @@ def spend(card: int) -> int:
 def test_r10_variants_are_off_by_default_and_validated():
     r = RuleSet()
     assert not r.keep_one and not r.two_for_one and r.edition_bits == 0
-    assert RuleSet(edition="royal", keep_one=True, two_for_one=True).edition_bits == 7
+    assert RuleSet(keep_one=True, two_for_one=True).edition_bits == 6
+    assert RuleSet(edition="royal", two_for_one=True).edition_bits == 5
     with pytest.raises(TypeError, match="keep_one must be a bool"):
         RuleSet(keep_one=1)
     g = Game(2, seed=1, two_for_one=True)
@@ -51,12 +52,17 @@ def test_r10_1_keep_one_card_when_discarding_the_hand(keep_one):
     assert g.hand(1) == sorted(h1 + top[4:6])
 
 
-def test_r10_1_not_offered_in_royal_or_with_one_card():
+def test_r10_1_not_offered_with_one_card():
     pk = Picker()
     g = Scenario(2, auto_forced=False, keep_one=True).hand(0, pk.take("grain", 1)).build("phase1")
     assert legal(g) == {L.A_KEEP, L.A_DISCARD_HAND}
-    g = Game(2, "royal", seed=3, auto_forced=False, keep_one=True)
-    assert g.decision != L.D_PHASE1  # §9: no discard at all
+
+
+@pytest.mark.parametrize("make", [lambda: RuleSet(2, "royal", keep_one=True), lambda: Game(2, "royal", keep_one=True)])
+def test_r10_1_keep_one_is_refused_in_royal_where_it_can_never_apply(make):
+    """§9 royal has no discarding of the hand in phase I (R9.1), so keep one (R10.1) would be a dead switch."""
+    with pytest.raises(ValueError, match=r"keep_one \(R10.1\) needs omg2: royal has no discarding .*R9.1"):
+        make()
 
 
 def _charburner(hand_res: list[str], mode: str, two_for_one: bool):
@@ -109,7 +115,7 @@ def test_r10_agents_play_whole_games_with_the_variants_on(agent):
     from ohmygoods_agents import info_state_of, make_agent
 
     for n, rules in ((1, "omg2"), (3, "omg2"), (2, "royal")):
-        g = Game(n, rules, seed=5, keep_one=True, two_for_one=True)
+        g = Game(n, rules, seed=5, keep_one=rules == "omg2", two_for_one=True)
         players = [make_agent(agent, seed=p, **({"sims": 10} if agent == "mcts" else {})) for p in range(n)]
         while not g.done:
             p = g.current_player
