@@ -202,8 +202,6 @@ class GameServer(ThreadingHTTPServer):
             raise BadRequest(f"players must be 2, 3 or 4, got {players}")
         if not 0 <= seat < players:
             raise BadRequest(f"seat must be in 0..{players - 1}, got {seat}")
-        if not 0 <= seed < 2**64:
-            raise BadRequest(f"seed must be in 0..2**64-1, got {seed}")
         opponents = body.get("opponents", ["heuristic"])
         if not isinstance(opponents, list) or not all(isinstance(n, str) and n.strip() for n in opponents):
             raise BadRequest(f"opponents must be a list of agent names, got {opponents!r}")

@@ -251,7 +251,7 @@ def test_malformed_request_lines_and_methods_get_4xx_json(server) -> None:
     status, answer = _post(server, "/api/nothing", b"{}")
     assert status == 404
     status, answer = _post(server, "/api/new", b'{"seed": -1}')
-    assert status == 400 and "seed must be in" in answer["error"]
+    assert status == 400 and "seed must be an int in 0 <= seed < 2**64" in answer["error"]
     _still_serving(server)
 
 
