@@ -20,7 +20,7 @@ import numpy as np
 from . import core
 from . import layout as L
 from .cards import A_COST, A_VP, B_RES, RESOURCES, CardSet, default_cards
-from .rules import RuleSet, make_rules
+from .rules import DEFAULT_SOLO_ROUNDS, RuleSet, make_rules
 
 REWARD_MODES: tuple[str, ...] = ("win", "score", "margin")
 
@@ -158,13 +158,20 @@ class GameRecord:
             "rules": r.edition,
             "auto_forced": r.auto_forced,
             "max_rounds": r.max_rounds,
+            "solo_rounds": r.solo_rounds,
             "seed": self.seed,
             "actions": list(self.actions),
         }
 
     @classmethod
     def from_dict(cls, d: dict) -> GameRecord:
-        rules = RuleSet(d["num_players"], d["rules"], d["auto_forced"], d["max_rounds"])
+        rules = RuleSet(
+            d["num_players"],
+            d["rules"],
+            d["auto_forced"],
+            d["max_rounds"],
+            solo_rounds=d.get("solo_rounds", DEFAULT_SOLO_ROUNDS),
+        )
         return cls(rules, int(d["seed"]), [int(a) for a in d["actions"]])
 
 
@@ -199,7 +206,7 @@ class Game:
             r.num_players,
             r.edition_bits,
             int(r.auto_forced),
-            r.max_rounds,
+            r.round_limit,
         )
         self._mask = np.zeros(L.N_ACTIONS, np.int8)
 

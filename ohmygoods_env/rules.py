@@ -11,6 +11,8 @@ from dataclasses import dataclass
 EDITIONS: tuple[str, ...] = ("omg2", "royal")
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
 DEFAULT_MAX_ROUNDS = 60
+#: Rounds of a solo game (R10.4); see :class:`RuleSet` ``solo_rounds`` for the reasoning.
+DEFAULT_SOLO_ROUNDS = 12
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,8 @@ class RuleSet:
     """Which rules a game is played by.
 
     * ``num_players`` — 2, 3 or 4 (R2.2), or 1 for solo play (R10.3: 2 assistants on
-      display, base rules, a score attack: every reward mode gives the score).
+      display, base rules, a score attack: every reward mode gives the score, over
+      ``solo_rounds`` rounds).
     * ``edition`` — ``"omg2"`` (Oh my Goods!, default) or ``"royal"`` (Royal Goods, §9).
     * ``auto_forced`` — apply decisions with exactly one legal action without asking
       (DESIGN: forced moves). Turn off to see every decision.
@@ -29,6 +32,15 @@ class RuleSet:
       one card (``omg2``; actions ``A_KEEP_ONE + card``).
     * ``two_for_one`` — variant R10.2 (off by default): in phase IV two hand cards of any
       resource stand in for one missing resource.
+    * ``solo_rounds`` — **Decision (R10.4):** a solo game lasts this many rounds, as a
+      *Longsdale* chapter lasts as many rounds as it has event cards (000:238); an 8th
+      building still ends it earlier (R8.1). Every seat observes the rounds left. Ignored
+      with 2-4 players; ``max_rounds`` still caps it. The default, 12, is a real game's
+      length with room to spare: 2-4 player games between heuristic players end after 8.3-8.7
+      rounds, and every one of 100 solo games of the heuristic and greedy players reaches
+      8 buildings within 12 rounds, so the race to R8.1 fits, while a player who never builds
+      the 8th building has only 12 rounds to score in (without a round count, stalling to
+      the 60-round cap scored about three times the race: docs/rules.md, R10.4).
     """
 
     num_players: int = 2
@@ -37,11 +49,12 @@ class RuleSet:
     max_rounds: int = DEFAULT_MAX_ROUNDS
     keep_one: bool = False
     two_for_one: bool = False
+    solo_rounds: int = DEFAULT_SOLO_ROUNDS
 
     def __post_init__(self) -> None:
         import numpy as np  # numpy integers are accepted wherever ints are
 
-        for name in ("num_players", "max_rounds"):
+        for name in ("num_players", "max_rounds", "solo_rounds"):
             v = getattr(self, name)
             if isinstance(v, np.integer) and not isinstance(v, np.bool_):
                 object.__setattr__(self, name, int(v))
@@ -55,6 +68,8 @@ class RuleSet:
             raise TypeError(f"auto_forced must be a bool, got {self.auto_forced!r}")
         if isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int) or self.max_rounds < 1:
             raise ValueError(f"max_rounds must be a positive int, got {self.max_rounds!r}")
+        if isinstance(self.solo_rounds, bool) or not isinstance(self.solo_rounds, int) or self.solo_rounds < 1:
+            raise ValueError(f"solo_rounds must be a positive int (R10.4), got {self.solo_rounds!r}")
         for name in ("keep_one", "two_for_one"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be a bool (variant R10), got {getattr(self, name)!r}")
@@ -63,6 +78,12 @@ class RuleSet:
     def royal(self) -> bool:
         """True for the Royal Goods rules (§9)."""
         return self.edition == "royal"
+
+    @property
+    def round_limit(self) -> int:
+        """Rounds after which the game ends if R8.1 has not ended it: ``solo_rounds`` in solo
+        (R10.4; ``max_rounds`` still caps it), else the ``max_rounds`` cap (R8.4)."""
+        return min(self.solo_rounds, self.max_rounds) if self.num_players == 1 else self.max_rounds
 
     @property
     def edition_bits(self) -> int:
