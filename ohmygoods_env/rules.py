@@ -36,11 +36,10 @@ class RuleSet:
       *Longsdale* chapter lasts as many rounds as it has event cards (000:238); an 8th
       building still ends it earlier (R8.1). Every seat observes the rounds left. Ignored
       with 2-4 players; ``max_rounds`` still caps it. The default, 12, is a real game's
-      length with room to spare: 2-4 player games between heuristic players end after 8.3-8.7
-      rounds, and every one of 100 solo games of the heuristic and greedy players reaches
-      8 buildings within 12 rounds, so the race to R8.1 fits, while a player who never builds
-      the 8th building has only 12 rounds to score in (without a round count, stalling to
-      the 60-round cap scored about three times the race: docs/rules.md, R10.4).
+      length with room to spare: games of 2-4 heuristic players end after 8.3-8.7 rounds on
+      average, and the heuristic and greedy players reach 8 buildings within 12 solo rounds
+      in 999 of 1,000 deals, so the race to R8.1 fits, while a player who never builds the
+      8th building has only 12 rounds to score in (docs/rules.md, R10.4).
     """
 
     num_players: int = 2

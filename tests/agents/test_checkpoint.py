@@ -325,10 +325,11 @@ def test_shipped_checkpoints_carry_layout_2() -> None:
         assert load_policy(found[name]).layout["obs_dim"] == L.OBS_DIM
 
 
-def test_converted_shipped_networks_choose_as_the_v1_networks_did() -> None:
-    """320 positions (80 per shipped network, 1-4 players) recorded with the v1 engine and the
-    v1 checkpoints: the converted networks, reading this engine's observation of the same state
-    (rounds left included), choose the same action."""
+def test_converted_multiplayer_networks_choose_as_the_v1_networks_did() -> None:
+    """240 positions (80 per shipped 2-4 player network) recorded with the v1 engine and the v1
+    checkpoints: the converted networks, reading this engine's observation of the same state
+    (rounds left included), choose the same action. (``ppo-solo`` was converted the same way,
+    then fine-tuned for the 12-round solo of R10.4.)"""
     from ohmygoods_env.policy import info_state_of
     from ohmygoods_env.rules import RuleSet
 
@@ -336,6 +337,8 @@ def test_converted_shipped_networks_choose_as_the_v1_networks_did() -> None:
     assert json.loads(V1_POSITIONS.with_suffix(".json").read_text())["layout"]["version"] == "v1"
     checked = 0
     for name, n in SHIPPED.items():
+        if n == 1:
+            continue
         agent = make_agent(name, seed=0)
         rows = np.flatnonzero(data["agents"] == name)
         assert len(rows) == 80
@@ -346,7 +349,7 @@ def test_converted_shipped_networks_choose_as_the_v1_networks_did() -> None:
             assert obs[L.O_ROUNDS_LEFT] > 0  # the new feature is present, and ignored
             assert agent.act(obs, g.legal_mask(), info_state_of(g.state, p)) == data["actions"][i], (name, i)
             checked += 1
-    assert checked == 320
+    assert checked == 240
 
 
 @pytest.mark.parametrize("prior", [None, "heuristic"])
