@@ -189,7 +189,7 @@ class PolicyAgent(Agent):
         if network is not None and network.get("kind") == "slotnet":
             from .slotnet import PolicyLogits, from_tensors, make_prior
 
-            self.net = PolicyLogits(from_tensors(tensors, network)).eval()
+            self.net = PolicyLogits(from_tensors(tensors, network, layout)).eval()
             if network.get("prior") is not None:  # the prior reads the acting seat's information state
                 self._prior = make_prior(network["prior"])
                 self.needs_info_state = True
@@ -363,7 +363,7 @@ def save_checkpoint(
     dst = Path(dst).with_suffix(".json")
     layout = current_layout() if layout is None else layout
     if network is not None:
-        _check_slotnet(tensors, network, str(dst))
+        _check_slotnet(tensors, network, str(dst), layout)
     else:
         network = {"kind": "mlp", "sizes": _sizes(tensors, str(dst)), "activation": activation}
         network["output"] = "action logits"
@@ -381,17 +381,24 @@ def save_checkpoint(
     return dst
 
 
-def _check_slotnet(tensors: dict[str, Any], network: dict[str, Any], where: str) -> None:
-    """The tensors of a ``slotnet`` network have the names and shapes its widths give
-    (:mod:`ohmygoods_agents.slotnet`)."""
-    from .slotnet import PRIORS, expected_shapes
+def _check_slotnet(
+    tensors: dict[str, Any], network: dict[str, Any], where: str, layout: dict[str, Any] | None = None
+) -> None:
+    """The tensors of a ``slotnet`` network have the names and shapes its widths and its
+    layout (default: this engine's) give (:mod:`ohmygoods_agents.slotnet`)."""
+    from .slotnet import PRIORS, expected_shapes, layout_dims
+
+    try:
+        layout_dims(layout)
+    except ValueError as exc:
+        raise CheckpointError(f"{where}: {exc}: a slotnet reads that block") from exc
 
     hidden, embed, prior = network.get("hidden"), network.get("embed"), network.get("prior")
     if network.get("kind") != "slotnet" or not all(isinstance(x, int) and x > 0 for x in (hidden, embed)):
         raise CheckpointError(f"{where}: network must be {{kind: 'slotnet', hidden: int > 0, embed: int > 0}}")
     if prior is not None and prior not in PRIORS:
         raise CheckpointError(f"{where}: network prior {prior!r} is not one of {list(PRIORS)} (or absent)")
-    want = expected_shapes(hidden, embed, prior)
+    want = expected_shapes(hidden, embed, prior, layout)
     got = {k: _shape(v) for k, v in tensors.items()}
     if got != want:
         diff = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
@@ -548,13 +555,8 @@ def read_checkpoint(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, 
     if not wpath.is_file():
         raise CheckpointError(f"{where}: its weights file {str(wpath)!r} is missing")
     shapes = weight_shapes(wpath)
-    if slotnet:
-        if layout["obs_dim"] != L.OBS_DIM or layout["n_actions"] != L.N_ACTIONS:
-            raise CheckpointError(
-                f"{where}: a slotnet is made for one layout; it has {layout['obs_dim']} features and "
-                f"{layout['n_actions']} actions, this engine {L.OBS_DIM} and {L.N_ACTIONS}"
-            )
-        _check_slotnet(shapes, net, repr(str(wpath)))
+    if slotnet:  # checked against its own layout: load_policy refuses one that is not this engine's
+        _check_slotnet(shapes, net, repr(str(wpath)), layout)
     else:
         sizes = _sizes(shapes, repr(str(wpath)))
         if sizes != net.get("sizes"):
@@ -733,26 +735,63 @@ def _column_map(src: list, dst: list, pieces: dict | None = None) -> tuple[np.nd
     return index, notes, dropped
 
 
+def _map_actions(w: np.ndarray, b: np.ndarray, act_idx: np.ndarray, n_actions: int) -> tuple[np.ndarray, np.ndarray]:
+    """The action head's rows in the new action order; new actions get zero weights and :data:`NEW_ACTION_BIAS`."""
+    new_w = np.zeros((n_actions, w.shape[1]), np.float32)
+    new_b = np.full(n_actions, NEW_ACTION_BIAS, np.float32)
+    have = act_idx >= 0
+    new_w[have] = w[act_idx[have]]
+    new_b[have] = b[act_idx[have]]
+    return new_w, new_b
+
+
+def _slotnet_trunk(w: np.ndarray, obs_idx: np.ndarray, src: dict[str, Any], dst: dict[str, Any]) -> np.ndarray:
+    """A slotnet's first trunk layer in the new layout: its columns are the observation without
+    the slot block (mapped like an MLP's first layer), then the slot encodings (unchanged)."""
+    from .slotnet import SLOT_BLOCK, layout_dims
+
+    try:
+        src_dim, so, src_rest, _ = layout_dims(src)
+        dst_dim, do, dst_rest, _ = layout_dims(dst)
+    except ValueError as exc:
+        raise CheckpointError(f"a slotnet reads the block {SLOT_BLOCK!r}: {exc}") from exc
+    k = src_dim - src_rest
+    if not np.array_equal(obs_idx[do : do + k], np.arange(so, so + k)):
+        raise CheckpointError(f"the block {SLOT_BLOCK!r} must map onto itself to convert a slotnet")
+    rest = np.r_[0:do, do + k : dst_dim]
+    src_pos = obs_idx[rest]
+    have = np.flatnonzero(src_pos >= 0)
+    src_col = np.where(src_pos < so, src_pos, src_pos - k)[have]
+    new = np.zeros((w.shape[0], dst_rest + w.shape[1] - src_rest), np.float32)
+    new[:, have] = w[:, src_col]
+    new[:, dst_rest:] = w[:, src_rest:]
+    return new
+
+
 def convert_tensors(
-    tensors: dict[str, np.ndarray], src: dict[str, Any], dst: dict[str, Any]
+    tensors: dict[str, np.ndarray], src: dict[str, Any], dst: dict[str, Any], network: dict[str, Any] | None = None
 ) -> tuple[dict[str, np.ndarray], list[str]]:
-    """Map a network from layout ``src`` to layout ``dst`` by block and action-range name."""
+    """Map a network from layout ``src`` to layout ``dst`` by block and action-range name.
+
+    ``network`` is the checkpoint's description (an MLP when absent). Only the layers that
+    read the observation (an MLP's first layer; a slotnet's first trunk layer) and the action
+    head change; observation features new in ``dst`` get zero weights.
+    """
     obs_idx, obs_notes, obs_drop = _column_map(src["obs_blocks"], dst["obs_blocks"])
     act_idx, act_notes, act_drop = _column_map(src["action_ranges"], dst["action_ranges"], {})
     out = {k: np.array(v, np.float32) for k, v in tensors.items()}
-    n = len(_sizes(tensors, "tensors")) - 1
-    w0 = tensors["layers.0.weight"]
-    new_w0 = np.zeros((w0.shape[0], dst["obs_dim"]), np.float32)
-    have = obs_idx >= 0
-    new_w0[:, have] = w0[:, obs_idx[have]]
-    out["layers.0.weight"] = new_w0
-    wl, bl = tensors[f"layers.{n - 1}.weight"], tensors[f"layers.{n - 1}.bias"]
-    new_w = np.zeros((dst["n_actions"], wl.shape[1]), np.float32)
-    new_b = np.full(dst["n_actions"], NEW_ACTION_BIAS, np.float32)
-    have = act_idx >= 0
-    new_w[have] = wl[act_idx[have]]
-    new_b[have] = bl[act_idx[have]]
-    out[f"layers.{n - 1}.weight"], out[f"layers.{n - 1}.bias"] = new_w, new_b
+    if network is not None and network.get("kind") == "slotnet":
+        out["trunk.0.weight"] = _slotnet_trunk(out["trunk.0.weight"], obs_idx, src, dst)
+        head = ("pi.weight", "pi.bias")
+    else:
+        n = len(_sizes(tensors, "tensors")) - 1
+        w0 = out["layers.0.weight"]
+        new_w0 = np.zeros((w0.shape[0], dst["obs_dim"]), np.float32)
+        have = obs_idx >= 0
+        new_w0[:, have] = w0[:, obs_idx[have]]
+        out["layers.0.weight"] = new_w0
+        head = (f"layers.{n - 1}.weight", f"layers.{n - 1}.bias")
+    out[head[0]], out[head[1]] = _map_actions(out[head[0]], out[head[1]], act_idx, dst["n_actions"])
     notes = [f"observation {x}" for x in obs_notes + obs_drop] + [f"action {x}" for x in act_notes + act_drop]
     return out, notes
 
@@ -761,58 +800,66 @@ def convert_checkpoint(src: str | Path, dst: str | Path, layout: dict[str, Any] 
     """Write checkpoint ``src`` mapped to ``layout`` (default: the engine's) as ``dst``; ``(path, notes)``."""
     tensors, desc = read_checkpoint(src)
     target = current_layout() if layout is None else layout
-    new, notes = convert_tensors(tensors, desc["layout"], target)
+    net = desc["network"]
+    new, notes = convert_tensors(tensors, desc["layout"], target, net)
     fields = {k: v for k, v in desc.items() if k not in ("format", "format_version", "weights", "network", "layout")}
     history = list(fields.pop("conversions", []))
     history.append({"from": desc["layout"].get("version"), "to": target.get("version"), "notes": notes})
-    out = save_checkpoint(dst, new, desc["network"]["activation"], target, **fields, conversions=history)
+    slotnet = net if net.get("kind") == "slotnet" else None
+    out = save_checkpoint(dst, new, net.get("activation", "relu"), target, slotnet, **fields, conversions=history)
     return out, notes
 
 
 def verify_conversion(
-    original: str | Path, converted: str | Path, positions: int = 300, seed: int = 0, max_games: int = 400
+    original: str | Path,
+    converted: str | Path,
+    positions: int = 300,
+    seed: int = 0,
+    max_games: int = 400,
+    players: int | None = None,
 ) -> dict[str, int]:
     """Compare the actions of ``original`` and ``converted`` on positions of the current engine.
 
-    Games are played by the converted policy against random play (2 players, ``omg2``). A
-    position counts when the layout change leaves it alone: every observation feature and
-    legal action of the current layout that the original layout lacks is zero. Its
-    observation and mask are mapped back to the original layout by name and both networks
-    choose deterministically. Returns ``{"positions", "agree", "skipped"}``.
+    Games (``omg2``, ``players`` seats: by default the checkpoint's ``players``, else 2) are
+    played by the converted policy in every seat, one move in four random. A position
+    counts when the original can choose every legal action (none is new to the layout).
+    Its observation is mapped back to the original layout by name (features the original
+    lacks are left out: the converted network gives them zero weight) and both networks
+    choose deterministically, from the acting seat's information state where they have a
+    prior. Returns ``{"positions", "agree", "skipped"}``.
     """
     from ohmygoods_env.engine import Game
+    from ohmygoods_env.policy import info_state_of
 
     t_src, d_src = read_checkpoint(original)
     t_dst, d_dst = read_checkpoint(converted)
     if not _same_layout(d_dst["layout"], current_layout()):
         raise CheckpointError(f"{str(converted)!r} is not in this engine's layout: convert it first")
-    a = PolicyAgent(t_src, d_src["network"]["activation"], layout=d_src["layout"])
-    b = PolicyAgent(t_dst, d_dst["network"]["activation"])
+    net_src, net_dst = d_src["network"], d_dst["network"]
+    a = PolicyAgent(t_src, net_src.get("activation", "relu"), layout=d_src["layout"], network=net_src)
+    b = PolicyAgent(t_dst, net_dst.get("activation", "relu"), network=net_dst)
     obs_idx, _, _ = _column_map(d_src["layout"]["obs_blocks"], d_dst["layout"]["obs_blocks"])
     act_idx, _, _ = _column_map(d_src["layout"]["action_ranges"], d_dst["layout"]["action_ranges"], {})
     inv = {int(s): d for d, s in enumerate(act_idx) if s >= 0}
+    n = int(players if players is not None else d_dst.get("players") or 2)
     rng = np.random.default_rng(seed)
     counted = agree = skipped = 0
     for g in range(max_games):
-        game = Game(2, "omg2", seed=seed * 1_000_003 + g)
+        game = Game(n, "omg2", seed=seed * 1_000_003 + g)
         while not game.done and counted < positions:
             p = game.current_player
-            obs, mask = game.observe(p), game.legal_mask()
-            if p == 0:
-                if obs[obs_idx < 0].any() or mask[act_idx < 0].any():
-                    skipped += 1
-                else:
-                    o_src = np.zeros(d_src["layout"]["obs_dim"], np.float32)
-                    m_src = np.zeros(d_src["layout"]["n_actions"], np.int8)
-                    o_src[obs_idx[obs_idx >= 0]] = obs[obs_idx >= 0]
-                    m_src[act_idx[act_idx >= 0]] = mask[act_idx >= 0]
-                    x = inv[a.act(o_src, m_src)]
-                    y = b.act(obs, mask)
-                    counted += 1
-                    agree += int(x == y)
-                game.step(b.act(obs, mask))
+            obs, mask, info = game.observe(p), game.legal_mask(), info_state_of(game.state, p)
+            y = b.act(obs, mask, info)
+            if mask[act_idx < 0].any():
+                skipped += 1
             else:
-                game.step(int(rng.choice(np.flatnonzero(mask))))
+                o_src = np.zeros(d_src["layout"]["obs_dim"], np.float32)
+                m_src = np.zeros(d_src["layout"]["n_actions"], np.int8)
+                o_src[obs_idx[obs_idx >= 0]] = obs[obs_idx >= 0]
+                m_src[act_idx[act_idx >= 0]] = mask[act_idx >= 0]
+                counted += 1
+                agree += int(inv[a.act(o_src, m_src, info)] == y)
+            game.step(int(rng.choice(np.flatnonzero(mask))) if rng.random() < 0.25 else y)
         if counted >= positions:
             break
     return {"positions": counted, "agree": agree, "skipped": skipped}

@@ -20,6 +20,9 @@ tensor                       shape
 ===========================  =======================================================
 
 ``REST_DIM`` is ``OBS_DIM`` minus the ``O_SLOTS`` block. Trained by :mod:`ohmygoods_training.fast_ppo`.
+A network is built for this engine's layout, or for the layout a checkpoint records
+(``layout=``: its observation blocks and action count; the ``O_SLOTS`` block must be this
+engine's), so a checkpoint of an earlier layout can still be read, run and converted.
 
 **A rule-based prior** (``network.prior = "heuristic"``; residual policy learning): the
 network also gets the action the heuristic agent (:mod:`ohmygoods_agents.heuristic`) would choose from
@@ -43,6 +46,8 @@ from ohmygoods_env import layout as L
 
 SLOT_END = L.O_SLOTS + L.MAX_PLAYERS * L.MAX_SLOTS * L.SLOT_FEATURES
 REST_DIM = L.OBS_DIM - (SLOT_END - L.O_SLOTS)
+#: name of the observation block the slot encoder reads (``O_SLOTS``)
+SLOT_BLOCK = next(n for n, o, _ in L.OBS_BLOCKS if o == L.O_SLOTS)
 #: logit of an illegal action (finite: the masked entropy stays NaN-free)
 NEG = -1e9
 #: rule-based priors a network can add to its logits (``network.prior``)
@@ -73,19 +78,41 @@ def prior_actions(prior: Any, who: str, observations: Any, masks: Any, info_stat
     return torch.as_tensor(np.asarray(prior.act_batch(observations, masks, info_states)), dtype=torch.int64)
 
 
+def layout_dims(layout: dict[str, Any] | None = None) -> tuple[int, int, int, int]:
+    """``(obs_dim, slot block offset, rest dim, n_actions)`` of a checkpoint layout (default: this engine's).
+
+    Raises ``ValueError`` when the layout has no slot block of this engine's size.
+    """
+    if layout is None:
+        return L.OBS_DIM, L.O_SLOTS, REST_DIM, L.N_ACTIONS
+    size = SLOT_END - L.O_SLOTS
+    block = [(o, k) for n, o, k in layout["obs_blocks"] if n == SLOT_BLOCK]
+    if not block or block[0][1] != size:
+        raise ValueError(f"layout {layout.get('version')!r} has no observation block {SLOT_BLOCK!r} of {size} entries")
+    return int(layout["obs_dim"]), int(block[0][0]), int(layout["obs_dim"]) - size, int(layout["n_actions"])
+
+
 class SlotNet(nn.Module):
     """Policy-value network (see the module docstring); ``forward(obs, mask) -> (masked logits, value)``."""
 
-    def __init__(self, hidden: int = 128, embed: int = 16, prior: str | None = None, prior_gain: float = 4.0) -> None:
+    def __init__(
+        self,
+        hidden: int = 128,
+        embed: int = 16,
+        prior: str | None = None,
+        prior_gain: float = 4.0,
+        layout: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__()
         self.hidden, self.embed = int(hidden), int(embed)
         if prior is not None and prior not in PRIORS:
             raise ValueError(f"unknown network prior {prior!r}: expected one of {list(PRIORS)} or None")
         self.prior = prior
+        _, self.o_slots, rest_dim, n_actions = layout_dims(layout)
         self.slot = nn.Sequential(nn.Linear(L.SLOT_FEATURES, embed), nn.ReLU(), nn.Linear(embed, embed), nn.ReLU())
-        n_in = REST_DIM + (L.MAX_SLOTS + L.MAX_PLAYERS - 1) * embed
+        n_in = rest_dim + (L.MAX_SLOTS + L.MAX_PLAYERS - 1) * embed
         self.trunk = nn.Sequential(nn.Linear(n_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
-        self.pi = nn.Linear(hidden, L.N_ACTIONS)
+        self.pi = nn.Linear(hidden, n_actions)
         self.v = nn.Linear(hidden, 1)
         nn.init.orthogonal_(self.pi.weight, 0.01)
         nn.init.zeros_(self.pi.bias)
@@ -94,12 +121,12 @@ class SlotNet(nn.Module):
             self.prior_gain = nn.Parameter(torch.tensor([float(prior_gain)]))
 
     def features(self, obs: torch.Tensor) -> torch.Tensor:
-        b = obs.shape[0]
-        slots = obs[:, L.O_SLOTS : SLOT_END].reshape(b, L.MAX_PLAYERS, L.MAX_SLOTS, L.SLOT_FEATURES)
+        b, o, end = obs.shape[0], self.o_slots, self.o_slots + SLOT_END - L.O_SLOTS
+        slots = obs[:, o:end].reshape(b, L.MAX_PLAYERS, L.MAX_SLOTS, L.SLOT_FEATURES)
         e = self.slot(slots) * slots[..., L.SF_PRESENT : L.SF_PRESENT + 1]  # empty slots add nothing
         mine = e[:, 0].reshape(b, -1)  # my slots in slot order: actions name them
         others = e[:, 1:].sum(dim=2).reshape(b, -1)  # per other seat: a sum over its buildings
-        rest = torch.cat((obs[:, : L.O_SLOTS], obs[:, SLOT_END:]), dim=1)
+        rest = torch.cat((obs[:, :o], obs[:, end:]), dim=1)
         return self.trunk(torch.cat((rest, mine, others), dim=1))
 
     def policy_logits(self, h: torch.Tensor, prior_action: torch.Tensor | None = None) -> torch.Tensor:
@@ -138,18 +165,34 @@ class PolicyLogits(nn.Module):
         return self.inner.policy_logits(self.inner.features(x), prior_action)
 
 
-def expected_shapes(hidden: int, embed: int, prior: str | None = None) -> dict[str, tuple[int, ...]]:
-    """Tensor name → shape of a :class:`SlotNet` of these widths (and prior) on this layout.
+def expected_shapes(
+    hidden: int, embed: int, prior: str | None = None, layout: dict[str, Any] | None = None
+) -> dict[str, tuple[int, ...]]:
+    """Tensor name → shape of a :class:`SlotNet` of these widths (and prior) on ``layout`` (default: this one)."""
+    _, _, rest_dim, n_actions = layout_dims(layout)
+    n_in = rest_dim + (L.MAX_SLOTS + L.MAX_PLAYERS - 1) * embed
+    shapes = {
+        "slot.0.weight": (embed, L.SLOT_FEATURES),
+        "slot.0.bias": (embed,),
+        "slot.2.weight": (embed, embed),
+        "slot.2.bias": (embed,),
+        "trunk.0.weight": (hidden, n_in),
+        "trunk.0.bias": (hidden,),
+        "trunk.2.weight": (hidden, hidden),
+        "trunk.2.bias": (hidden,),
+        "pi.weight": (n_actions, hidden),
+        "pi.bias": (n_actions,),
+        "v.weight": (1, hidden),
+        "v.bias": (1,),
+    }
+    if prior is not None:
+        shapes["prior_gain"] = (1,)
+    return shapes
 
-    Built on torch's ``meta`` device: shapes only, no memory for weights whatever the widths.
-    """
-    with torch.device("meta"):
-        return {k: tuple(v.shape) for k, v in SlotNet(hidden, embed, prior).state_dict().items()}
 
-
-def from_tensors(tensors: dict[str, Any], network: dict[str, Any]) -> SlotNet:
-    """A :class:`SlotNet` (eval mode) from checkpoint arrays and its ``network`` description."""
-    net = SlotNet(int(network["hidden"]), int(network["embed"]), network.get("prior"))
+def from_tensors(tensors: dict[str, Any], network: dict[str, Any], layout: dict[str, Any] | None = None) -> SlotNet:
+    """A :class:`SlotNet` (eval mode) from checkpoint arrays, its ``network`` description and its ``layout``."""
+    net = SlotNet(int(network["hidden"]), int(network["embed"]), network.get("prior"), layout=layout)
     net.load_state_dict({k: torch.as_tensor(np.asarray(v, np.float32)) for k, v in tensors.items()})
     return net.eval()
 
@@ -158,11 +201,13 @@ __all__ = [
     "NEG",
     "PRIORS",
     "REST_DIM",
+    "SLOT_BLOCK",
     "SLOT_END",
     "PolicyLogits",
     "SlotNet",
     "expected_shapes",
     "from_tensors",
+    "layout_dims",
     "make_prior",
     "prior_actions",
 ]

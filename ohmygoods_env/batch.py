@@ -472,7 +472,7 @@ class BatchGames:
         self.decisions = np.zeros(n, np.int64)
         self._params = np.array([REWARD_MODES.index(reward_mode), self.penalty, self.max_steps], np.float64)
         r = self.rules
-        self._rules = np.array([r.num_players, r.edition_bits, int(r.auto_forced), r.max_rounds], np.int64)
+        self._rules = np.array([r.num_players, r.edition_bits, int(r.auto_forced), r.round_limit], np.int64)
         self._all = np.arange(n, dtype=np.int64)
         self._no_seat = np.full(n, -1, np.int64)
         #: the base seed of every slot's episode seeds: the one given, or a fresh one (``seed=None``)

@@ -192,6 +192,7 @@ from .layout import (
     O_PILES,
     O_PLAYERS,
     O_ROUND,
+    O_ROUNDS_LEFT,
     O_SHOWN,
     O_SLOTS,
     O_SUNS,
@@ -235,6 +236,7 @@ from .layout import (
     SC_PF_VP,
     SC_PILES,
     SC_ROUND,
+    SC_ROUNDS_LEFT,
     SC_SF_GOODS,
     SC_SF_NEED_ANY,
     SC_SF_NEEDS,
@@ -1769,6 +1771,20 @@ def final_rewards(g, C, AS, mode, out):
 
 
 @njit(cache=True)
+def rounds_left(g):
+    """Rounds the game can still last, the current one included: the round limit (solo R10.4,
+    else the cap of R8.4), at most 2 once the end is triggered (R8.1), 1 in the final round."""
+    if g[F_PH] == PH_OVER:
+        return 0
+    left = max(g[F_MAXR] - g[F_ROUND], 1)
+    if g[F_FINAL] == 1:
+        return 1
+    if g[F_TRIGGER] == 1:
+        return min(left, 2)
+    return left
+
+
+@njit(cache=True)
 def observe(g, C, AS, me, out):
     """Write player ``me``'s observation (float32[OBS_DIM]) into ``out``.
 
@@ -1784,6 +1800,7 @@ def observe(g, C, AS, me, out):
         out[O_DEC + dec] = 1.0  # others' pending decisions may reveal hidden choices (R5.2)
     out[O_NP + np_ - 1] = 1.0
     out[O_ROUND] = g[F_ROUND] / SC_ROUND
+    out[O_ROUNDS_LEFT] = rounds_left(g) / SC_ROUNDS_LEFT
     out[O_FLAGS] = g[F_FINAL]
     out[O_FLAGS + 1] = g[F_TRIGGER]
     out[O_FLAGS + 2] = g[F_ROYAL]

@@ -23,7 +23,7 @@ from . import core
 from . import layout as L
 from .cards import A_COST, A_VP, B_RES, RESOURCES, CardSet, default_cards
 from .checks import check_seed, seed_or_fresh
-from .rules import RuleSet, make_rules
+from .rules import DEFAULT_SOLO_ROUNDS, RuleSet, make_rules
 
 REWARD_MODES: tuple[str, ...] = ("win", "score", "margin")
 
@@ -150,15 +150,24 @@ class GameRecord:
             "max_rounds": r.max_rounds,
             "keep_one": r.keep_one,
             "two_for_one": r.two_for_one,
+            "solo_rounds": r.solo_rounds,
             "seed": self.seed,
             "actions": list(self.actions),
         }
 
     @classmethod
     def from_dict(cls, d: dict) -> GameRecord:
-        """The record of :meth:`to_dict` (records without the variant keys play without variants)."""
+        """The record of :meth:`to_dict` (records without the variant keys play without variants,
+        without ``solo_rounds`` with the default)."""
         variants = {k: d.get(k, False) for k in ("keep_one", "two_for_one")}
-        rules = RuleSet(d["num_players"], d["rules"], d["auto_forced"], d["max_rounds"], **variants)
+        rules = RuleSet(
+            d["num_players"],
+            d["rules"],
+            d["auto_forced"],
+            d["max_rounds"],
+            solo_rounds=d.get("solo_rounds", DEFAULT_SOLO_ROUNDS),
+            **variants,
+        )
         return cls(rules, int(d["seed"]), [int(a) for a in d["actions"]])
 
 
@@ -197,7 +206,7 @@ class Game:
             r.num_players,
             r.edition_bits,
             int(r.auto_forced),
-            r.max_rounds,
+            r.round_limit,
         )
         self._mask = np.zeros(L.N_ACTIONS, np.int8)
 

@@ -251,12 +251,13 @@ def _configs(
     players: list[int], rules: list[str], auto: list[bool], max_rounds: int, variants: list[int]
 ) -> np.ndarray:
     rows = [
-        (n, RuleSet(n, r, keep_one=bool(v & 1), two_for_one=bool(v & 2)).edition_bits, int(a), max_rounds)
+        (n, rs.edition_bits, int(a), rs.round_limit)
         for n in players
         for r in rules
         for a in auto
         for v in variants
         if not (r == "royal" and v & 1)  # keep one (R10.1) does not exist in royal (R9.1)
+        for rs in [RuleSet(n, r, max_rounds=max_rounds, keep_one=bool(v & 1), two_for_one=bool(v & 2))]
     ]
     return np.array(rows, np.int64)
 

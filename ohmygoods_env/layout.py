@@ -20,7 +20,7 @@ from .cards import N_ASSISTANT_CARDS, N_COLOURS, N_DECK, N_GOODS, N_RES
 from .rules import MAX_PLAYERS as MAX_PLAYERS  # per-player blocks are sized by the rules' largest table
 
 #: Version of the action/observation layout; env ids end in ``-v{LAYOUT_VERSION}``.
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 
 #: Buildings a player can own: 8 trigger the end (R8.1); with the rest of that round and
 #: one more round at one building per round, nobody can exceed 9.
@@ -319,6 +319,10 @@ ASSIST_FEATURE_TABLE = tuple(_af[:-1])
 O_DEC = _o("pending decision, one-hot", N_DECISIONS)
 O_NP = _o("number of players 1/2/3/4, one-hot", MAX_PLAYERS)
 O_ROUND = _o("round", 1, 20.0, "rounds")
+#: rounds the game can still last, the current one included: ``F_MAXR - F_ROUND`` (the round
+#: limit: solo R10.4, else the R8.4 cap), at most 2 once R8.1 is triggered, 1 in its final
+#: round, 0 once the game is over
+O_ROUNDS_LEFT = _o("rounds left, this one included (limit R10.4 / R8.4, end R8.1)", 1, 20.0, "rounds")
 O_FLAGS = _o("final round, end triggered, royal rules, I am the active player", 4)
 O_VARIANTS = _o("variants on: keep one (R10.1), two for one (R10.2)", 2)
 O_FIRST = _o("seat of the active player relative to me, one-hot", MAX_PLAYERS)
@@ -352,6 +356,7 @@ OBS_TABLE: tuple[tuple[str, int, int, float, str], ...] = tuple(_obs[:-1])
 
 # scales read by core.observe
 SC_ROUND = _scale(_obs, O_ROUND)
+SC_ROUNDS_LEFT = _scale(_obs, O_ROUNDS_LEFT)
 SC_PILES = _scale(_obs, O_PILES)
 SC_HANDRES = _scale(_obs, O_HANDRES)
 SC_MARKET = _scale(_obs, O_MARKET)

@@ -402,7 +402,7 @@ class Scenario:
         g[L.F_ROYAL] = int(r.royal)
         g[L.F_VARIANTS] = r.edition_bits >> 1
         g[L.F_AUTO] = int(r.auto_forced)
-        g[L.F_MAXR] = r.max_rounds
+        g[L.F_MAXR] = r.round_limit
         core.seed_rng(g, seed_bits(self.seed))
         g[L.F_BLD : L.F_BLD + L.MAX_PLAYERS * L.MAX_SLOTS] = -1
         g[L.F_ASLOT : L.F_ASLOT + L.MAX_PLAYERS * L.MAX_SLOTS] = -1

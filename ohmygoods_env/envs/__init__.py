@@ -4,8 +4,8 @@ PettingZoo ids (PettingZoo >= 1.27 keeps its own registries, ``pettingzoo.aec_re
 ``pettingzoo.parallel_registry``; importing :mod:`ohmygoods_env` registers both envs there)::
 
     import ohmygoods_env, pettingzoo
-    aec = pettingzoo.make("aec", "ohmygoods/oh_my_goods-v1", num_players=3)
-    par = pettingzoo.make("parallel", "ohmygoods/oh_my_goods-v1", num_players=3)
+    aec = pettingzoo.make("aec", "ohmygoods/oh_my_goods-v2", num_players=3)
+    par = pettingzoo.make("parallel", "ohmygoods/oh_my_goods-v2", num_players=3)
 
 ``make(ENV_ID, **kwargs)`` here builds the AEC env on any PettingZoo version, and
 ``make(ENV_ID, parallel=True, ...)`` the parallel one. The version in the id is
@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------- Gymnasium: single-agent and vector env
-# ``gymnasium.make("ohmygoods/OhMyGoods-v1")`` and ``gymnasium.make_vec(..., num_envs=N)``; the SB3
+# ``gymnasium.make("ohmygoods/OhMyGoods-v2")`` and ``gymnasium.make_vec(..., num_envs=N)``; the SB3
 # VecEnv lives in ``ohmygoods_env.envs.sb3`` (imported on demand: SB3 is an optional extra).
 import gymnasium as _gym  # noqa: E402
 

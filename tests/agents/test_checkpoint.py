@@ -72,7 +72,15 @@ def test_exported_policy_acts_like_maskableppo(sb3_zip, tmp_path) -> None:
     masks = np.stack([m for _, m in pos])
     want = model.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
     got = agent.act_batch(obs, masks)
-    assert len(pos) > 300 and np.array_equal(got, want)
+    import torch
+
+    with torch.no_grad():
+        ot = model.policy.obs_to_tensor(obs)[0]
+        logp = model.policy.get_distribution(ot, action_masks=masks.astype(bool)).distribution.logits.numpy()
+    rows = np.arange(len(pos))
+    # the same action, up to float32 ties between the near-equal logits of an untrained network
+    assert len(pos) > 300 and np.allclose(logp[rows, got], logp[rows, want], rtol=0, atol=1e-6)
+    assert (got == want).mean() > 0.99
     assert all(masks[i, a] for i, a in enumerate(got))
     assert agent.act(obs[0], masks[0]) == want[0]
 
@@ -298,3 +306,79 @@ def test_shipped_policy_acts_like_the_original_zip_on_v0_positions() -> None:
     want = np.array([int(np.flatnonzero(act_idx == a)[0]) for a in data["actions"]])
     got = load_policy(MLP_2P).act_batch(obs, masks)
     assert n == 300 and np.array_equal(got, want)
+
+
+# ------------------------------------------------------------------ layout v1 -> v2 (R10.4: rounds left)
+
+V1_POSITIONS = ROOT / "tests" / "agents" / "data" / "ppo_v1_positions"
+SHIPPED = {"ppo": 2, "ppo-3p": 3, "ppo-4p": 4, "ppo-solo": 1}
+
+
+def test_shipped_checkpoints_carry_layout_2() -> None:
+    found = shipped_checkpoints()
+    assert set(SHIPPED) <= set(found)
+    for name in SHIPPED:
+        tensors, desc = read_checkpoint(found[name])
+        assert desc["layout"]["version"] == f"v{L.LAYOUT_VERSION}" == "v2", name
+        assert desc["layout"] == current_layout(), name
+        assert desc["network"]["kind"] == "slotnet" and desc["conversions"][-1]["to"] == "v2", name
+        assert load_policy(found[name]).layout["obs_dim"] == L.OBS_DIM
+
+
+def test_converted_multiplayer_networks_choose_as_the_v1_networks_did() -> None:
+    """240 positions (80 per shipped 2-4 player network) recorded with the v1 engine and the v1
+    checkpoints: the converted networks, reading this engine's observation of the same state
+    (rounds left included), choose the same action. (``ppo-solo`` was converted the same way,
+    then fine-tuned for the 12-round solo of R10.4.)"""
+    from ohmygoods_env.policy import info_state_of
+    from ohmygoods_env.rules import RuleSet
+
+    data = np.load(V1_POSITIONS.with_suffix(".npz"))
+    assert json.loads(V1_POSITIONS.with_suffix(".json").read_text())["layout"]["version"] == "v1"
+    checked = 0
+    for name, n in SHIPPED.items():
+        if n == 1:
+            continue
+        agent = make_agent(name, seed=0)
+        rows = np.flatnonzero(data["agents"] == name)
+        assert len(rows) == 80
+        for i in rows:
+            g = Game.from_state(data["states"][i], RuleSet(num_players=n))
+            p = int(data["players"][i])
+            obs = g.observe(p)
+            assert obs[L.O_ROUNDS_LEFT] > 0  # the new feature is present, and ignored
+            assert agent.act(obs, g.legal_mask(), info_state_of(g.state, p)) == data["actions"][i], (name, i)
+            checked += 1
+    assert checked == 240
+
+
+@pytest.mark.parametrize("prior", [None, "heuristic"])
+def test_slotnet_of_an_earlier_layout_converts_and_acts_alike(tmp_path, prior) -> None:
+    """A slotnet with random weights on layout v1 (no rounds-left block): refused by the loader,
+    converted by name (the new column is zero, every other weight kept), and then it chooses as
+    the original on positions of 1-4 player games."""
+    import torch
+    from ohmygoods_agents.slotnet import SlotNet
+
+    v1 = json.loads(V1_POSITIONS.with_suffix(".json").read_text())["layout"]
+    torch.manual_seed(5)
+    net = SlotNet(24, 6, prior, layout=v1)
+    with torch.no_grad():
+        for t in net.parameters():
+            t.normal_(0.0, 0.5)
+    tensors = {k: v.numpy().copy() for k, v in net.state_dict().items()}
+    src = save_checkpoint(tmp_path / "v1.json", tensors, "relu", v1, net.description(), name="v1net")
+    with pytest.raises(CheckpointError, match="ohmygoods_training.export convert"):
+        load_policy(src)
+    out, notes = convert_checkpoint(src, tmp_path / "v2.json")
+    assert notes == [f"observation new: {L.OBS_BLOCKS[3][0]!r} (1)"]
+    new, desc = read_checkpoint(out)
+    assert desc["layout"]["version"] == "v2" and desc["network"] == net.description()
+    w_old, w_new = tensors["trunk.0.weight"], new["trunk.0.weight"]
+    col = L.O_ROUNDS_LEFT  # before the slot block: its index in the trunk input is its observation index
+    assert w_new.shape[1] == w_old.shape[1] + 1 and not w_new[:, col].any()
+    assert np.array_equal(np.delete(w_new, col, axis=1), w_old)
+    assert all(np.array_equal(new[k], tensors[k]) for k in tensors if k != "trunk.0.weight")
+    for n in (1, 2, 3, 4):
+        check = verify_conversion(src, out, positions=40, seed=n, players=n)
+        assert check == {"positions": 40, "agree": 40, "skipped": 0}, n

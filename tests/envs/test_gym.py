@@ -45,7 +45,7 @@ def test_check_env_passes(num_players: int, rules: str, seat: int | str) -> None
 
 
 def test_registered_and_registration_is_idempotent() -> None:
-    assert ENV_ID_GYM == "ohmygoods/OhMyGoods-v1" and ENV_ID_GYM in gym.registry
+    assert ENV_ID_GYM == "ohmygoods/OhMyGoods-v2" and ENV_ID_GYM in gym.registry
     importlib.reload(ohmygoods_env.envs)  # must not register twice (gymnasium would warn)
     env = gym.make(ENV_ID_GYM, num_players=3, learner_seat=1)
     check_env(env.unwrapped)
@@ -465,10 +465,14 @@ def test_envs_do_not_import_the_agents_package() -> None:
 # ------------------------------------------------------------------ env ids, solo
 
 
-def test_v0_id_fails_naming_v1() -> None:
-    assert ENV_ID_GYM == "ohmygoods/OhMyGoods-v1"
-    with pytest.raises(gym.error.Error, match="ohmygoods/OhMyGoods-v1"):
-        gym.make("ohmygoods/OhMyGoods-v0")
+def test_v0_and_v1_ids_fail_naming_v2() -> None:
+    """Layout v2 added the rounds left (R10.4): the earlier ids fail, naming the current one."""
+    assert ENV_ID_GYM == "ohmygoods/OhMyGoods-v2"
+    for old in ("ohmygoods/OhMyGoods-v0", "ohmygoods/OhMyGoods-v1"):
+        with pytest.raises(gym.error.Error, match="ohmygoods/OhMyGoods-v2"):
+            gym.make(old)
+        with pytest.raises(gym.error.Error, match="ohmygoods/OhMyGoods-v2"):
+            gym.make_vec(old, num_envs=2)
 
 
 def test_solo_game_without_opponents() -> None:

@@ -2,7 +2,7 @@
 
 * every shipped agent (``ppo``, ``ppo-3p``, ``ppo-4p``, ``ppo-solo``) by ``make_agent`` from
   :mod:`ohmygoods_env.policy`, with ``ohmygoods_agents`` not imported beforehand;
-* the Gymnasium ids in the form the README shows (``gymnasium.make("ohmygoods_env:ohmygoods/OhMyGoods-v1")``;
+* the Gymnasium ids in the form the README shows (``gymnasium.make("ohmygoods_env:ohmygoods/OhMyGoods-v2")``;
   Gymnasium 1.x has no plugin entry points, so the ``module:id`` form imports the registering module);
 * every shipped agent has an ``ohmygoods.agents`` entry point in ``pyproject.toml``.
 """
@@ -67,7 +67,7 @@ def test_gymnasium_make_with_the_module_prefix_in_a_fresh_interpreter(make: str,
     kwargs = "opponents='heuristic'" if make == "make" else "num_envs=2"
     code = (
         "import sys, gymnasium\n"
-        f"env = gymnasium.{make}('ohmygoods_env:ohmygoods/OhMyGoods-v1', {kwargs})\n"
+        f"env = gymnasium.{make}('ohmygoods_env:ohmygoods/OhMyGoods-v2', {kwargs})\n"
         "obs, info = env.reset(seed=0)\n"
         "print(type(env.unwrapped).__name__, obs.shape)\n"
     )

@@ -57,15 +57,16 @@ def test_penalty_mode_ends_the_game_zero_sum() -> None:
 
 
 def test_registered_in_pettingzoo_registries() -> None:
-    assert ENV_ID == "ohmygoods/oh_my_goods-v1"
+    assert ENV_ID == "ohmygoods/oh_my_goods-v2"
     assert ENV_ID in pettingzoo.aec_registry and ENV_ID in pettingzoo.parallel_registry
     aec = pettingzoo.make("aec", ENV_ID, num_players=3, rules="royal")
     par = pettingzoo.make("parallel", ENV_ID, num_players=3)
     assert isinstance(aec, pettingzoo.AECEnv) and isinstance(par, OhMyGoodsParallelEnv)
     assert aec.unwrapped.game.rules.edition == "royal" and par.possible_agents == [f"player_{i}" for i in range(3)]
     for kind in ("aec", "parallel"):
-        with pytest.raises(pettingzoo.env_registry.exceptions.VersionNotFound, match="v1"):
-            pettingzoo.make(kind, "ohmygoods/oh_my_goods-v0")
+        for old in ("ohmygoods/oh_my_goods-v0", "ohmygoods/oh_my_goods-v1"):
+            with pytest.raises(pettingzoo.env_registry.exceptions.VersionNotFound, match="v2"):
+                pettingzoo.make(kind, old)
     assert isinstance(make(ENV_ID, parallel=True, num_players=4), OhMyGoodsParallelEnv)
 
 

@@ -48,11 +48,11 @@ def test_metadata_agents_and_spaces() -> None:
     e = raw_env(num_players=3)
     assert e.metadata == {
         "render_modes": ["human", "ansi", "rgb_array", "svg"],
-        "name": "oh_my_goods_v1",
+        "name": "oh_my_goods_v2",
         "is_parallelizable": False,
         "render_fps": 2,
     }
-    assert str(e) == "oh_my_goods_v1" and str(env()) == "oh_my_goods_v1"
+    assert str(e) == "oh_my_goods_v2" and str(env()) == "oh_my_goods_v2"
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
     space = e.observation_space("player_1")
     assert list(space.spaces) == ["observation", "action_mask"]
@@ -64,14 +64,16 @@ def test_metadata_agents_and_spaces() -> None:
 
 def test_exports_and_make() -> None:
     assert ohmygoods_env.env is env and ohmygoods_env.raw_env is raw_env
-    assert ENV_ID == f"ohmygoods/oh_my_goods-v{L.LAYOUT_VERSION}" == "ohmygoods/oh_my_goods-v1"
+    assert ENV_ID == f"ohmygoods/oh_my_goods-v{L.LAYOUT_VERSION}" == "ohmygoods/oh_my_goods-v2"
     e = make(ENV_ID, num_players=4, rules="royal")
     assert e.unwrapped.possible_agents == [f"player_{i}" for i in range(4)]
     assert e.unwrapped.game.rules.edition == "royal"
-    with pytest.raises(ValueError, match="ohmygoods/oh_my_goods-v1"):
+    with pytest.raises(ValueError, match="ohmygoods/oh_my_goods-v2"):
         make("ohmygoods/unknown-v9")
-    with pytest.raises(ValueError, match=r"earlier .*layout.*'ohmygoods/oh_my_goods-v1'"):
-        make("ohmygoods/oh_my_goods-v0")
+    for old in ("ohmygoods/oh_my_goods-v0", "ohmygoods/oh_my_goods-v1"):
+        for parallel in (False, True):
+            with pytest.raises(ValueError, match=r"earlier .*layout.*'ohmygoods/oh_my_goods-v2'"):
+                make(old, parallel=parallel)
 
 
 def test_constructor_validates_arguments() -> None:
