@@ -325,6 +325,18 @@ def test_shipped_checkpoints_carry_layout_2() -> None:
         assert load_policy(found[name]).layout["obs_dim"] == L.OBS_DIM
 
 
+def _state_of_v1(row: np.ndarray) -> np.ndarray:
+    """A state row of the v1 engine (555 words) in this engine's row: the words appended since
+    (the phase-II escrow's paid-from buildings, the assistants' phase-II snapshot) get what the v1
+    engine's information state amounted to: no paid-from building recorded, the snapshot equal to
+    the assistants' current places."""
+    out = np.zeros(L.STATE_LEN, np.int32)
+    out[: len(row)] = row
+    n = L.MAX_PLAYERS * L.MAX_SLOTS
+    out[L.F_SNAP_ASLOT : L.F_SNAP_ASLOT + n] = out[L.F_ASLOT : L.F_ASLOT + n]
+    return out
+
+
 def test_converted_multiplayer_networks_choose_as_the_v1_networks_did() -> None:
     """240 positions (80 per shipped 2-4 player network) recorded with the v1 engine and the v1
     checkpoints: the converted networks, reading this engine's observation of the same state
@@ -339,17 +351,24 @@ def test_converted_multiplayer_networks_choose_as_the_v1_networks_did() -> None:
     for name, n in SHIPPED.items():
         if n == 1:
             continue
-        agent = make_agent(name, seed=0)
         rows = np.flatnonzero(data["agents"] == name)
         assert len(rows) == 80
         for i in rows:
-            g = Game.from_state(data["states"][i], RuleSet(num_players=n))
+            g = Game.from_state(_state_of_v1(data["states"][i]), RuleSet(num_players=n))
             p = int(data["players"][i])
             obs = g.observe(p)
             assert obs[L.O_ROUNDS_LEFT] > 0  # the new feature is present, and ignored
+            if g.state[L.F_PH] == L.PH_P2:
+                # the heuristic prior samples phase II's sunset row from a word hashed from the
+                # bytes of the information state, which has grown by two fields since v1 (the
+                # escrow's paid-from buildings, the assistants' snapshot): other samples. Conversion
+                # there is checked with one information state for both networks
+                # (test_slotnet_of_an_earlier_layout_converts_and_acts_alike, below).
+                continue
+            agent = make_agent(name, seed=0)  # one per position: a choice never depends on the ones before
             assert agent.act(obs, g.legal_mask(), info_state_of(g.state, p)) == data["actions"][i], (name, i)
             checked += 1
-    assert checked == 240
+    assert checked >= 120, checked  # at least half of the 240 positions are outside phase II
 
 
 @pytest.mark.parametrize("prior", [None, "heuristic"])
