@@ -142,9 +142,13 @@ def test_r10_4_solo_rounds_is_ignored_with_opponents_and_the_cap_counts_down():
     assert _rounds_left(g, 0) == _rounds_left(g, 1) == 1
 
 
-@pytest.mark.parametrize("bad", [0, -3, 2.5, "12", True, None])
-def test_r10_4_bad_solo_rounds_are_refused(bad):
-    with pytest.raises(ValueError, match="solo_rounds must be a positive int"):
+@pytest.mark.parametrize(
+    "bad, error", [(0, ValueError), (-3, ValueError), (2**31, ValueError), (2.5, TypeError), ("12", TypeError),
+                   (True, TypeError), (None, TypeError)]
+)  # fmt: skip
+def test_r10_4_bad_solo_rounds_are_refused(bad, error):
+    """A value of the wrong type is a TypeError, an int out of 1..2**31-1 a ValueError (as max_rounds)."""
+    with pytest.raises(error, match="solo_rounds must be a positive int"):
         RuleSet(1, solo_rounds=bad)
 
 
