@@ -18,7 +18,9 @@ Shipped: ``MaskablePPO`` over ``LeagueVecEnv`` with train_ppo.py's settings of
 ``agents/checkpoints/ppo_2p.zip`` (64 envs, ``n_steps`` 128, batch 1024, 5 epochs, policy
 256-256, value 128-128, league ``heuristic:0.5,self:0.3,greedy:0.1,random:0.1``). New:
 :class:`ohmygoods_training.fast_ppo.FastPPO` with :class:`~ohmygoods_training.fast_ppo.PPOConfig`'s defaults.
-Both run with torch on ``--threads`` threads (default 1).
+Both run with torch on ``--threads`` threads (default 1). Every rate comes from the one timer of
+:mod:`ohmygoods_env.bench.timer` (``timed`` for the env-only loops, ``Tally`` sections for the
+rollout and the update of each iteration).
 """
 
 from __future__ import annotations
@@ -26,17 +28,42 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import torch
 
+from ohmygoods_env.bench.timer import Tally, timed
+
 SHIPPED_LEAGUE = "heuristic:0.5,self:0.3,greedy:0.1,random:0.1"
 
 
-def _rate(n: float, seconds: float) -> float:
-    return n / seconds if seconds > 0 else float("nan")
+def _env_only(step: Callable[[], int], env_steps: int, warmup_calls: int) -> float:
+    """Env steps per second over exactly ``env_steps`` calls of ``step`` (which returns the steps it made)."""
+    return timed(lambda: (step(), 0, 0), 0.0, warmup_calls=warmup_calls, min_calls=env_steps).agent_steps
+
+
+def _iterations(iters: int, collect: Callable[[], Any], update: Callable[[Any], int]) -> dict[str, float]:
+    """``iters`` rollouts, each followed by its update, timed section by section on the one timer.
+
+    ``update(batch)`` returns the samples of that rollout; the rates are per sample (learner decision).
+    """
+    roll, upd, whole = Tally(), Tally(), Tally()
+    for _ in range(iters):
+        with whole.section():
+            with roll.section():
+                batch = collect()
+            with upd.section():
+                n = update(batch)
+        for tally in (roll, upd, whole):
+            tally.add(agent_steps=n)
+    return {
+        "rollout": roll.rates().agent_steps,
+        "update": upd.rates().agent_steps,
+        "end_to_end": whole.rates().agent_steps,
+        "samples": whole.agent_steps,
+    }
 
 
 def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> dict[str, float]:
@@ -67,13 +94,13 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
     # env only: random legal learner actions
     rng = np.random.default_rng(seed)
     env.reset()
-    t = time.perf_counter()
-    for _ in range(env_steps):
+
+    def env_step() -> int:
         m = env.action_masks()
-        acts = np.array([rng.choice(np.flatnonzero(row)) for row in m])
-        env.step(acts)
-    env_s = time.perf_counter() - t
-    n_env = env_steps * env.num_envs
+        env.step(np.array([rng.choice(np.flatnonzero(row)) for row in m]))
+        return env.num_envs
+
+    env_only = _env_only(env_step, env_steps, warmup_calls=0)
 
     class _Nop(BaseCallback):
         def _on_step(self) -> bool:
@@ -81,25 +108,16 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
 
     _, cb = model._setup_learn(iters * 128 * 64, _Nop())
     cb.on_training_start(locals(), globals())
-    roll_s = upd_s = 0.0
-    n = 0
-    for _ in range(iters):
-        t = time.perf_counter()
+
+    def collect() -> None:
         model.collect_rollouts(model.env, cb, model.rollout_buffer, model.n_steps)
-        t1 = time.perf_counter()
+
+    def update(_: None) -> int:
         model.train()
-        t2 = time.perf_counter()
-        roll_s += t1 - t
-        upd_s += t2 - t1
-        n += model.n_steps * env.num_envs
-    return {
-        "env_only": _rate(n_env, env_s),
-        "rollout": _rate(n, roll_s),
-        "update": _rate(n, upd_s),
-        "end_to_end": _rate(n, roll_s + upd_s),
-        "params": sum(p.numel() for p in model.policy.parameters()),
-        "samples": n,
-    }
+        return model.n_steps * env.num_envs
+
+    rates = _iterations(iters, collect, update)
+    return {"env_only": env_only, **rates, "params": sum(p.numel() for p in model.policy.parameters())}
 
 
 def bench_fast(players: int, iters: int, env_steps: int, seed: int = 0, **overrides: Any) -> dict[str, float]:
@@ -116,41 +134,28 @@ def bench_fast(players: int, iters: int, env_steps: int, seed: int = 0, **overri
     obs = np.empty((cfg.num_envs, L.OBS_DIM), np.float32)
     masks = np.empty((cfg.num_envs, L.N_ACTIONS), np.bool_)
     rows_all = np.arange(cfg.num_envs, dtype=np.int64)
-    n_env = 0
-    g.step(random_actions(g.masks(copy=False), rng))  # warm-up
-    t = time.perf_counter()
-    for _ in range(env_steps):
+
+    def env_step() -> int:
         live = rows_all[~g.done]
         g.observe(rows=live, out=obs[: live.size])
         np.not_equal(g.masks(copy=False)[live], 0, out=masks[: live.size])
         g.step(random_actions(g.masks(copy=False), rng)[live], rows=live)
-        n_env += live.size
         g.reset()
-    env_s = time.perf_counter() - t
+        return live.size
+
+    env_only = _env_only(env_step, env_steps, warmup_calls=1)
 
     ppo = FastPPO(cfg)
     ppo.rollout.add_snapshot()
     ppo.next_snapshot = 10**12
     ppo.iterate()  # warm-up: kernels compiled, snapshots in the league
-    roll_s = upd_s = 0.0
-    n = 0
-    for _ in range(iters):
-        t = time.perf_counter()
-        batch = ppo.rollout.collect(cfg.n_steps)
-        t1 = time.perf_counter()
+
+    def update(batch: dict) -> int:
         ppo.update(batch)
-        t2 = time.perf_counter()
-        roll_s += t1 - t
-        upd_s += t2 - t1
-        n += int(batch["obs"].shape[0])
-    return {
-        "env_only": _rate(n_env, env_s),
-        "rollout": _rate(n, roll_s),
-        "update": _rate(n, upd_s),
-        "end_to_end": _rate(n, roll_s + upd_s),
-        "params": sum(p.numel() for p in ppo.net.parameters()),
-        "samples": n,
-    }
+        return int(batch["obs"].shape[0])
+
+    rates = _iterations(iters, lambda: ppo.rollout.collect(cfg.n_steps), update)
+    return {"env_only": env_only, **rates, "params": sum(p.numel() for p in ppo.net.parameters())}
 
 
 ROWS = (("env_only", "env only (steps/s)"), ("rollout", "rollout with policy (steps/s)"),

@@ -303,7 +303,8 @@ def test_bench_runs_and_prints_the_table(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_bench_targets_are_judged_on_the_rows_of_the_run() -> None:
-    from ohmygoods_env.apps.bench import Row, target_lines
+    from ohmygoods_env.bench.table import Row
+    from ohmygoods_env.bench.targets import target_lines
 
     rows = [
         Row("ohmygoods BatchGames.step", "1024", 900_000.0, 1_200_000.0, 10.0),

@@ -1,0 +1,36 @@
+"""Which rows one ``ohmygoods bench`` run measures, in which order, at which batch sizes."""
+
+from __future__ import annotations
+
+from . import anchors, engine, marl
+from .table import Row
+
+__all__ = ["SIZES", "fill_games", "suite"]
+
+#: batch sizes of the ``BatchGames.step`` rows by default
+SIZES = (1, 16, 256, 1024, 4096, 16384)
+
+
+def suite(sizes: tuple[int, ...] = SIZES, seconds: float = 2.0, with_anchors: bool = True) -> list[Row]:
+    """Our rows (one ``BatchGames.step`` row per size, then the other modes, front ends and envs), then the anchors."""
+    big, mid, small = max(sizes), min(max(sizes), 1024), min(max(sizes), 256)
+    rows = [engine.bench_batch(size, seconds) for size in sizes]
+    rows.append(engine.bench_batch(big, seconds, mode="play_random"))
+    rows.append(engine.bench_batch(small, seconds, mode="whole_games"))
+    rows.append(engine.bench_batch(mid, seconds, mode="observe"))
+    rows.extend(marl.table_rows(mid, seconds))
+    rows.append(engine.bench_vecenv(small, seconds))
+    rows.append(engine.bench_game(seconds))
+    rows.append(engine.bench_gym(seconds))
+    rows.append(engine.bench_aec(seconds))
+    if with_anchors:
+        rows += [anchors.bench_pgx(seconds), anchors.bench_openspiel(seconds), anchors.bench_pz_connect_four(seconds)]
+    return rows
+
+
+def fill_games(rows: list[Row], decisions_per_game: float) -> list[Row]:
+    """Our rows' games/s: decisions/s over the mean decisions of a random game (a window can be shorter than a game)."""
+    for r in rows:
+        if r.name.startswith("ohmygoods") and r.decisions:
+            r.games = r.decisions / decisions_per_game
+    return rows
