@@ -84,7 +84,7 @@ def build_parser(prog: str = "python -m ohmygoods_training.train_ppo") -> argpar
         "--total-steps", type=int_at_least(1), default=1_000_000, help="total learner steps (a resumed run counts on)"
     )
     p.add_argument("--net-arch", type=_arch_arg, default="256,256", help="policy layers, e.g. 256,256")
-    p.add_argument("--vf-arch", type=_arch_arg, default=None, help="value layers (default: as --net-arch)")
+    p.add_argument("--vf-arch", type=_arch_arg, default=None, help="value layers (None: as --net-arch)")
     p.add_argument("--seed", type=int, default=0, help="seed of the games, the league and the network")
     p.add_argument(
         "--reward",
@@ -92,11 +92,11 @@ def build_parser(prog: str = "python -m ohmygoods_training.train_ppo") -> argpar
         default="margin",
         help="reward of a finished game (margin: own score minus the best other; win: +1/0/-1)",
     )
-    p.add_argument("--reward-scale", type=float, default=None, help="default: 1 for win, 0.1 for score/margin")
+    p.add_argument("--reward-scale", type=float, default=None, help="None: 1 for win, 0.1 for score/margin")
     p.add_argument("--opponents", default="random,heuristic,self", help="pool: kinds with optional weights k:w")
     p.add_argument("--max-snapshots", type=int_at_least(1), default=5, help="frozen learner snapshots kept in the pool")
     p.add_argument(
-        "--snapshot-every", type=int_at_least(1), default=None, help="steps between snapshots (default: eval-every)"
+        "--snapshot-every", type=int_at_least(1), default=None, help="steps between snapshots (None: --eval-every)"
     )
     p.add_argument("--eval-every", type=int_at_least(1), default=100_000, help="learner steps between evaluations")
     p.add_argument("--eval-games", type=int_at_least(1), default=200, help="games per evaluation and baseline")
@@ -105,9 +105,11 @@ def build_parser(prog: str = "python -m ohmygoods_training.train_ppo") -> argpar
     p.add_argument("--n-steps", type=int_at_least(1), default=256, help="rollout steps per env")
     p.add_argument("--batch-size", type=int_at_least(1), default=1024, help="PPO minibatch size")
     p.add_argument("--n-epochs", type=int_at_least(1), default=5, help="PPO epochs per rollout")
-    p.add_argument("--lr", type=float, default=None, help="learning rate (default 3e-4; with --resume: the saved one)")
+    p.add_argument("--lr", type=float, default=None, help="learning rate (None: 3e-4, or with --resume the saved one)")
     p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
-    p.add_argument("--ent-coef", type=float, default=None, help="entropy bonus (default 0.01; --resume: the saved one)")
+    p.add_argument(
+        "--ent-coef", type=float, default=None, help="entropy bonus (None: 0.01, or with --resume the saved one)"
+    )
     p.add_argument(
         "--bc-games", type=int_at_least(0), default=0, help="warm start: behaviour cloning on this many games"
     )
