@@ -877,7 +877,7 @@ class _Progress:
         self.bar = tqdm(
             total=total, unit="s" if self.by_time else "dec", unit_scale=not self.by_time, file=sys.stderr,
             disable=True if args.no_progress else None, dynamic_ncols=True, mininterval=1.0,
-            bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} s {postfix}" if self.by_time else None,
+            bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} s{postfix}" if self.by_time else None,
         )  # fmt: skip
         self._write = tqdm.write
         self.last_eval = ""

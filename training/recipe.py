@@ -180,8 +180,10 @@ def run(
     minutes: float = 0.0,
     threads: int | None = None,
     overrides: dict[str, str | None] | None = None,
+    command: str | None = None,
 ) -> Path:
-    """Run every stage, then write the last stage's final network as ``OUT/final.json``; returns its path."""
+    """Run every stage, then write the last stage's final network as ``OUT/final.json`` (its card: the
+    stages' commands and ``command``, the one that ran the recipe); returns its path."""
     from .fast_ppo import FINAL, load_net, parse_args, save_agent
     from .fast_ppo import run as run_stage
 
@@ -194,7 +196,7 @@ def run(
         run_stage(parse_args(argv, PROG), command)
     last = out / recipe.stages[-1].name / f"{FINAL}.json"
     card = json.loads(last.read_text())["card"]
-    card.update(recipe=recipe.name, stages=commands, command=f"ohmygoods train --recipe {recipe.name}")
+    card.update(recipe=recipe.name, stages=commands, command=command or f"ohmygoods train --recipe {recipe.name}")
     path = save_agent(load_net(last), out / FINAL, card)
     print(f"[recipe {recipe.name}] {path} (ppo:{path})", file=sys.stderr, flush=True)
     return path

@@ -1,4 +1,4 @@
-"""MaskablePPO self-play training for Oh my Goods! (``ohmygoods train`` / ``python -m ohmygoods_training.train_ppo``).
+"""MaskablePPO self-play training: ``ohmygoods train --algo maskable-ppo`` (``python -m ohmygoods_training.train_ppo``).
 
 The learner plays against an opponent league (:mod:`ohmygoods_training.league`): random, greedy and
 heuristic baselines and frozen snapshots of itself, drawn per game. Every ``--eval-every``
@@ -13,7 +13,8 @@ Output directory (``--out runs/NAME``):
 ``last.zip``           the final model
 ``eval.csv``           one row per evaluation and baseline
 ``tb/``                TensorBoard logs (``tensorboard --logdir runs/NAME/tb``)
-``run.json``           the arguments, steps done and wall time
+``run.json``           the arguments, steps done, wall time and the final evaluation
+``final.json``         ``best.zip`` in the safe format (+ ``.safetensors``; the agent ``ppo:OUT/final.json``)
 =====================  =============================================================
 
 Example::

@@ -194,7 +194,7 @@ def _maskable(rest: list[str], plan_only: bool) -> int:
     return int(train_ppo.main(rest) or 0)
 
 
-def _recipe(name: str, rest: list[str], plan_only: bool, parser: argparse.ArgumentParser) -> int:
+def _recipe(name: str, rest: list[str], plan_only: bool, parser: argparse.ArgumentParser, command: str) -> int:
     from ohmygoods_training import recipe as R
 
     given = [tok.split("=", 1)[0] for tok in rest if tok.startswith("--")]
@@ -223,7 +223,7 @@ def _recipe(name: str, rest: list[str], plan_only: bool, parser: argparse.Argume
     from .common import warm_engine
 
     warm_engine()
-    R.run(recipe, out, args.max_minutes, threads, overrides)
+    R.run(recipe, out, args.max_minutes, threads, overrides, command)
     return 0
 
 
@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         return _needs_extra(exc)
     if front.recipe:
-        return _recipe(front.recipe, rest, plan_only, parser)
+        return _recipe(front.recipe, rest, plan_only, parser, " ".join(["ohmygoods train", *argv]))
     args = parser.parse_args(rest)  # --help, and usage errors with status 2
     print(plan_text(args), file=sys.stderr)
     if plan_only:

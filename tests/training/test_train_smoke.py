@@ -66,4 +66,7 @@ def test_train_resume_and_evaluate(tmp_path):
         evaluate.main([str(small), "--games", "4", "--engine", "batch", "--out", str(res_dir), "--run-dir", str(out)])
         == 0
     )
+    # the run's own final.json is what the docs evaluate: no opt-in needed, unlike the zip
+    assert evaluate.main([str(out / "final.json"), "--games", "4", "--engine", "batch", "--out", str(res_dir)]) == 0
+    assert evaluate.main([str(out / "best.zip"), "--games", "4", "--out", str(res_dir)]) == 2
     assert (res_dir / "results.json").exists() and (res_dir / "learning_curve.png").exists()
