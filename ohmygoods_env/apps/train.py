@@ -42,7 +42,7 @@ RATES: dict[tuple[bool, int], float] = {
     (False, 2): 2000.0,  # default league, `ohmygoods bench --train` and the runs of docs/performance.md
     (False, 3): 2000.0,
     (False, 4): 2000.0,
-    (True, 2): 2300.0,  # the quick start (docs/training.md)
+    (True, 2): 2300.0,  # a 3-minute run of the quick start's settings (docs/training.md); ppo's run: 1,702
     (True, 3): 1000.0,  # ppo-3p's runs: 903-1,830
     (True, 4): 850.0,  # ppo-4p's runs: 783-1,518
 }
@@ -244,6 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     if front.recipe:
         return _recipe(front.recipe, rest, plan_only, parser, " ".join(["ohmygoods train", *argv]))
     args = parser.parse_args(rest)  # --help, and usage errors with status 2
+    given = {tok.split("=", 1)[0] for tok in rest if tok.startswith("--")}
+    if args.init:  # a saved network brings its own prior and needs no warm start, unless asked for
+        args.prior = args.prior if "--prior" in given else ""
+        args.bc_games = args.bc_games if "--bc-games" in given else 0
     print(plan_text(args), file=sys.stderr)
     if plan_only:
         print(

@@ -117,6 +117,23 @@ def test_train_writes_final_json_that_plays_as_an_agent_everywhere(tmp_path, cap
     assert (tour / "games.jsonl").exists()
 
 
+def test_train_continues_a_saved_network_with_its_own_prior(tmp_path, capsys):
+    """``--init`` takes the network's prior (and no warm start) unless ``--prior`` says otherwise."""
+    from ohmygoods_agents.slotnet import SlotNet
+    from ohmygoods_training.fast_ppo import save_agent
+
+    plain = save_agent(SlotNet(16, 4), tmp_path / "plain")
+    argv = ["train", "--players", "2", "--init", str(plain), "--total-steps", "20", "--num-envs", "4",
+            "--n-steps", "4", "--eval-games", "2", "--final-games", "0", "--no-progress",
+            "--out", str(tmp_path / "r")]  # fmt: skip
+    assert cli.main(argv) == 0
+    assert "network: from" in capsys.readouterr().err
+    card = json.loads((tmp_path / "r" / "final.json").read_text())["card"]
+    assert card["config"]["prior"] == "" and card["config"]["hidden"] == 16
+    with pytest.raises(SystemExit, match="--init network has prior None"):
+        cli.main([*argv, "--prior", "heuristic"])
+
+
 def test_the_loop_evaluates_the_last_network_once(tmp_path, capsys):
     """Every iteration is evaluated (``--eval-every 1``): the end of the run adds no second row."""
     out = tmp_path / "run"
