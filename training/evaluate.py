@@ -1,6 +1,10 @@
-"""Evaluate a trained MaskablePPO checkpoint against the baselines; plot a run's learning curve.
+"""Evaluate a policy checkpoint against the baselines; plot a run's learning curve.
 
 ``python -m ohmygoods_training.evaluate CHECKPOINT [--games 1000] [--players 2] [--opponents random,heuristic]``
+
+CHECKPOINT is a checkpoint in the safe format (``NAME.json``, e.g. the ``final.json`` that
+``ohmygoods train`` writes); a MaskablePPO ``.zip`` loads only with ``--trust-pickle`` (loading one
+unpickles code), else the command exits with status 2 and says how to convert it.
 
 * ``--engine tournament`` (default) plays the games with the tournament harness of
   :mod:`ohmygoods_agents.tournament` (``Game`` objects; the checkpoint loaded as ``ppo:PATH`` through

@@ -37,6 +37,7 @@ import argparse
 import copy
 import csv
 import json
+import math
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -637,24 +638,114 @@ def load_net(path: str | Path) -> SlotNet:
 
 # ===================================================================== CLI
 
+#: help texts of the :class:`PPOConfig` flags
+CONFIG_HELP: dict[str, str] = {
+    "players": "players per game (1: solo, R10.3)",
+    "rules": "rule set",
+    "num_envs": "games played side by side",
+    "n_steps": "batch steps per rollout (each game's seats to act, all at once)",
+    "epochs": "passes over each rollout",
+    "minibatch": "samples per minibatch",
+    "lr": "Adam learning rate",
+    "gamma": "discount factor",
+    "lam": "GAE lambda",
+    "clip": "PPO clip range",
+    "ent_coef": "entropy bonus of the masked distribution",
+    "vf_coef": "value loss weight",
+    "max_grad_norm": "gradient norm clip",
+    "reward": "final reward: margin (own score minus the best other), score or win",
+    "reward_scale": "factor of the reward",
+    "shaping": "1: potential-based shaping, a reward at every decision (reward margin or score)",
+    "max_rounds": "round cap of the training games (R8.4); evaluation keeps 60",
+    "hidden": "width of the trunk",
+    "embed": "width of the slot encoder",
+    "prior": "heuristic: the heuristic's choice gets a learned logit bonus, so a new network plays like it; none",
+    "prior_gain": "starting logit bonus of the prior",
+    "league": "who plays the other seats: self (the learner), snapshot, heuristic, greedy, random, mctsN with weights",
+    "max_snapshots": "frozen snapshots kept in the league",
+    "snapshot_every": "learner decisions between snapshots",
+    "seed": "seed of the games, the league and the network",
+}
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "players": (1, 2, 3, 4),
+    "rules": ("omg2", "royal"),
+    "reward": ("margin", "score", "win"),
+    "shaping": (0, 1),
+}
+#: file stem of the network a run hands over: the best evaluated one, evaluated again on other deals
+FINAL = "final"
+#: seed offsets of the evaluations during training and of the final one (other deals)
+EVAL_SEED, FINAL_SEED = 7919, 104729
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m ohmygoods_training.fast_ppo", description=__doc__.split("\n")[0])
+
+def _prior_arg(text: str) -> str:
+    """``--prior``: ``none`` (or empty) for no prior, else the name of the prior."""
+    if text not in ("", "none", "heuristic"):
+        raise argparse.ArgumentTypeError(f"expected none or heuristic, got {text!r}")
+    return "" if text in ("", "none") else text
+
+
+def build_parser(prog: str = "python -m ohmygoods_training.fast_ppo") -> argparse.ArgumentParser:
+    """The options of the loop (also those of ``ohmygoods train``); ``--help`` shows each default once."""
+    from ohmygoods_env.argtypes import int_at_least
+
+    p = argparse.ArgumentParser(
+        prog=prog, description=__doc__.split("\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     for f, default in asdict(PPOConfig()).items():
-        p.add_argument("--" + f.replace("_", "-"), type=type(default), default=default)
-    p.add_argument("--total-steps", type=int, default=1_000_000, help="learner decisions (samples)")
-    p.add_argument("--eval-every", type=int, default=250_000)
-    p.add_argument("--eval-games", type=int, default=200)
-    p.add_argument("--eval-vs", default="heuristic")
-    p.add_argument("--threads", type=int, default=1, help="torch and numba threads")
-    p.add_argument("--max-minutes", type=float, default=0.0, help="stop after this wall time (0: no limit)")
-    p.add_argument("--init", default=None, help="start from a saved network")
-    p.add_argument("--bc-games", type=int, default=0, help="warm start: clone this many games of --bc-teacher first")
-    p.add_argument("--bc-teacher", default="heuristic")
-    p.add_argument("--bc-epochs", type=int, default=4)
+        p.add_argument(
+            "--" + f.replace("_", "-"), type=type(default), default=default, help=CONFIG_HELP[f], choices=CHOICES.get(f)
+        )
+    p.set_defaults(prior=PPOConfig.prior)
+    for a in p._actions:
+        if a.dest == "prior":  # "none" on the command line: no prior
+            a.type, a.metavar = _prior_arg, "{none,heuristic}"  # checked by _prior_arg
+    p.add_argument("--total-steps", type=int_at_least(0), default=1_000_000, help="learner decisions (samples)")
+    p.add_argument(
+        "--minutes",
+        "--max-minutes",
+        dest="max_minutes",
+        type=float,
+        default=0.0,
+        help="stop training after this wall time (0: no limit); the final evaluation comes after",
+    )
+    p.add_argument("--eval-every", type=int_at_least(1), default=250_000, help="learner decisions between evaluations")
+    p.add_argument("--eval-games", type=int_at_least(1), default=200, help="games per evaluation")
+    p.add_argument("--eval-vs", default="heuristic", help="opponent of the evaluations; the best network beats it most")
+    p.add_argument(
+        "--final-games",
+        type=int_at_least(0),
+        default=200,
+        help="games of the final evaluation of the best network (against random and --eval-vs; 0: none)",
+    )
+    p.add_argument("--threads", type=int_at_least(1), default=1, help="torch and numba threads")
+    p.add_argument("--init", default=None, help="start from a saved network: NAME.json or a shipped agent (ppo, ...)")
+    p.add_argument("--bc-games", type=int_at_least(0), default=0,
+                   help="warm start: clone this many games of --bc-teacher first")  # fmt: skip
+    p.add_argument("--bc-teacher", default="heuristic", help="teacher of the warm start")
+    p.add_argument("--bc-epochs", type=int_at_least(1), default=4, help="passes of the warm start")
     p.add_argument("--bc-eps", type=float, default=0.1, help="share of random moves played (labels stay the teacher's)")
-    p.add_argument("--out", default="runs/fast")
-    return p.parse_args(argv)
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (it shows on a terminal only)")
+    p.add_argument("--out", default="runs/fast", help="output folder")
+    return p
+
+
+def parse_args(argv: list[str] | None, prog: str = "python -m ohmygoods_training.fast_ppo") -> argparse.Namespace:
+    """Parsed options of the loop (usage errors exit with status 2)."""
+    return build_parser(prog).parse_args(argv)
+
+
+def init_path(spec: str) -> Path:
+    """The checkpoint of ``--init``: a path (``.json`` optional) or the short name of a shipped agent."""
+    path = Path(spec).with_suffix(".json")
+    if path.exists():
+        return path
+    from ohmygoods_agents.checkpoint import shipped_checkpoints
+
+    shipped = shipped_checkpoints()
+    if spec in shipped:
+        return Path(str(shipped[spec]))
+    raise SystemExit(f"--init {spec}: no checkpoint {path} and no shipped agent of that name ({', '.join(shipped)})")
 
 
 def evaluate(net: SlotNet, opponent: str, games: int, players: int, rules: str, seed: int) -> MatchResult | SoloResult:
@@ -707,96 +798,199 @@ def plot_learning_curves(runs: dict[str, str | Path], png: str | Path, title: st
     return png
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Train; returns 0."""
-    args = parse_args(argv)
-    torch.set_num_threads(max(1, args.threads))
-    # the engine's parallel kernels too: two runs side by side with 2 numba threads each on a
-    # 2-core machine spend most of their time waiting for each other's threads
+def final_evaluation(net: SlotNet, args: argparse.Namespace, cfg: PPOConfig) -> list[MatchResult | SoloResult]:
+    """The network against random and ``--eval-vs`` (alone: its solo score) in ``--final-games`` games on
+    deals the evaluations during training did not play."""
+    if not args.final_games:
+        return []
+    seed = cfg.seed + FINAL_SEED
+    if cfg.players == 1:
+        return [evaluate(net, "solo", args.final_games, 1, cfg.rules, seed)]
+    opponents = dict.fromkeys(["random", args.eval_vs])
+    return [evaluate(net, o, args.final_games, cfg.players, cfg.rules, seed) for o in opponents]
+
+
+def _threads(n: int) -> None:
+    """Torch's and numba's threads: two runs side by side with 2 numba threads each on a 2-core machine
+    spend most of their time waiting for each other's threads."""
     import numba
 
-    numba.set_num_threads(max(1, min(args.threads, numba.config.NUMBA_NUM_THREADS)))
+    torch.set_num_threads(max(1, n))
+    numba.set_num_threads(max(1, min(n, numba.config.NUMBA_NUM_THREADS)))
+
+
+def _config(args: argparse.Namespace) -> tuple[PPOConfig, SlotNet | None]:
+    """The run's configuration and its starting network (``--init``: its widths and prior decide)."""
     cfg = PPOConfig(**{f: getattr(args, f) for f in asdict(PPOConfig())})
-    net = load_net(args.init).train() if args.init else None
+    net = load_net(init_path(args.init)).train() if args.init else None
     if net is not None:  # the saved network decides its widths and prior; the run's card says so
         if cfg.prior and cfg.prior != net.prior:
             raise SystemExit(f"--prior {cfg.prior!r}, but the --init network has prior {net.prior!r}")
         cfg.hidden, cfg.embed, cfg.prior = net.hidden, net.embed, net.prior or ""
         if net.prior is not None:
             cfg.prior_gain = round(float(net.prior_gain.detach()), 4)
+    return cfg, net
+
+
+def _warm_start(ppo: FastPPO, args: argparse.Namespace, out: Path, meta: dict[str, Any], say: Any) -> None:
+    """``--bc-games``: clone the teacher's play into the network (written as ``bc.json``)."""
+    from .imitation import collect
+
+    cfg, t0 = ppo.cfg, time.perf_counter()
+    data = collect(
+        args.bc_games, cfg.players, cfg.rules, args.bc_teacher, cfg.reward, cfg.reward_scale, cfg.gamma,
+        eps=args.bc_eps, seed=cfg.seed + 1, shaped=bool(cfg.shaping),
+    )  # fmt: skip
+    say(f"[bc] {len(data['actions'])} decisions of {args.bc_teacher} in {time.perf_counter() - t0:.0f}s")
+    bc = behaviour_clone(ppo.net, data, args.bc_epochs, seed=cfg.seed, log=lambda st: say(f"[bc] {st}"))
+    del data
+    save_agent(ppo.net, out / "bc", {**meta, "bc": bc, "bc_games": args.bc_games, "teacher": args.bc_teacher})
+    with (out / "train.log").open("a") as f:
+        print(json.dumps({"bc": bc, "bc_games": args.bc_games, "wall_s": round(time.perf_counter() - t0, 1)}), file=f)
+
+
+def _eval_row(path: Path, steps: int, wall: float, r: MatchResult | SoloResult) -> None:
+    """Append one row to ``eval.csv`` (header on a new file)."""
+    new = not path.exists()
+    with path.open("a", newline="") as f:
+        w = csv.writer(f)
+        if isinstance(r, SoloResult):  # solo: the mean score in the win-rate columns' place
+            if new:
+                w.writerow(["steps", "wall_s", "opponent", "games", "mean_score", "lo", "hi"])
+            w.writerow([steps, round(wall, 1), "solo", r.games, r.mean, r.ci_low, r.ci_high])
+        else:
+            if new:
+                w.writerow(["steps", "wall_s", "opponent", "games", "wins", "ties", "losses", "win_rate", "lo", "hi"])
+            w.writerow([steps, round(wall, 1), r.opponent, r.games, r.wins, r.ties, r.losses, r.win_rate,
+                        r.ci_low, r.ci_high])  # fmt: skip
+
+
+class _Progress:
+    """A tqdm bar on stderr (a terminal only, or never with ``--no-progress``): over the wall time when
+    ``--minutes`` is set, else over the learner decisions; messages go above it."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from tqdm import tqdm
+
+        self.by_time = bool(args.max_minutes)
+        total = 60 * args.max_minutes if self.by_time else args.total_steps
+        self.bar = tqdm(
+            total=total, unit="s" if self.by_time else "dec", unit_scale=not self.by_time, file=sys.stderr,
+            disable=True if args.no_progress else None, dynamic_ncols=True, mininterval=1.0,
+            bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} s{postfix}" if self.by_time else None,
+        )  # fmt: skip
+        self._write = tqdm.write
+        self.last_eval = ""
+
+    def say(self, text: str) -> None:
+        self._write(text, file=sys.stderr)
+        sys.stderr.flush()
+
+    def update(self, steps: int, wall: float) -> None:
+        now = min(wall, self.bar.total) if self.by_time else steps
+        self.bar.update(now - self.bar.n)
+        rate = f"{steps / max(wall, 1e-9):,.0f}/s"
+        self.bar.set_postfix_str(f"{steps:,} decisions {rate}" + (f" | {self.last_eval}" if self.last_eval else ""))
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _result_text(r: MatchResult | SoloResult) -> str:
+    return " ".join(str(r).split("  (")[0].split())
+
+
+def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
+    """Train as ``args`` say, evaluate the best network again and write it as ``OUT/final.json``;
+    returns what ``run.json`` holds."""
+    _threads(args.threads)
+    cfg, net = _config(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     ppo = FastPPO(cfg, net)
-    meta = {"command": "python -m ohmygoods_training.fast_ppo " + " ".join(argv if argv is not None else sys.argv[1:])}
+    meta: dict[str, Any] = {"command": command}
+    progress = _Progress(args)
     t0 = time.perf_counter()
     if args.bc_games:
-        from .imitation import collect
-
-        data = collect(
-            args.bc_games, cfg.players, cfg.rules, args.bc_teacher, cfg.reward, cfg.reward_scale, cfg.gamma,
-            eps=args.bc_eps, seed=cfg.seed + 1, shaped=bool(cfg.shaping),
-        )  # fmt: skip
-        print(f"[bc] {len(data['actions'])} decisions of {args.bc_teacher} in {time.perf_counter() - t0:.0f}s",
-              file=sys.stderr, flush=True)  # fmt: skip
-        bc = behaviour_clone(ppo.net, data, args.bc_epochs, seed=cfg.seed,
-                             log=lambda st: print(f"[bc] {st}", file=sys.stderr, flush=True))  # fmt: skip
-        del data
-        save_agent(ppo.net, out / "bc", {**meta, "bc": bc, "bc_games": args.bc_games, "teacher": args.bc_teacher})
-        with (out / "train.log").open("a") as f:
-            print(
-                json.dumps({"bc": bc, "bc_games": args.bc_games, "wall_s": round(time.perf_counter() - t0, 1)}), file=f
-            )
-    next_eval = args.eval_every
-    best = -1.0
+        _warm_start(ppo, args, out, meta, progress.say)
+    best, last_eval = -math.inf, -1
     csv_path = out / "eval.csv"
-    log = (out / "train.log").open("a")
 
     def do_eval() -> None:
-        nonlocal best
-        r = evaluate(ppo.net, args.eval_vs, args.eval_games, cfg.players, cfg.rules, seed=cfg.seed + 7919)
+        nonlocal best, last_eval
+        r = evaluate(ppo.net, args.eval_vs, args.eval_games, cfg.players, cfg.rules, seed=cfg.seed + EVAL_SEED)
         wall = time.perf_counter() - t0
-        new = not csv_path.exists()
-        with csv_path.open("a", newline="") as f:
-            w = csv.writer(f)
-            if isinstance(r, SoloResult):  # solo: the mean score in the win-rate columns' place
-                if new:
-                    w.writerow(["steps", "wall_s", "opponent", "games", "mean_score", "lo", "hi"])
-                w.writerow([ppo.steps, round(wall, 1), "solo", r.games, r.mean, r.ci_low, r.ci_high])
-            else:
-                if new:
-                    w.writerow(
-                        ["steps", "wall_s", "opponent", "games", "wins", "ties", "losses", "win_rate", "lo", "hi"]
-                    )
-                w.writerow([ppo.steps, round(wall, 1), r.opponent, r.games, r.wins, r.ties, r.losses, r.win_rate,
-                            r.ci_low, r.ci_high])  # fmt: skip
-        print(f"[eval] {ppo.steps} steps {wall:.0f}s {r}", file=sys.stderr, flush=True)
+        last_eval = ppo.steps
+        _eval_row(csv_path, ppo.steps, wall, r)
+        progress.say(f"[eval] {ppo.steps} steps {wall:.0f}s {r}")
+        progress.last_eval = _result_text(r)
         m = {**meta, "steps": ppo.steps, "wall_s": round(wall, 1), "eval": r.as_dict(), "config": asdict(cfg)}
         save_agent(ppo.net, out / "last", m)
         if r.win_rate > best:
             best = r.win_rate
             save_agent(ppo.net, out / "best", m)
 
-    while ppo.steps < args.total_steps:
-        info = ppo.iterate()
-        wall = time.perf_counter() - t0
-        st = ppo.rollout.stats
-        wr = {k: round(float(np.mean(v)), 3) for k, v in st.items() if len(v) >= 10}
-        ppo.rollout.stats = {k: v for k, v in st.items() if len(v) < 10}
-        line = {"steps": ppo.steps, "wall_s": round(wall, 1), "sps": round(ppo.steps / wall), **info, "train_wr": wr}
-        print(json.dumps(line), file=log, flush=True)
-        if ppo.steps >= next_eval:
-            do_eval()
-            next_eval += args.eval_every
-        if args.max_minutes and wall > 60 * args.max_minutes:
-            break
-    do_eval()
-    info = {"args": vars(args), "steps": ppo.steps, "wall_s": round(time.perf_counter() - t0, 1), **ppo.timing}
+    next_eval = args.eval_every
+    with (out / "train.log").open("a") as log:
+        while ppo.steps < args.total_steps:
+            info = ppo.iterate()
+            wall = time.perf_counter() - t0
+            st = ppo.rollout.stats
+            wr = {k: round(float(np.mean(v)), 3) for k, v in st.items() if len(v) >= 10}
+            ppo.rollout.stats = {k: v for k, v in st.items() if len(v) < 10}
+            line = {"steps": ppo.steps, "wall_s": round(wall, 1), "sps": round(ppo.steps / wall), **info}
+            line["train_wr"] = wr
+            print(json.dumps(line), file=log, flush=True)
+            progress.update(ppo.steps, wall)
+            if ppo.steps >= next_eval:
+                do_eval()
+                while next_eval <= ppo.steps:
+                    next_eval += args.eval_every
+            if args.max_minutes and wall > 60 * args.max_minutes:
+                break
+    if last_eval != ppo.steps:  # the last iteration's network, unless it was just evaluated
+        do_eval()
+    progress.close()
+    train_s = time.perf_counter() - t0
+    final_net = load_net(out / "best")
+    chosen = json.loads((out / "best.json").read_text())["card"]
+    final = final_evaluation(final_net, args, cfg)
+    card = {
+        **chosen,
+        "chosen": f"the best of the run's evaluations against {args.eval_vs} ({args.eval_games} games each)",
+        "final_evaluation": [r.as_dict() for r in final],
+    }
+    save_agent(final_net, out / FINAL, card)
+    info = {
+        "args": vars(args),
+        "command": command,
+        "steps": ppo.steps,
+        "train_s": round(train_s, 1),
+        "wall_s": round(time.perf_counter() - t0, 1),
+        "final": {"path": f"{out / FINAL}.json", "steps": chosen.get("steps"), "evaluation": card["final_evaluation"]},
+        **ppo.timing,
+    }
     (out / "run.json").write_text(json.dumps(info, indent=2))
+    lines = [
+        f"done: {ppo.steps:,} learner decisions in {train_s / 60:.1f} min ({ppo.steps / max(train_s, 1e-9):,.0f}/s); "
+        f"{out / FINAL}.json is the network of {chosen.get('steps', 0):,} decisions (ppo:{out / FINAL}.json)"
+    ]
+    lines += [f"  final evaluation, other deals: {r}" for r in final]
+    print("\n".join(lines), file=sys.stderr, flush=True)
+    return info
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m ohmygoods_training.fast_ppo") -> int:
+    """Train (see ``--help``); returns 0."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parse_args(argv, prog)
+    run(args, " ".join([prog, *argv]))
     return 0
 
 
 __all__ = [
     "BASELINES",
+    "FINAL",
     "SEARCH_PREFIX",
     "FastPPO",
     "League",
@@ -804,14 +998,19 @@ __all__ = [
     "PPOConfig",
     "SelfPlayRollout",
     "SlotNet",
+    "build_parser",
+    "final_evaluation",
     "gae_per_seat",
+    "init_path",
     "legal_index",
     "legal_logits",
     "league_agent",
     "load_net",
     "main",
     "masked_entropy",
+    "parse_args",
     "plot_learning_curves",
+    "run",
     "sample_masked",
     "save_agent",
     "search_sims",

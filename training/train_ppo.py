@@ -1,4 +1,4 @@
-"""MaskablePPO self-play training for Oh my Goods! (``ohmygoods train`` / ``python -m ohmygoods_training.train_ppo``).
+"""MaskablePPO self-play training: ``ohmygoods train --algo maskable-ppo`` (``python -m ohmygoods_training.train_ppo``).
 
 The learner plays against an opponent league (:mod:`ohmygoods_training.league`): random, greedy and
 heuristic baselines and frozen snapshots of itself, drawn per game. Every ``--eval-every``
@@ -13,7 +13,8 @@ Output directory (``--out runs/NAME``):
 ``last.zip``           the final model
 ``eval.csv``           one row per evaluation and baseline
 ``tb/``                TensorBoard logs (``tensorboard --logdir runs/NAME/tb``)
-``run.json``           the arguments, steps done and wall time
+``run.json``           the arguments, steps done, wall time and the final evaluation
+``final.json``         ``best.zip`` in the safe format (+ ``.safetensors``; the agent ``ppo:OUT/final.json``)
 =====================  =============================================================
 
 Example::
@@ -70,10 +71,10 @@ def _arch_arg(text: str) -> str:
     return text
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``ohmygoods train`` parser; ``--help`` shows every option's default."""
+def build_parser(prog: str = "python -m ohmygoods_training.train_ppo") -> argparse.ArgumentParser:
+    """The MaskablePPO loop's parser (``ohmygoods train --algo maskable-ppo``); ``--help`` shows every default."""
     p = argparse.ArgumentParser(
-        prog="ohmygoods train",
+        prog=prog,
         description=__doc__.split("\n")[0],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
@@ -84,14 +85,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--total-steps", type=int_at_least(1), default=1_000_000, help="total learner steps (a resumed run counts on)"
     )
     p.add_argument("--net-arch", type=_arch_arg, default="256,256", help="policy layers, e.g. 256,256")
-    p.add_argument("--vf-arch", type=_arch_arg, default=None, help="value layers (default: as --net-arch)")
+    p.add_argument("--vf-arch", type=_arch_arg, default=None, help="value layers (None: as --net-arch)")
     p.add_argument("--seed", type=int, default=0, help="seed of the games, the league and the network")
-    p.add_argument("--reward", choices=("win", "score", "margin"), default="win", help="reward of a finished game")
-    p.add_argument("--reward-scale", type=float, default=None, help="default: 1 for win, 0.1 for score/margin")
+    p.add_argument(
+        "--reward",
+        choices=("win", "score", "margin"),
+        default="margin",
+        help="reward of a finished game (margin: own score minus the best other; win: +1/0/-1)",
+    )
+    p.add_argument("--reward-scale", type=float, default=None, help="None: 1 for win, 0.1 for score/margin")
     p.add_argument("--opponents", default="random,heuristic,self", help="pool: kinds with optional weights k:w")
     p.add_argument("--max-snapshots", type=int_at_least(1), default=5, help="frozen learner snapshots kept in the pool")
     p.add_argument(
-        "--snapshot-every", type=int_at_least(1), default=None, help="steps between snapshots (default: eval-every)"
+        "--snapshot-every", type=int_at_least(1), default=None, help="steps between snapshots (None: --eval-every)"
     )
     p.add_argument("--eval-every", type=int_at_least(1), default=100_000, help="learner steps between evaluations")
     p.add_argument("--eval-games", type=int_at_least(1), default=200, help="games per evaluation and baseline")
@@ -100,9 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-steps", type=int_at_least(1), default=256, help="rollout steps per env")
     p.add_argument("--batch-size", type=int_at_least(1), default=1024, help="PPO minibatch size")
     p.add_argument("--n-epochs", type=int_at_least(1), default=5, help="PPO epochs per rollout")
-    p.add_argument("--lr", type=float, default=None, help="learning rate (default 3e-4; with --resume: the saved one)")
+    p.add_argument("--lr", type=float, default=None, help="learning rate (None: 3e-4, or with --resume the saved one)")
     p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
-    p.add_argument("--ent-coef", type=float, default=None, help="entropy bonus (default 0.01; --resume: the saved one)")
+    p.add_argument(
+        "--ent-coef", type=float, default=None, help="entropy bonus (None: 0.01, or with --resume the saved one)"
+    )
     p.add_argument(
         "--bc-games", type=int_at_least(0), default=0, help="warm start: behaviour cloning on this many games"
     )
@@ -118,13 +126,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="allow --resume: loading an SB3 zip unpickles code stored in it; pass only for runs of your own",
     )
+    p.add_argument(
+        "--final-games",
+        type=int_at_least(0),
+        default=200,
+        help="games of the final evaluation of best.zip (as final.json) against --eval-opponents (0: none)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    """Parsed and checked arguments of ``ohmygoods train`` (usage errors exit with status 2)."""
-    p = build_parser()
+def parse_args(argv: list[str] | None, prog: str = "python -m ohmygoods_training.train_ppo") -> argparse.Namespace:
+    """Parsed and checked arguments (usage errors exit with status 2)."""
+    p = build_parser(prog)
     args = p.parse_args(argv)
     if args.resume and not args.trust_pickle:
         p.error(RESUME_REFUSED.format(path=args.resume))
@@ -324,8 +338,30 @@ def main(argv: list[str] | None = None) -> int:
         "warm_start": bc_stats,
     }
     (out / "run.json").write_text(json.dumps(info, indent=2))
-    print(f"done: {model.num_timesteps} steps in {info['wall_s']}s -> {out}", file=sys.stderr)
+    final_json, final_results = write_final(out, args)
+    info["final"] = {"path": str(final_json), "evaluation": [r.as_dict() for r in final_results]}
+    (out / "run.json").write_text(json.dumps(info, indent=2))
+    lines = [f"done: {model.num_timesteps} steps in {info['wall_s']}s; {final_json} is best.zip in the safe format"]
+    lines += [f"  final evaluation, other deals: {r}" for r in final_results]
+    print("\n".join(lines), file=sys.stderr, flush=True)
     return 0
+
+
+def write_final(out: Path, args: argparse.Namespace) -> tuple[Path, list[MatchResult]]:
+    """``best.zip`` exported to the safe format as ``OUT/final.json`` (the agent ``ppo:OUT/final.json``;
+    nothing is unpickled), and its deterministic play against ``--eval-opponents`` in ``--final-games``
+    games on deals the evaluations during training did not play."""
+    from ohmygoods_agents.checkpoint import load_policy
+
+    from .export import ship
+
+    path = ship(out / "best.zip", out / "final.json", note="best.zip of this run (ohmygoods train --algo maskable-ppo)")
+    if not args.final_games:
+        return path, []
+    agent = load_policy(path, deterministic=True)
+    names = [s.strip() for s in args.eval_opponents.split(",") if s.strip()]
+    seed = args.seed + 104729
+    return path, [match(agent, n, args.final_games, args.players, args.rules, seed=seed) for n in names]
 
 
 if __name__ == "__main__":

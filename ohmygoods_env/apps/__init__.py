@@ -18,6 +18,6 @@ module             owns
 ``tournament``     ``ohmygoods tournament``: the command line of ``ohmygoods_agents.tournament``
 ``bench``          ``ohmygoods bench``: throughput next to the anchors
 ``fuzz``           ``ohmygoods fuzz``: the command line of ``ohmygoods_env.fuzz``
-``train``          ``ohmygoods train``: prints the plan, then ``ohmygoods_training.train_ppo``
+``train``          ``ohmygoods train``: prints the plan, then ``ohmygoods_training.fast_ppo`` (or a recipe)
 =================  =============================================================
 """

@@ -10,7 +10,7 @@ subcommand         what it does
 ``tournament``     round-robin between agents, win rates with intervals
 ``bench``          steps/s of the engine and envs next to the anchors
 ``fuzz``           long random games with invariant checks
-``train``          MaskablePPO self-play training
+``train``          trains an agent; ``--recipe NAME`` replays a shipped one
 =================  ======================================================
 
 ``ohmygoods --version`` prints the version. Output into a closed pipe (``ohmygoods demo |
@@ -81,7 +81,7 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
     "tournament": (_tournament, "round-robin tournament between agents"),
     "bench": (_bench, "throughput benchmark next to the anchors (--train: training speed)"),
     "fuzz": (_fuzz, "random games with invariant checks"),
-    "train": (_train, "MaskablePPO self-play training"),
+    "train": (_train, "train an agent (the loop of the shipped ones; --recipe NAME replays one)"),
 }
 
 

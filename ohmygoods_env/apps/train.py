@@ -1,55 +1,253 @@
-"""``ohmygoods train``: says what a training run will do, then runs :mod:`ohmygoods_training.train_ppo`.
+"""``ohmygoods train``: the loop that made the shipped agents, its recipes, and a MaskablePPO path.
 
-Before a run starts, the plan is printed: learner steps, games side by side, opponents,
-output folder and the expected time. The time is estimated from :data:`STEPS_PER_SECOND`,
-the rate of the shipped 2-player run (1.8M learner steps in about 87 minutes on a 2-core
-machine, ``docs/training.md``), scaled by nothing else: read it as an order of magnitude.
+* ``ohmygoods train --players N --minutes M --out DIR`` runs :mod:`ohmygoods_training.fast_ppo`
+  (every option of that loop is an option here; ``--help`` lists them): it trains, evaluates
+  and writes the best network in the safe format as ``DIR/final.json`` + ``DIR/final.safetensors``,
+  the agent ``ppo:DIR/final.json``.
+* ``ohmygoods train --recipe NAME`` replays the documented run that made the shipped agent NAME
+  (:mod:`ohmygoods_training.recipe`); ``--minutes``, ``--threads``, ``--out``, ``--eval-games``,
+  ``--final-games`` and ``--no-progress`` may go with it, nothing else.
+* ``ohmygoods train --algo maskable-ppo ...`` runs sb3-contrib MaskablePPO
+  (:mod:`ohmygoods_training.train_ppo`, its own options: ``--algo maskable-ppo --help``).
 
-With no arguments at all the command only prints the plan of the default run and how to
-start it, so a bare ``ohmygoods train`` never starts a long job by surprise; ``--plan``
-does the same for any other arguments. Bad arguments are usage errors (status 2) before
-anything is imported or trained.
+Before a run starts the plan is printed: the loop, players, prior, league, decisions and
+time, with the speed measured for such runs (:data:`RATES`). With no arguments at all the
+command only prints the plan of the default run, so a bare ``ohmygoods train`` never starts a
+long job by surprise; ``--plan`` does the same for any other arguments. Bad arguments are
+usage errors (status 2) before anything is trained.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import Any
 
-#: Learner steps per second of the shipped run (docs/training.md), for the time estimate.
-STEPS_PER_SECOND = 345.0
+ALGOS: tuple[str, ...] = ("fast-ppo", "maskable-ppo")
+#: options that may go with --recipe (they change how long it runs and how it is measured, not what it learns)
+RECIPE_OPTIONS: tuple[str, ...] = ("--minutes", "--max-minutes", "--threads", "--out", "--eval-games", "--final-games")
+RECIPE_FLAGS: tuple[str, ...] = ("--no-progress",)
+
+#: the shipped agent whose run gives ``ohmygoods train`` its defaults, by players
+RECIPE_OF_PLAYERS: dict[int, str] = {1: "ppo-solo", 2: "ppo", 3: "ppo-3p", 4: "ppo-4p"}
+#: the options :func:`player_defaults` takes from a recipe (what is learned and how; not how long)
+LEARNING: tuple[str, ...] = (
+    "reward", "shaping", "prior", "prior_gain", "minibatch", "epochs", "lr", "ent_coef", "league", "gamma",
+    "max_rounds", "bc_games", "bc_epochs",
+)  # fmt: skip
+#: learner decisions per second of the fast loop, one thread, on the shared 2-core machine
+#: (docs/training.md): (prior?, players) -> rate. Read as an order of magnitude.
+RATES: dict[tuple[bool, int], float] = {
+    (False, 1): 7000.0,  # ppo-solo's PPO stage
+    (False, 2): 2000.0,  # default league, `ohmygoods bench --train` and the runs of docs/performance.md
+    (False, 3): 2000.0,
+    (False, 4): 2000.0,
+    (True, 2): 2300.0,  # a 3-minute run of the quick start's settings (docs/training.md); ppo's run: 1,702
+    (True, 3): 1000.0,  # ppo-3p's runs: 903-1,830
+    (True, 4): 850.0,  # ppo-4p's runs: 783-1,518
+}
+#: learner steps per second of the MaskablePPO loop (the previous ppo's run: 1.8M in about 87 minutes)
+MASKABLE_RATE = 345.0
 
 
-def plan_text(args) -> str:
-    """What a run with the parsed ``args`` of ``ohmygoods_training.train_ppo`` will do, in a few lines."""
-    seconds = args.total_steps / STEPS_PER_SECOND
-    when = f"{seconds / 60:.0f} minutes" if seconds < 5400 else f"{seconds / 3600:.1f} hours"
-    evals = args.total_steps // args.eval_every
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} seconds"
+    return f"{seconds / 60:.0f} minutes" if seconds < 5400 else f"{seconds / 3600:.1f} hours"
+
+
+def rate_of(players: int, prior: bool) -> float:
+    """The expected learner decisions per second of a fast-loop run."""
+    return RATES.get((bool(prior), int(players)), RATES[(False, 2)])
+
+
+def plan_text(args: argparse.Namespace) -> str:
+    """What a run of the fast loop with the parsed ``args`` will do, in a few lines."""
+    rate = rate_of(args.players, bool(args.prior))
+    steps_s = args.total_steps / rate
+    seconds = min(steps_s, 60 * args.max_minutes) if args.max_minutes else steps_s
+    decisions = min(args.total_steps, int(rate * 60 * args.max_minutes)) if args.max_minutes else args.total_steps
+    stop = f"after {args.max_minutes:g} minutes or " if args.max_minutes else "after "
     lines = [
         "training plan:",
-        f"  MaskablePPO, {args.players} players, rules {args.rules}, reward {args.reward!r}, seed {args.seed}",
-        f"  {args.total_steps:,} learner steps over {args.num_envs} games side by side"
-        + (f", continuing {args.resume}" if args.resume else ""),
-        f"  opponents {args.opponents}; {evals} evaluations of {args.eval_games} games against {args.eval_opponents}",
-        f"  output folder {args.out}/ (checkpoints/, best.zip, last.zip, eval.csv, tb/, run.json)",
-        f"  expected time: about {when} at ~{STEPS_PER_SECOND:.0f} steps/s (2-core machine; faster ones differ)",
+        f"  fast masked PPO (ohmygoods_training.fast_ppo), {args.players} player(s), rules {args.rules}, "
+        f"reward {args.reward!r}{' shaped' if args.shaping else ''}, seed {args.seed}",
+        f"  network: {'from ' + args.init if args.init else 'new'}"
+        + (f", heuristic prior (gain {args.prior_gain:g})" if args.prior else ""),
+        f"  league: {args.league}" if args.players > 1 else "  solo: every decision is the learner's",
+        *([f"  warm start: clone {args.bc_games:,} games of {args.bc_teacher} first"] if args.bc_games else []),
+        f"  stops {stop}{args.total_steps:,} learner decisions; evaluation every {args.eval_every:,} "
+        f"({args.eval_games} games against {args.eval_vs if args.players > 1 else 'the solo score'})",
+        f"  output folder {args.out}/: final.json + final.safetensors (the best network; ppo:{args.out}/final.json), "
+        "best/last checkpoints, eval.csv, train.log, run.json",
+        f"  expected: about {decisions:,} decisions in {_duration(seconds)} at ~{rate:,.0f} decisions/s "
+        "(one thread on a shared 2-core machine; others differ), then the final evaluation",
     ]
     return "\n".join(lines)
+
+
+def recipe_plan(recipe: Any, argvs: list[list[str]]) -> str:
+    """The stages of a recipe run, as commands."""
+    from ohmygoods_training.recipe import PROG
+
+    lines = [f"recipe {recipe.name}: {recipe.about}", f"  documented minutes: {recipe.minutes:g}"]
+    for s, argv in zip(recipe.stages, argvs, strict=True):
+        lines += [f"  stage {s.name}: {s.about}", "    " + " ".join([PROG, *argv])]
+    return "\n".join(lines)
+
+
+def maskable_plan(args: argparse.Namespace) -> str:
+    """What a MaskablePPO run with the parsed ``args`` of ``ohmygoods_training.train_ppo`` will do."""
+    seconds = args.total_steps / MASKABLE_RATE
+    return "\n".join(
+        [
+            "training plan:",
+            f"  MaskablePPO (sb3-contrib), {args.players} players, rules {args.rules}, reward {args.reward!r}, "
+            f"seed {args.seed}",
+            f"  {args.total_steps:,} learner steps over {args.num_envs} games side by side"
+            + (f", continuing {args.resume}" if args.resume else ""),
+            f"  opponents {args.opponents}; evaluations every {args.eval_every:,} steps, {args.eval_games} games "
+            f"against {args.eval_opponents}",
+            f"  output folder {args.out}/: final.json (the best checkpoint in the safe format), best.zip, last.zip, "
+            "checkpoints/, eval.csv, tb/, run.json",
+            f"  expected time: about {_duration(seconds)} at ~{MASKABLE_RATE:.0f} steps/s "
+            "(2-core machine; others differ)",
+        ]
+    )
+
+
+def _front(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """``--algo``, ``--recipe``, ``--plan`` and ``--players`` of ``argv``, and ``argv`` without the first three."""
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    p.add_argument("--algo", choices=ALGOS, default="fast-ppo")
+    p.add_argument("--recipe", default=None)
+    p.add_argument("--plan", action="store_true")
+    p.add_argument("--players", type=int, choices=sorted(RECIPE_OF_PLAYERS), default=2)
+    front, _ = p.parse_known_args(argv)
+    rest: list[str] = []
+    it = iter(argv)
+    for tok in it:
+        if tok in ("--algo", "--recipe"):
+            next(it, None)
+        elif tok != "--plan" and not tok.startswith(("--algo=", "--recipe=")):
+            rest.append(tok)
+    return front, rest
+
+
+def player_defaults(players: int) -> dict[str, Any]:
+    """The learning options of the shipped agent's recipe for ``players`` (:data:`RECIPE_OF_PLAYERS`):
+    its stages up to the first that trains with PPO (the solo recipe's warm start joins its PPO stage)."""
+    from ohmygoods_training import recipe as R
+    from ohmygoods_training.fast_ppo import parse_args
+
+    out: dict[str, Any] = {}
+    for stage in R.load(RECIPE_OF_PLAYERS[players]).stages:
+        ns = parse_args(stage.args)
+        out.update(
+            {d: getattr(ns, d) for d in LEARNING if R.option(stage.args, "--" + d.replace("_", "-")) is not None}
+        )
+        if ns.total_steps > 0:
+            break
+    return out
+
+
+def build_parser(players: int = 2) -> argparse.ArgumentParser:
+    """``ohmygoods train``'s parser: the fast loop's options, defaults from the shipped agent's run for
+    ``players`` (:func:`player_defaults`), plus ``--recipe``, ``--algo`` and ``--plan``."""
+    from ohmygoods_training.fast_ppo import build_parser as loop_parser
+
+    p = loop_parser("ohmygoods train")
+    p.allow_abbrev = False
+    p.description = (
+        "Train an agent with the loop that made the shipped ones and write the best network as OUT/final.json "
+        "(the agent ppo:OUT/final.json). The learning options default to those of the shipped agent's run for "
+        f"--players (shown: {players} players, recipe {RECIPE_OF_PLAYERS[players]})."
+    )
+    p.set_defaults(players=players, eval_every=100_000, out="runs/train", **player_defaults(players))
+    g = p.add_argument_group("ohmygoods train")
+    g.add_argument("--recipe", default=None, help="replay the documented run of a shipped agent: ppo, ppo-3p, ...")
+    g.add_argument("--algo", choices=ALGOS, default="fast-ppo", help="maskable-ppo: sb3-contrib's MaskablePPO loop")
+    g.add_argument("--plan", action="store_true", help="print the plan only")
+    return p
+
+
+def _needs_extra(exc: ImportError) -> int:
+    print(
+        f"ohmygoods train needs the 'train' extra: pip install 'ohmygoods[train]' (missing: {exc.name})",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _maskable(rest: list[str], plan_only: bool) -> int:
+    try:
+        from ohmygoods_training import train_ppo
+    except ImportError as exc:
+        return _needs_extra(exc)
+    args = train_ppo.parse_args(rest, prog="ohmygoods train --algo maskable-ppo")
+    print(maskable_plan(args), file=sys.stderr)
+    if plan_only:
+        return 0
+    from .common import warm_engine
+
+    warm_engine()
+    return int(train_ppo.main(rest) or 0)
+
+
+def _recipe(name: str, rest: list[str], plan_only: bool, parser: argparse.ArgumentParser, command: str) -> int:
+    from ohmygoods_training import recipe as R
+
+    given = [tok.split("=", 1)[0] for tok in rest if tok.startswith("--")]
+    extra = [f for f in given if f not in RECIPE_OPTIONS + RECIPE_FLAGS]
+    if extra:
+        parser.error(
+            f"--recipe {name} fixes the run's options; {', '.join(extra)} cannot go with it "
+            f"(allowed: {', '.join(RECIPE_OPTIONS + RECIPE_FLAGS)})"
+        )
+    try:
+        recipe = R.load(name)
+    except R.RecipeError as exc:
+        parser.error(str(exc))
+    args = parser.parse_args(rest)
+    out = args.out if "--out" in given else f"runs/{recipe.name}"
+    overrides: dict[str, str | None] = {
+        f: str(getattr(args, f[2:].replace("-", "_"))) for f in ("--eval-games", "--final-games") if f in given
+    }
+    if args.no_progress:
+        overrides["--no-progress"] = None
+    threads = args.threads if "--threads" in given else None
+    argvs = R.stage_argvs(recipe, out, args.max_minutes, threads, overrides)
+    print(recipe_plan(recipe, argvs), file=sys.stderr)
+    if plan_only:
+        return 0
+    from .common import warm_engine
+
+    warm_engine()
+    R.run(recipe, out, args.max_minutes, threads, overrides, command)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``ohmygoods train``; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     plan_only = not argv or "--plan" in argv
-    argv = [a for a in argv if a != "--plan"]
+    front, rest = _front(argv)
+    if front.algo == "maskable-ppo":
+        if front.recipe:
+            print("ohmygoods train: --recipe replays a run of the fast loop; drop --algo maskable-ppo", file=sys.stderr)
+            return 2
+        return _maskable(rest, plan_only)
     try:
-        from ohmygoods_training import train_ppo
+        parser = build_parser(front.players)
     except ImportError as exc:
-        print(
-            f"ohmygoods train needs the 'train' extra: pip install -e '.[train]' (missing: {exc.name})",
-            file=sys.stderr,
-        )
-        return 2
-    args = train_ppo.parse_args(argv)  # --help, and usage errors with status 2
+        return _needs_extra(exc)
+    if front.recipe:
+        return _recipe(front.recipe, rest, plan_only, parser, " ".join(["ohmygoods train", *argv]))
+    args = parser.parse_args(rest)  # --help, and usage errors with status 2
+    given = {tok.split("=", 1)[0] for tok in rest if tok.startswith("--")}
+    if args.init:  # a saved network brings its own prior and needs no warm start, unless asked for
+        args.prior = args.prior if "--prior" in given else ""
+        args.bc_games = args.bc_games if "--bc-games" in given else 0
     print(plan_text(args), file=sys.stderr)
     if plan_only:
         print(
@@ -58,7 +256,10 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 0
+    from ohmygoods_training.fast_ppo import run
+
     from .common import warm_engine
 
     warm_engine()
-    return int(train_ppo.main(argv) or 0)
+    run(args, " ".join(["ohmygoods train", *argv]))
+    return 0

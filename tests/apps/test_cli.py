@@ -26,14 +26,18 @@ PARSERS = {
 }
 
 
-def _train_parser():
-    train_ppo = pytest.importorskip("ohmygoods_training.train_ppo")
-    return train_ppo.build_parser()
+def _train_parser(name: str):
+    pytest.importorskip("ohmygoods_training.train_ppo")
+    from ohmygoods_training import train_ppo
+
+    from ohmygoods_env.apps import train
+
+    return train.build_parser() if name == "train" else train_ppo.build_parser("ohmygoods train --algo maskable-ppo")
 
 
-@pytest.mark.parametrize("name", [*PARSERS, "train"])
+@pytest.mark.parametrize("name", [*PARSERS, "train", "train-maskable-ppo"])
 def test_every_option_has_help_text_and_help_shows_defaults(name) -> None:
-    ap = _train_parser() if name == "train" else PARSERS[name]()
+    ap = _train_parser(name) if name.startswith("train") else PARSERS[name]()
     assert issubclass(ap.formatter_class, argparse.ArgumentDefaultsHelpFormatter)
     for action in ap._actions:
         if isinstance(action, argparse._HelpAction):
@@ -104,19 +108,58 @@ def test_usage_errors_exit_2_with_a_message_before_any_work(argv, message, capsy
     assert message in err and "Traceback" not in err
 
 
-def test_train_usage_errors_and_the_plan(capsys) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["train", "--players", "5"], "--players"),
+        (["train", "--lr", "fast"], "--lr"),
+        (["train", "--recipe", "nosuch"], "unknown recipe 'nosuch': expected one of ppo, ppo-3p, ppo-4p, ppo-solo"),
+        (["train", "--recipe", "ppo", "--lr", "1e-3"], "--recipe ppo fixes the run's options; --lr cannot go with it"),
+        (["train", "--algo", "maskable-ppo", "--net-arch", "abc"], "--net-arch: expected layer sizes"),
+        (["train", "--algo", "nosuch"], "--algo"),
+    ],
+)
+def test_train_usage_errors(argv, message, capsys) -> None:
     pytest.importorskip("ohmygoods_training.train_ppo")
     with pytest.raises(SystemExit) as exc:
-        cli.main(["train", "--net-arch", "abc"])
-    assert exc.value.code == 2 and "--net-arch: expected layer sizes" in capsys.readouterr().err
+        cli.main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_train_plans_the_fast_loop_with_its_speed(capsys) -> None:
+    pytest.importorskip("ohmygoods_training.train_ppo")
+    from ohmygoods_env.apps.train import RATES
+
     assert cli.main(["train"]) == 0  # no arguments: the plan of the default run, nothing started
     err = capsys.readouterr().err
-    for text in ("1,000,000 learner steps", "32 games side by side", "output folder runs/ppo/", "expected time"):
-        assert text in err
-    assert "nothing started" in err
-    assert cli.main(["train", "--total-steps", "5000", "--out", "x", "--plan"]) == 0
+    for text in ("fast masked PPO", "heuristic prior", "league: self:0.3,snapshot:0.2,heuristic:0.5",
+                 "1,000,000 learner decisions", f"~{RATES[(True, 2)]:,.0f} decisions/s", "nothing started",
+                 "ppo:runs/train/final.json"):  # fmt: skip
+        assert text in err, text
+    # the defaults follow the shipped agent's run for --players; --minutes bounds the expected decisions
+    assert cli.main(["train", "--players", "3", "--minutes", "10", "--out", "x", "--plan"]) == 0
     err = capsys.readouterr().err
-    assert "5,000 learner steps" in err and "output folder x/" in err
+    expected = int(RATES[(True, 3)] * 600)
+    assert "league: self:0.2,snapshot:0.1,heuristic:0.7" in err and f"about {expected:,} decisions in 10 minutes" in err
+    assert cli.main(["train", "--players", "1", "--plan"]) == 0
+    assert "warm start: clone 2,000 games of heuristic" in capsys.readouterr().err
+    assert cli.main(["train", "--algo", "maskable-ppo", "--total-steps", "5000", "--out", "x", "--plan"]) == 0
+    err = capsys.readouterr().err
+    assert "MaskablePPO" in err and "5,000 learner steps" in err and "final.json" in err
+
+
+def test_train_recipe_plan_chains_the_stages_and_caps_the_minutes(capsys) -> None:
+    pytest.importorskip("ohmygoods_training.train_ppo")
+    from ohmygoods_training import recipe as R
+
+    assert cli.main(["train", "--recipe", "ppo-3p", "--minutes", "5", "--out", "x", "--plan"]) == 0
+    err = capsys.readouterr().err
+    stages = [line.strip().split() for line in err.splitlines() if "ohmygoods_training.fast_ppo" in line]
+    assert len(stages) == 2
+    assert R.option(stages[0], "--out") == "x/prior" and R.option(stages[1], "--init") == "x/prior/best.json"
+    assert sum(float(R.option(s, "--max-minutes")) for s in stages) == pytest.approx(5, abs=0.01)
 
 
 def test_bench_train_dispatches_to_the_training_benchmark(capsys, monkeypatch) -> None:

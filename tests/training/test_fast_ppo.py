@@ -219,7 +219,7 @@ def test_fast_ppo_smoke(tmp_path):
     out = tmp_path / "run"
     argv = ["--players", "3", "--num-envs", "8", "--n-steps", "16", "--total-steps", "600", "--hidden", "32",
             "--eval-every", "300", "--eval-games", "3", "--eval-vs", "random", "--snapshot-every", "200",
-            "--out", str(out)]  # fmt: skip
+            "--final-games", "4", "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
     rows = (out / "eval.csv").read_text().splitlines()
     assert rows[0].startswith("steps,") and len(rows) >= 3
@@ -227,6 +227,8 @@ def test_fast_ppo_smoke(tmp_path):
     assert run["steps"] >= 600
     agent = load_net(out / "best")
     assert agent.hidden == 32
+    final = json.loads((out / "final.json").read_text())["card"]["final_evaluation"]
+    assert [r["opponent"] for r in final] == ["random"] and final[0]["games"] == 4
 
 
 @pytest.mark.parametrize(("short", "players"), [("ppo-solo", 1), ("ppo-3p", 3), ("ppo-4p", 4)])

@@ -163,7 +163,8 @@ def test_a_run_from_a_prior_checkpoint_keeps_the_prior_and_its_card_says_so(tmp_
     init = save_agent(SlotNet(16, 4, prior="heuristic", prior_gain=2.0), tmp_path / "init")
     out = tmp_path / "run"
     argv = ["--players", "2", "--num-envs", "4", "--n-steps", "8", "--total-steps", "40", "--eval-every", "40",
-            "--eval-games", "2", "--eval-vs", "random", "--init", str(init), "--out", str(out)]  # fmt: skip
+            "--eval-games", "2", "--eval-vs", "random", "--final-games", "2",
+            "--init", str(init), "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
     card = json.loads((out / "last.json").read_text())["card"]
     assert json.loads((out / "last.json").read_text())["network"]["prior"] == "heuristic"

@@ -121,7 +121,8 @@ def test_solo_run_with_shaping_and_a_warm_start(tmp_path):
     out = tmp_path / "solo"
     argv = ["--players", "1", "--reward", "score", "--shaping", "1", "--num-envs", "8", "--n-steps", "16",
             "--total-steps", "300", "--hidden", "32", "--eval-every", "200", "--eval-games", "4",
-            "--bc-games", "2", "--bc-teacher", "greedy", "--bc-epochs", "1", "--out", str(out)]  # fmt: skip
+            "--bc-games", "2", "--bc-teacher", "greedy", "--bc-epochs", "1", "--final-games", "2",
+            "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
     rows = (out / "eval.csv").read_text().splitlines()
     assert rows[0] == "steps,wall_s,opponent,games,mean_score,lo,hi" and len(rows) >= 3

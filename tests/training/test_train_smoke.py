@@ -1,4 +1,5 @@
-"""Smoke test of ``ohmygoods_training.train_ppo``: a tiny run writes checkpoints and eval rows, and resumes."""
+"""Smoke test of ``ohmygoods_training.train_ppo`` (``ohmygoods train --algo maskable-ppo``): a tiny run
+writes checkpoints, eval rows and ``final.json`` in the safe format, and resumes."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.training
 TINY = [
     "--num-envs", "8", "--n-steps", "64", "--batch-size", "128", "--n-epochs", "1",
     "--net-arch", "32", "--eval-every", "512", "--eval-games", "4", "--opponents", "random,greedy,self",
-    "--eval-opponents", "random,greedy", "--best-vs", "greedy", "--seed", "3", "--no-progress",
+    "--eval-opponents", "random,greedy", "--best-vs", "greedy", "--seed", "3", "--final-games", "4", "--no-progress",
 ]  # fmt: skip
 
 
@@ -28,14 +29,16 @@ def _rows(path):
 def test_train_resume_and_evaluate(tmp_path):
     out = tmp_path / "run"
     assert train_ppo.main([*TINY, "--total-steps", "1024", "--out", str(out)]) == 0
-    for name in ("last.zip", "best.zip", "eval.csv", "run.json", "checkpoints/step_512.zip"):
+    for name in ("last.zip", "best.zip", "eval.csv", "run.json", "checkpoints/step_512.zip", "final.json"):
         assert (out / name).exists(), name
     rows = _rows(out / "eval.csv")
     assert {r["opponent"] for r in rows} == {"random", "greedy"}
     assert {int(r["timesteps"]) for r in rows} == {512, 1024}
     for r in rows:
         assert 0.0 <= float(r["ci_low"]) <= float(r["win_rate"]) <= float(r["ci_high"]) <= 1.0
-    assert json.loads((out / "run.json").read_text())["timesteps"] == 1024
+    run = json.loads((out / "run.json").read_text())
+    assert run["timesteps"] == 1024
+    assert [r["opponent"] for r in run["final"]["evaluation"]] == ["random", "greedy"]
     assert list((out / "tb").rglob("events.out.tfevents.*"))
 
     # resume: the step counter goes on, the CSV grows
@@ -63,4 +66,7 @@ def test_train_resume_and_evaluate(tmp_path):
         evaluate.main([str(small), "--games", "4", "--engine", "batch", "--out", str(res_dir), "--run-dir", str(out)])
         == 0
     )
+    # the run's own final.json is what the docs evaluate: no opt-in needed, unlike the zip
+    assert evaluate.main([str(out / "final.json"), "--games", "4", "--engine", "batch", "--out", str(res_dir)]) == 0
+    assert evaluate.main([str(out / "best.zip"), "--games", "4", "--out", str(res_dir)]) == 2
     assert (res_dir / "results.json").exists() and (res_dir / "learning_curve.png").exists()

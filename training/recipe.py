@@ -1,0 +1,205 @@
+"""Recipes: the documented runs that made the shipped agents, as files the package ships.
+
+``training/recipes/NAME.json`` (NAME: ``ppo``, ``ppo-3p``, ``ppo-4p``, ``ppo-solo``) holds the
+commands of docs/training.md and of each checkpoint's card as **stages** of
+:mod:`ohmygoods_training.fast_ppo`: ``args`` (the options of one run, as on its command line,
+without ``--out`` and ``--init``), ``init`` (``STAGE:WHICH``: start from the network ``WHICH``
+— ``best``, ``last`` or ``bc`` — of an earlier stage) and ``keep`` (which network of the stage a
+later one starts from). ``ohmygoods train --recipe NAME --out DIR`` runs the stages into
+``DIR/STAGE/`` and writes the last stage's final network (its best one, evaluated again) as
+``DIR/final.json`` + ``DIR/final.safetensors``; ``--minutes M`` caps the whole recipe, each
+stage's ``--max-minutes`` scaled by the same factor (a warm start, ``--bc-games``, is not capped).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+#: options a recipe's ``args`` may not hold: the runner sets them
+RUNNER_OPTIONS: tuple[str, ...] = ("--out", "--init")
+KEEP: tuple[str, ...] = ("best", "last", "bc")
+PROG = "python -m ohmygoods_training.fast_ppo"
+
+
+class RecipeError(ValueError):
+    """A recipe name or file that cannot be used: what is wrong, and what was expected."""
+
+
+@dataclass
+class Stage:
+    """One run of the loop inside a recipe."""
+
+    name: str
+    about: str
+    args: list[str]
+    init: str | None = None  # "STAGE:WHICH"
+    keep: str = "best"
+
+    @property
+    def minutes(self) -> float:
+        """The stage's ``--max-minutes`` (0: none)."""
+        return float(option(self.args, "--max-minutes") or 0.0)
+
+
+@dataclass
+class Recipe:
+    """A named sequence of stages (see the module docstring)."""
+
+    name: str
+    players: int
+    about: str
+    shipped: dict[str, Any]
+    stages: list[Stage]
+
+    @property
+    def minutes(self) -> float:
+        return sum(s.minutes for s in self.stages)
+
+
+def recipes_dir() -> Path:
+    """The folder of the shipped recipe files."""
+    return Path(str(resources.files("ohmygoods_training") / "recipes"))
+
+
+def names() -> list[str]:
+    """The shipped recipes, by name."""
+    return sorted(p.stem for p in recipes_dir().glob("*.json"))
+
+
+def option(argv: list[str], flag: str) -> str | None:
+    """The value of ``flag`` in ``argv`` (``--flag V`` or ``--flag=V``), else None."""
+    for i, tok in enumerate(argv):
+        if tok == flag and i + 1 < len(argv):
+            return argv[i + 1]
+        if tok.startswith(flag + "="):
+            return tok.split("=", 1)[1]
+    return None
+
+
+def with_option(argv: list[str], flag: str, value: str | None) -> list[str]:
+    """``argv`` with ``flag`` set to ``value`` (replaced where present, else appended); ``value`` None:
+    the switch ``flag`` alone."""
+    out = list(argv)
+    if value is None:
+        return out if flag in out else [*out, flag]
+    for i, tok in enumerate(out):
+        if tok == flag and i + 1 < len(out):
+            out[i + 1] = value
+            return out
+        if tok.startswith(flag + "="):
+            out[i] = f"{flag}={value}"
+            return out
+    return [*out, flag, value]
+
+
+def parse(data: dict[str, Any], where: str = "recipe") -> Recipe:
+    """A recipe from its JSON object; checks the stage names, ``init`` references and runner options."""
+    try:
+        stages = [
+            Stage(s["name"], s.get("about", ""), shlex.split(s["args"]), s.get("init"), s.get("keep", "best"))
+            for s in data["stages"]
+        ]
+        recipe = Recipe(data["name"], int(data["players"]), data.get("about", ""), data.get("shipped", {}), stages)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecipeError(f"{where}: expected name, players and stages of name and args ({exc!r})") from None
+    if not stages:
+        raise RecipeError(f"{where}: no stages")
+    seen: dict[str, Stage] = {}
+    for s in stages:
+        bad = [f for f in RUNNER_OPTIONS if option(s.args, f) is not None]
+        if bad:
+            raise RecipeError(f"{where}: stage {s.name!r} sets {', '.join(bad)}; the runner sets those")
+        if s.keep not in KEEP:
+            raise RecipeError(f"{where}: stage {s.name!r} keeps {s.keep!r}; expected one of {', '.join(KEEP)}")
+        if s.init is not None:
+            src, _, which = s.init.partition(":")
+            if src not in seen or which not in KEEP:
+                raise RecipeError(
+                    f"{where}: stage {s.name!r} starts from {s.init!r}; expected EARLIER_STAGE:WHICH with a stage "
+                    f"of {list(seen)} and WHICH one of {', '.join(KEEP)}"
+                )
+        if s.name in seen:
+            raise RecipeError(f"{where}: two stages named {s.name!r}")
+        seen[s.name] = s
+    return recipe
+
+
+def load(name: str) -> Recipe:
+    """The shipped recipe ``name``, or a recipe file (a path ending in ``.json``)."""
+    path = Path(name) if name.endswith(".json") else recipes_dir() / f"{name}.json"
+    if not path.is_file():
+        raise RecipeError(f"unknown recipe {name!r}: expected one of {', '.join(names())} or a recipe file NAME.json")
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise RecipeError(f"{path}: not JSON ({exc})") from None
+    return parse(data, str(path))
+
+
+def stage_argvs(
+    recipe: Recipe,
+    out: str | Path,
+    minutes: float = 0.0,
+    threads: int | None = None,
+    overrides: dict[str, str | None] | None = None,
+) -> list[list[str]]:
+    """The loop's command line of every stage: outputs in ``OUT/STAGE``, ``--init`` from the earlier
+    stage, ``--max-minutes`` scaled so that the stages take ``minutes`` in all (when less than the
+    recipe's), ``--threads`` and ``overrides`` (flag → value, None for a switch) set in every stage. Stages before the
+    last skip the final evaluation (``--final-games 0``): only the last one's counts."""
+    out = Path(out)
+    factor = minutes / recipe.minutes if minutes and recipe.minutes and minutes < recipe.minutes else 1.0
+    keep = {s.name: s for s in recipe.stages}
+    argvs = []
+    for k, s in enumerate(recipe.stages):
+        argv = with_option(s.args, "--out", str(out / s.name))
+        if s.init:
+            src, _, which = s.init.partition(":")
+            argv = with_option(argv, "--init", str(out / keep[src].name / f"{which}.json"))
+        if s.minutes and factor < 1.0:
+            argv = with_option(argv, "--max-minutes", f"{s.minutes * factor:.4g}")
+        if threads:
+            argv = with_option(argv, "--threads", str(threads))
+        for flag, value in (overrides or {}).items():
+            argv = with_option(argv, flag, value)
+        if k < len(recipe.stages) - 1:
+            argv = with_option(argv, "--final-games", "0")
+        argvs.append(argv)
+    return argvs
+
+
+def run(
+    recipe: Recipe,
+    out: str | Path,
+    minutes: float = 0.0,
+    threads: int | None = None,
+    overrides: dict[str, str | None] | None = None,
+    command: str | None = None,
+) -> Path:
+    """Run every stage, then write the last stage's final network as ``OUT/final.json`` (its card: the
+    stages' commands and ``command``, the one that ran the recipe); returns its path."""
+    from .fast_ppo import FINAL, load_net, parse_args, save_agent
+    from .fast_ppo import run as run_stage
+
+    out = Path(out)
+    commands = []
+    for s, argv in zip(recipe.stages, stage_argvs(recipe, out, minutes, threads, overrides), strict=True):
+        command = " ".join([PROG, *map(shlex.quote, argv)])
+        commands.append(command)
+        print(f"[recipe {recipe.name}] stage {s.name}: {s.about}\n  {command}", file=sys.stderr, flush=True)
+        run_stage(parse_args(argv, PROG), command)
+    last = out / recipe.stages[-1].name / f"{FINAL}.json"
+    card = json.loads(last.read_text())["card"]
+    card.update(recipe=recipe.name, stages=commands, command=command or f"ohmygoods train --recipe {recipe.name}")
+    path = save_agent(load_net(last), out / FINAL, card)
+    print(f"[recipe {recipe.name}] {path} (ppo:{path})", file=sys.stderr, flush=True)
+    return path
+
+
+__all__ = ["KEEP", "PROG", "Recipe", "RecipeError", "Stage", "load", "names", "option", "parse", "run", "stage_argvs"]
