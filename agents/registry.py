@@ -77,6 +77,15 @@ def sb3(arg: str | None = None, *, seed: int | None = None, trust_pickle: bool =
     return load_policy(p if p.suffix == ".zip" else p.with_suffix(".zip"), seed=seed, trust_pickle=True, **kwargs)
 
 
+def exec_agent(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
+    """``exec:COMMAND``: an external program speaking JSON lines (:mod:`ohmygoods_agents.external`)."""
+    if arg is None:
+        raise ValueError("the exec agent needs a command: exec:COMMAND, e.g. 'exec:python3 my_agent.py'")
+    from .external import ExternalAgent
+
+    return ExternalAgent(arg, seed=seed, **kwargs)
+
+
 def _shipped_factory(short_name: str):
     def factory(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
         _no_arg(short_name, arg)
@@ -91,6 +100,7 @@ def register_all() -> None:
     register_agent("heuristic", heuristic, "documented rule-based player")
     register_agent("mcts", mcts, "determinized information-set MCTS; mcts:SPEC guided by a policy network")
     register_agent("ppo", ppo, "the shipped 2-player policy; ppo:PATH a policy checkpoint")
+    register_agent("exec", exec_agent, "exec:COMMAND, an external program over JSON lines (stdin/stdout)")
     register_agent("sb3", sb3, "sb3:PATH, a MaskablePPO zip (trust_pickle=True only)")
     from .checkpoint import shipped_checkpoints
 
@@ -99,4 +109,4 @@ def register_all() -> None:
             register_agent(short, _shipped_factory(short), f"shipped agent {short}")
 
 
-__all__ = ["greedy", "heuristic", "mcts", "ppo", "register_all", "sb3", "shipped"]
+__all__ = ["exec_agent", "greedy", "heuristic", "mcts", "ppo", "register_all", "sb3", "shipped"]
