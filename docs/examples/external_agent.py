@@ -2,8 +2,9 @@
 
 It imports nothing from ohmygoods, so the same rules could be written in any language. It reads
 the ``hello`` line (the table of action ids by name), then answers every ``act`` line with one
-legal action id: it prefers building, pays for it, produces, and otherwise takes the first
-legal action that does not pass. Protocol: docs/evaluation.md, *External agents*.
+legal action id: it prefers building, pays for it, produces, otherwise takes the first legal
+action that does not pass, and never moves an assistant (each move costs 2 coins, R5.3).
+Protocol: docs/evaluation.md, *External agents*.
 """
 
 import json
@@ -23,6 +24,7 @@ PREFERENCE = (
     "keep hand",
 )
 PASSING = ("do not build", "hire nobody", "set aside nothing", "stop chain", "production done", "moves done")
+AVOID = ("move assistant", "discard hand")
 
 
 def main() -> None:
@@ -35,6 +37,8 @@ def main() -> None:
                     order = PREFERENCE.index(name)
                 elif name in PASSING:
                     order = len(PREFERENCE) + 1
+                elif name in AVOID:
+                    order = len(PREFERENCE) + 2
                 else:
                     order = len(PREFERENCE)
                 for a in range(start, stop):
