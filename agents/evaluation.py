@@ -619,6 +619,8 @@ def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str
         if not rows:
             continue
         lines += ["", f"## {n} player{'s' if n > 1 else ''}", ""]
+        if n > 1:
+            lines += [f"Chance level: a win rate of 1/{n}. Cells: win rate [95% CI] (games).", ""]
         if n == 1:
             lines += [
                 "| agent | tier | deals | mean score [95% CI] | mean rounds | ms / decision |",
@@ -650,6 +652,14 @@ def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str
                 + " | ".join(cells)
                 + f" | {_ms(r, n)} |"
             )
+    reduced = sorted(
+        f"`{r['label']}` {n} player{'s' if n != '1' else ''} ({s['tier']})"
+        for r in reports
+        for n, s in r["players"].items()
+        if s["tier"] != "full"
+    )
+    if reduced:
+        lines += ["", "Not at the full tier (fewer games, wider intervals): " + ", ".join(reduced) + "."]
     machines = sorted({r.get("timing", {}).get("machine", "?") for r in reports})
     versions = sorted(
         {

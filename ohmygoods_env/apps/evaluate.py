@@ -69,7 +69,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--agents", default=LEADERBOARD_AGENTS, help="--leaderboard: agents (mcts-N: mcts with N sims)")
     ap.add_argument("--reports", default="docs/leaderboard", help="--leaderboard: folder of the report cards")
     ap.add_argument("--markdown", default="docs/leaderboard.md", help="--leaderboard: the page written")
-    ap.add_argument("--games-dir", default="results/leaderboard", help="--leaderboard: folder of the games files")
+    ap.add_argument(
+        "--games-dir",
+        default="results/leaderboard",
+        help="--leaderboard: games files, kept per env version and agent (a rerun plays only missing games)",
+    )
     ap.add_argument(
         "--render-only", action="store_true", help="--leaderboard: play nothing, rewrite the page from the cards"
     )
@@ -152,7 +156,7 @@ def _leaderboard(ap: argparse.ArgumentParser, args: argparse.Namespace, protocol
                 continue
             print(f"{label}: {tier} tier, players {counts}", file=sys.stderr)
             sub = argparse.Namespace(**{**vars(args), "players": counts})
-            out = Path(args.games_dir) / E.report_file_name(label).removesuffix(".json")
+            out = Path(args.games_dir) / E.env_version() / E.report_file_name(label).removesuffix(".json")
             report = _run_one(sub, protocol, tier, spec, kwargs, label, out)
             if report is None:
                 return 1
