@@ -652,12 +652,13 @@ def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str
                 + " | ".join(cells)
                 + f" | {_ms(r, n)} |"
             )
-    reduced = sorted(
-        f"`{r['label']}` {n} player{'s' if n != '1' else ''} ({s['tier']})"
-        for r in reports
-        for n, s in r["players"].items()
-        if s["tier"] != "full"
-    )
+    reduced = []
+    for r in sorted(reports, key=lambda r: r["label"]):
+        tiers = {}
+        for n, sec in r["players"].items():
+            if sec["tier"] != "full":
+                tiers.setdefault(sec["tier"], []).append(n)
+        reduced += [f"`{r['label']}` {t} for {', '.join(ns)} player(s)" for t, ns in tiers.items()]
     if reduced:
         lines += ["", "Not at the full tier (fewer games, wider intervals): " + ", ".join(reduced) + "."]
     machines = sorted({r.get("timing", {}).get("machine", "?") for r in reports})
