@@ -1,7 +1,9 @@
 """External agents: a program in any language that plays over JSON lines on stdin/stdout.
 
 The spec ``exec:COMMAND`` (``ohmygoods evaluate "exec:python3 my_agent.py"``, ``ohmygoods
-tournament --agents "exec:./my_agent,heuristic"``) builds an :class:`ExternalAgent`. The
+tournament --agents "exec:./my_agent,heuristic"``) builds an :class:`ExternalAgent`; through
+:func:`~ohmygoods_env.policy.make_agent` only with ``allow_exec=True``, so an agent name from
+elsewhere (a request to ``ohmygoods serve``) never starts a program. The
 command is split like a shell would (:func:`shlex.split`) but runs without a shell. One
 process plays one seat of one game: it starts at the first decision and its stdin is closed
 when the game is over (the agent object is dropped).

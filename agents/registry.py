@@ -77,10 +77,21 @@ def sb3(arg: str | None = None, *, seed: int | None = None, trust_pickle: bool =
     return load_policy(p if p.suffix == ".zip" else p.with_suffix(".zip"), seed=seed, trust_pickle=True, **kwargs)
 
 
-def exec_agent(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
-    """``exec:COMMAND``: an external program speaking JSON lines (:mod:`ohmygoods_agents.external`)."""
+def exec_agent(arg: str | None = None, *, seed: int | None = None, allow_exec: bool = False, **kwargs: Any) -> Any:
+    """``exec:COMMAND``: an external program speaking JSON lines (:mod:`ohmygoods_agents.external`).
+
+    It runs a program on this machine, so it is refused unless ``allow_exec=True``: an agent
+    name that arrives from elsewhere (a request to ``ohmygoods serve``, a config file) never
+    starts a program. ``ohmygoods evaluate`` and ``ohmygoods tournament`` opt in for the
+    agents named on their command line.
+    """
     if arg is None:
         raise ValueError("the exec agent needs a command: exec:COMMAND, e.g. 'exec:python3 my_agent.py'")
+    if allow_exec is not True:
+        raise ValueError(
+            f"exec:{arg} would run a program on this machine: make_agent(..., allow_exec=True) allows it "
+            "(ohmygoods evaluate and ohmygoods tournament do for the agents on their command line)"
+        )
     from .external import ExternalAgent
 
     return ExternalAgent(arg, seed=seed, **kwargs)

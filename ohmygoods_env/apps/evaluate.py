@@ -91,8 +91,8 @@ def agent_setup(spec: str, args: argparse.Namespace) -> tuple[str, dict[str, Any
     elif name == "mcts" and args.mcts_sims is not None:
         kwargs = {"sims": args.mcts_sims, "seconds": None}
         label = f"{spec}-{args.mcts_sims}"
-    elif name == "exec":
-        kwargs = {"timeout": args.exec_timeout}
+    elif name == "exec":  # named on this command line: the user allows the program to run
+        kwargs = {"timeout": args.exec_timeout, "allow_exec": True}
     if args.trust_pickle:
         from .tournament import loads_pickle
 

@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--agents needs at least 2 different agents, got {names}")
     search = {"sims": args.mcts_sims, "seconds": args.mcts_seconds}
     agent_kwargs: dict[str, dict] = {n: search for n in names if n.split(":")[0] == "mcts"}
-    agent_kwargs.update({n: {"timeout": args.exec_timeout} for n in names if n.startswith("exec:")})
+    exec_kwargs = {"timeout": args.exec_timeout, "allow_exec": True}  # programs named on this command line
+    agent_kwargs.update({n: exec_kwargs for n in names if n.startswith("exec:")})
     if args.trust_pickle:
         agent_kwargs.update({n: {"trust_pickle": True} for n in names if loads_pickle(n)})
     try:

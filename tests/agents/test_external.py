@@ -18,6 +18,7 @@ from ohmygoods_env.policy import info_state_of
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "external_agent.py"
 PY = sys.executable
+ALLOW = {"allow_exec": True}
 
 
 def _script(tmp_path: Path, body: str, name: str = "agent.py") -> str:
@@ -37,7 +38,7 @@ def _act(agent: ExternalAgent, mask: np.ndarray) -> int:
 
 
 def test_the_example_agent_prefers_building_and_keeping_its_hand() -> None:
-    agent = make_agent(f"exec:{PY} {EXAMPLE}", seed=3)
+    agent = make_agent(f"exec:{PY} {EXAMPLE}", seed=3, allow_exec=True)
     assert _act(agent, _mask(L.A_NO_BUILD, L.A_BUILD)) == L.A_BUILD
     assert _act(agent, _mask(L.A_KEEP, L.A_DISCARD_HAND)) == L.A_KEEP
     assert _act(agent, _mask(L.A_PRODUCTION_DONE, L.A_PRODUCE + 4)) == L.A_PRODUCE + 4
@@ -93,9 +94,21 @@ def test_a_crash_report_carries_the_programs_stderr(tmp_path: Path) -> None:
         _act(agent, _mask(L.A_BUILD))
 
 
+def test_an_exec_agent_from_a_name_alone_never_starts_a_program(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    spec = "exec:" + _script(tmp_path, f"open({str(marker)!r}, 'w').write('ran')\n")
+    with pytest.raises(ValueError, match="allow_exec=True"):
+        make_agent(spec)
+    from ohmygoods_env.apps import serve
+
+    with pytest.raises(serve.BadRequest, match="allow_exec=True"):  # a request to the browser server
+        serve.WebGame("omg2", 2, 0, [spec], seed=0)
+    assert not marker.exists()
+
+
 def test_unknown_programs_and_empty_commands_are_refused_at_once() -> None:
     with pytest.raises(ValueError, match="no program 'no-such-agent-program'"):
-        make_agent("exec:no-such-agent-program --fast")
+        make_agent("exec:no-such-agent-program --fast", allow_exec=True)
     with pytest.raises(ValueError, match="empty argument"):
         make_agent("exec:")
     with pytest.raises(ValueError, match="timeout must be > 0"):
@@ -134,10 +147,10 @@ def test_an_evaluation_keeps_the_games_played_before_an_agent_fails_and_resumes(
     p = E.Protocol.from_dict(data)
     out = tmp_path / "eval"
     with pytest.raises(ExternalAgentError, match="malformed reply 'oops'"):
-        E.evaluate(spec, "tiny", (2,), workers=1, protocol=p, out=out, progress=False)
+        E.evaluate(spec, "tiny", (2,), workers=1, protocol=p, out=out, progress=False, agent_kwargs=ALLOW)
     kept = (out / "games_2p.jsonl").read_text().splitlines()
     assert len(kept) == 2  # the two games finished before the third failed
-    report = E.evaluate(spec, "tiny", (2,), workers=1, protocol=p, out=out, progress=False)
+    report = E.evaluate(spec, "tiny", (2,), workers=1, protocol=p, out=out, progress=False, agent_kwargs=ALLOW)
     assert int(counter.read_text()) == 3 + 4  # the resumed run started only the 4 missing games
     assert report["players"]["2"]["opponents"][0]["games"] == 6
     assert (out / "games_2p.jsonl").read_text().splitlines()[:2] == kept
