@@ -10,6 +10,8 @@ spec                 agent
 ``ppo``              the shipped 2-player policy (package data, safe format; see below)
 ``ppo:PATH``         a policy checkpoint ``PATH`` (``NAME.json`` + ``NAME.safetensors``,
                      :func:`ohmygoods_agents.checkpoint.load_policy`); runs no code when loaded
+``exec:COMMAND``     an external program in any language, over JSON lines on stdin/stdout
+                     (:mod:`ohmygoods_agents.external`)
 ``sb3:PATH``         a Stable-Baselines3 ``MaskablePPO`` zip: **only** with
                      ``trust_pickle=True``, because loading such a zip unpickles code
 ===================  ==========================================================================
@@ -31,6 +33,6 @@ from . import registry as _registry
 
 _registry.register_all()
 
-AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts", "ppo", "ppo:PATH", "sb3:PATH")
+AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts", "ppo", "ppo:PATH", "exec:COMMAND", "sb3:PATH")
 
 __all__ = ["AGENT_NAMES", "Agent", "agent_names", "info_state_of", "make_agent", "register_agent"]

@@ -77,6 +77,26 @@ def sb3(arg: str | None = None, *, seed: int | None = None, trust_pickle: bool =
     return load_policy(p if p.suffix == ".zip" else p.with_suffix(".zip"), seed=seed, trust_pickle=True, **kwargs)
 
 
+def exec_agent(arg: str | None = None, *, seed: int | None = None, allow_exec: bool = False, **kwargs: Any) -> Any:
+    """``exec:COMMAND``: an external program speaking JSON lines (:mod:`ohmygoods_agents.external`).
+
+    It runs a program on this machine, so it is refused unless ``allow_exec=True``: an agent
+    name that arrives from elsewhere (a request to ``ohmygoods serve``, a config file) never
+    starts a program. ``ohmygoods evaluate`` and ``ohmygoods tournament`` opt in for the
+    agents named on their command line.
+    """
+    if arg is None:
+        raise ValueError("the exec agent needs a command: exec:COMMAND, e.g. 'exec:python3 my_agent.py'")
+    if allow_exec is not True:
+        raise ValueError(
+            f"exec:{arg} would run a program on this machine: make_agent(..., allow_exec=True) allows it "
+            "(ohmygoods evaluate and ohmygoods tournament do for the agents on their command line)"
+        )
+    from .external import ExternalAgent
+
+    return ExternalAgent(arg, seed=seed, **kwargs)
+
+
 def _shipped_factory(short_name: str):
     def factory(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
         _no_arg(short_name, arg)
@@ -98,6 +118,7 @@ def register_all() -> None:
     register_agent("heuristic", heuristic, "documented rule-based player")
     register_agent("mcts", mcts, "determinized information-set MCTS; mcts:SPEC guided by a policy network")
     register_agent("ppo", ppo, "the shipped 2-player policy; ppo:PATH a policy checkpoint")
+    register_agent("exec", exec_agent, "exec:COMMAND, an external program over JSON lines (stdin/stdout)")
     register_agent("sb3", sb3, "sb3:PATH, a MaskablePPO zip (trust_pickle=True only)")
     from .checkpoint import shipped_checkpoints
 
@@ -106,4 +127,16 @@ def register_all() -> None:
             register_agent(short, _shipped_factory(short), f"shipped agent {short}")
 
 
-__all__ = ["greedy", "heuristic", "mcts", "ppo", "ppo_3p", "ppo_4p", "ppo_solo", "register_all", "sb3", "shipped"]
+__all__ = [
+    "exec_agent",
+    "greedy",
+    "heuristic",
+    "mcts",
+    "ppo",
+    "ppo_3p",
+    "ppo_4p",
+    "ppo_solo",
+    "register_all",
+    "sb3",
+    "shipped",
+]

@@ -147,10 +147,19 @@ def _init_worker(names: list[str], agent_kwargs: dict, players: int, rules: str)
     _WORKER.update(names=names, agent_kwargs=agent_kwargs, players=players, rules=rules)
 
 
+def _kwargs_of(agent_kwargs: dict | list, names: list[str], a: int) -> dict:
+    """Keyword arguments of agent ``a``: ``agent_kwargs`` is keyed by name, or a list by agent index."""
+    if isinstance(agent_kwargs, list):
+        return agent_kwargs[a]
+    return agent_kwargs.get(names[a], {})
+
+
 def _run_spec(spec: GameSpec) -> dict:
     names, kw = _WORKER["names"], _WORKER["agent_kwargs"]
-    agents = [make_agent(names[a], seed=spec.agent_seeds[s], **kw.get(names[a], {})) for s, a in enumerate(spec.seats)]
-    t0 = time.perf_counter()
+    agents = [
+        make_agent(names[a], seed=spec.agent_seeds[s], **_kwargs_of(kw, names, a)) for s, a in enumerate(spec.seats)
+    ]
+    t0, c0 = time.perf_counter(), time.process_time()
     g, thinking, moves = play_game(agents, _WORKER["players"], _WORKER["rules"], spec.seed)
     scores = g.scores()
     return {
@@ -168,6 +177,7 @@ def _run_spec(spec: GameSpec) -> dict:
         "thinking_s": [round(t, 4) for t in thinking],
         "seat_decisions": moves,
         "wall_s": round(time.perf_counter() - t0, 4),
+        "cpu_s": round(time.process_time() - c0, 4),  # CPU time of the process playing the game
         "record": g.record().to_dict(),
     }
 
@@ -201,14 +211,17 @@ def run_games(
     players: int,
     rules: str,
     workers: int = 1,
-    agent_kwargs: dict | None = None,
+    agent_kwargs: dict | list | None = None,
     progress: bool = True,
     partial: Path | None = None,
+    desc: str | None = None,
 ) -> list[dict]:
     """Play every scheduled game (in parallel when ``workers > 1``); results in schedule order.
 
-    With ``partial``, every finished game is appended to that file at once, and games already
-    there (from an interrupted run of the same schedule) are not played again.
+    ``agent_kwargs`` holds keyword arguments for :func:`make_agent`, by agent name or (a list)
+    by agent index, for two agents of one name with other settings. With ``partial``, every
+    finished game is appended to that file at once, and games already there (from an
+    interrupted run of the same schedule) are not played again.
     """
     agent_kwargs = agent_kwargs or {}
     init = (names, agent_kwargs, players, rules)
@@ -220,7 +233,9 @@ def run_games(
         try:
             from tqdm import tqdm
 
-            bar = tqdm(total=len(specs), initial=len(finished), unit="game", file=sys.stderr, dynamic_ncols=True)
+            bar = tqdm(
+                total=len(specs), initial=len(finished), unit="game", file=sys.stderr, dynamic_ncols=True, desc=desc
+            )
         except ImportError:  # pragma: no cover - tqdm is a core dependency
             bar = None
     sink = open(partial, "a") if partial is not None else None  # closed in the finally below

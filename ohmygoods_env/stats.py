@@ -12,6 +12,12 @@
   are on openskill's scale (a new agent: ``mu = 25``), shifted so that ``random`` is 0 when
   it plays, else the mean is 0.
 
+* :func:`anchored_rating` — the rating of one agent on a fixed Bradley–Terry (Elo) scale
+  whose anchor agents are pinned (``ohmygoods evaluate``: random 0, heuristic 1000), with a
+  95% interval.
+* :func:`rate_difference`, :func:`value_difference` — whether two measured win rates (or two
+  means, two ratings) differ: the 95% interval of the difference (``ohmygoods evaluate --compare``).
+
 Pairwise Bradley–Terry ratings with bootstrap intervals (2-player tournaments) stay in
 :mod:`ohmygoods_agents.tournament`.
 """
@@ -21,7 +27,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["Z95", "mean_interval", "multiplayer_ratings", "wilson"]
+__all__ = [
+    "Z95",
+    "anchored_rating",
+    "mean_interval",
+    "multiplayer_ratings",
+    "rate_difference",
+    "value_difference",
+    "wilson",
+]
 
 Z95 = 1.959963984540054
 
@@ -96,3 +110,77 @@ def multiplayer_ratings(names: Sequence[str], games: Sequence[dict], z: float = 
         {"rating": m - anchor, "lo": m - anchor - z * s, "hi": m - anchor + z * s, "sigma": s}
         for m, s in zip(mu, sigma, strict=True)
     ]
+
+
+ELO = 400.0 / math.log(10.0)  # Elo points per unit of log-odds
+
+
+def anchored_rating(
+    results: Sequence[tuple[float, float, float]], prior: float = 1.0, z: float = Z95
+) -> tuple[float, float, float]:
+    """Rating of one agent on a Bradley–Terry scale (Elo points) whose anchors are pinned.
+
+    ``results`` holds one ``(anchor_rating, score, n)`` per anchor: ``n`` comparisons
+    against that anchor, ``score`` of them won (ties count half). Under Bradley–Terry the
+    agent wins against an anchor of rating ``r`` with ``p = 1 / (1 + 10^((r - x) / 400))``;
+    ``x`` maximises the likelihood plus ``prior`` virtual comparisons split half-half per
+    anchor (keeps ``x`` finite when the agent never loses or never wins). The interval is
+    ``x ± z / sqrt(I)`` with ``I`` the Fisher information. Returns ``(x, lo, hi)``.
+
+    >>> [round(v) for v in anchored_rating([(0.0, 75.0, 100.0)], prior=0.0)]
+    [191, 112, 269]
+    """
+    rows = [(float(r), float(s) + prior / 2, float(n) + prior) for r, s, n in results if n + prior > 0]
+    if not rows:
+        raise ValueError("anchored_rating needs at least one anchor with comparisons")
+    for r, s, n in rows:
+        if not 0 <= s <= n:
+            raise ValueError(f"a score must be in [0, n], got {s} of {n} against the anchor rated {r}")
+    x = sum(r * n for r, _, n in rows) / sum(n for _, _, n in rows)
+    info = 0.0
+    for _ in range(100):  # Newton's method on the concave log-likelihood (in log-odds units)
+        grad, info = 0.0, 0.0
+        for r, s, n in rows:
+            p = 1.0 / (1.0 + math.exp((r - x) / ELO))
+            grad += s - n * p
+            info += n * p * (1 - p)
+        if info <= 0:
+            raise ValueError("anchored_rating: no information (every anchor decided with certainty)")
+        step = max(-400.0, min(400.0, ELO * grad / info))
+        x += step
+        if abs(step) < 1e-9:
+            break
+    half = z * ELO / math.sqrt(info)
+    return (x, x - half, x + half)
+
+
+def rate_difference(s1: float, n1: float, s2: float, n2: float, z: float = Z95) -> tuple[float, float, float]:
+    """Difference of two proportions ``s1/n1 - s2/n2`` with Newcombe's 95% interval (built from the
+    two Wilson intervals); the difference is significant when the interval excludes 0.
+
+    >>> [round(v, 3) for v in rate_difference(60, 100, 40, 100)]
+    [0.2, 0.061, 0.328]
+    """
+    if n1 <= 0 or n2 <= 0:
+        raise ValueError(f"rate_difference needs games on both sides, got n1={n1}, n2={n2}")
+    p1, p2 = s1 / n1, s2 / n2
+    l1, u1 = wilson(s1, n1, z)
+    l2, u2 = wilson(s2, n2, z)
+    d = p1 - p2
+    return (d, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+
+
+def value_difference(
+    a: tuple[float, float, float], b: tuple[float, float, float], z: float = Z95
+) -> tuple[float, float, float]:
+    """Difference ``a - b`` of two independent estimates given as ``(value, lo, hi)`` with
+    symmetric normal 95% intervals; its 95% interval (standard errors added in quadrature).
+
+    >>> [round(v, 2) for v in value_difference((10.0, 8.0, 12.0), (7.0, 5.0, 9.0))]
+    [3.0, 0.17, 5.83]
+    """
+    se_a = (a[2] - a[1]) / (2 * z)
+    se_b = (b[2] - b[1]) / (2 * z)
+    d = a[0] - b[0]
+    half = z * math.sqrt(se_a**2 + se_b**2)
+    return (d, d - half, d + half)

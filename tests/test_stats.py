@@ -62,3 +62,31 @@ def test_without_openskill_the_error_names_the_extra(monkeypatch: pytest.MonkeyP
     monkeypatch.setitem(sys.modules, "openskill.models", None)
     with pytest.raises(ImportError, match="pip install openskill"):
         multiplayer_ratings(["a", "b"], [])
+
+
+def test_anchored_rating_pins_the_scale_to_the_anchors() -> None:
+    from ohmygoods_env.stats import anchored_rating
+
+    x, lo, hi = anchored_rating([(0.0, 500.0, 1000.0), (1000.0, 500.0, 1000.0)])
+    assert x == pytest.approx(500.0) and lo < 500 < hi  # halfway between: half of both
+    x, lo, hi = anchored_rating([(1000.0, 76.0, 100.0)], prior=0.0)
+    assert x == pytest.approx(1000 + 400 * math.log10(76 / 24), abs=1e-6)  # Elo's logistic
+    few = anchored_rating([(1000.0, 7.6, 10.0)], prior=0.0)
+    assert few[2] - few[1] > 3 * (hi - lo)  # ten times fewer games: a wider interval
+    top = anchored_rating([(0.0, 50.0, 50.0), (1000.0, 50.0, 50.0)])
+    assert math.isfinite(top[0]) and top[0] > 1000  # never lost: finite thanks to the prior
+    with pytest.raises(ValueError, match="score must be in"):
+        anchored_rating([(0.0, 11.0, 10.0)], prior=0.0)
+
+
+def test_rate_and_value_differences_say_when_two_results_differ() -> None:
+    from ohmygoods_env.stats import rate_difference, value_difference
+
+    d, lo, hi = rate_difference(300, 500, 250, 500)
+    assert d == pytest.approx(0.1) and 0 < lo < 0.1 < hi  # significant
+    d, lo, hi = rate_difference(30, 50, 25, 50)
+    assert lo < 0 < hi  # the same rates on ten times fewer games: not significant
+    d, lo, hi = value_difference((10.0, 9.0, 11.0), (10.5, 9.5, 11.5))
+    assert d == pytest.approx(-0.5) and lo < 0 < hi
+    with pytest.raises(ValueError, match="games on both sides"):
+        rate_difference(1, 0, 1, 1)

@@ -8,6 +8,7 @@ subcommand         what it does
 ``serve``          play in the browser against agents (a local web server)
 ``replay``         a game of ``games.jsonl`` as a self-contained HTML page
 ``tournament``     round-robin between agents, win rates with intervals
+``evaluate``       an agent's report card against the fixed ladder; the leaderboard
 ``bench``          steps/s of the engine and envs next to the anchors
 ``fuzz``           long random games with invariant checks
 ``train``          trains an agent; ``--recipe NAME`` replays a shipped one
@@ -55,6 +56,12 @@ def _tournament(argv: list[str]) -> int:
     return main(argv)
 
 
+def _evaluate(argv: list[str]) -> int:
+    from .evaluate import main
+
+    return main(argv)
+
+
 def _bench(argv: list[str]) -> int:
     from .bench import main
 
@@ -79,6 +86,7 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
     "serve": (_serve, "play in the browser against agents (local web server)"),
     "replay": (_replay, "write a game of games.jsonl as a self-contained HTML page"),
     "tournament": (_tournament, "round-robin tournament between agents"),
+    "evaluate": (_evaluate, "report card of an agent against the fixed ladder; --leaderboard, --compare"),
     "bench": (_bench, "throughput benchmark next to the anchors (--train: training speed)"),
     "fuzz": (_fuzz, "random games with invariant checks"),
     "train": (_train, "train an agent (the loop of the shipped ones; --recipe NAME replays one)"),

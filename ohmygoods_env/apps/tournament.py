@@ -5,6 +5,9 @@ Results are never deleted: an output folder that already holds games (``games.js
 the ``games.partial.jsonl`` of an interrupted run) is refused unless ``--resume`` keeps and
 extends them, or ``--out`` names another folder.
 
+An external agent (``exec:COMMAND``, :mod:`ohmygoods_agents.external`) that breaks its protocol
+stops the run with status 1 and a message; the finished games stay for ``--resume``.
+
 An agent that loads a Stable-Baselines3 zip (``sb3:PATH``, or ``ppo:PATH`` naming a zip)
 unpickles code stored in the file, so it is refused (exit 2, the message names
 ``--trust-pickle``) unless ``--trust-pickle`` is given; the opt-in reaches those agents only.
@@ -69,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="play nothing: recompute the tables, files and plots of DIR from DIR/games.jsonl",
     )
+    ap.add_argument(
+        "--exec-timeout", type=positive_float, default=10.0, help="seconds an exec:COMMAND agent has per decision"
+    )
     ap.add_argument("--no-plots", action="store_true", help="write no PNG plots")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     return ap
@@ -106,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--agents needs at least 2 different agents, got {names}")
     search = {"sims": args.mcts_sims, "seconds": args.mcts_seconds}
     agent_kwargs: dict[str, dict] = {n: search for n in names if n.split(":")[0] == "mcts"}
+    exec_kwargs = {"timeout": args.exec_timeout, "allow_exec": True}  # programs named on this command line
+    agent_kwargs.update({n: exec_kwargs for n in names if n.startswith("exec:")})
     if args.trust_pickle:
         agent_kwargs.update({n: {"trust_pickle": True} for n in names if loads_pickle(n)})
     try:
@@ -145,9 +153,19 @@ def main(argv: list[str] | None = None) -> int:
         with open(partial, "a") as fh:
             fh.write(kept if kept.endswith("\n") or not kept else kept + "\n")
     t0 = time.perf_counter()
-    games = T.run_games(
-        names, specs, args.players, args.rules, args.workers, agent_kwargs, not args.no_progress, partial
-    )
+    from ohmygoods_agents.external import ExternalAgentError
+
+    try:
+        games = T.run_games(
+            names, specs, args.players, args.rules, args.workers, agent_kwargs, not args.no_progress, partial
+        )
+    except ExternalAgentError as exc:
+        print(
+            f"ohmygoods tournament: {exc}\nthe games finished so far are kept in {partial}; --resume plays only "
+            "the missing games",
+            file=sys.stderr,
+        )
+        return 1
     wall = time.perf_counter() - t0
     summary = T.summarize(names, games, bootstrap=args.bootstrap, seed=args.seed)
     config = {

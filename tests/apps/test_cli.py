@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ohmygoods_env.apps import bench, cli, common, demo, fuzz, play, replay, serve, tournament
+from ohmygoods_env.apps import bench, cli, common, demo, evaluate, fuzz, play, replay, serve, tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 PARSERS = {
@@ -21,6 +21,7 @@ PARSERS = {
     "serve": serve._parser,
     "replay": replay._parser,
     "tournament": tournament._parser,
+    "evaluate": evaluate._parser,
     "bench": bench._parser,
     "fuzz": fuzz._parser,
 }
@@ -92,6 +93,11 @@ def test_the_dispatcher_lists_commands_and_prints_the_version(capsys) -> None:
         (["tournament", "--games", "0"], "--games: expected an integer >= 1, got 0"),
         (["tournament", "--bootstrap", "-1"], "--bootstrap: expected an integer >= 0, got -1"),
         (["demo", "--players", "5"], "--players"),
+        (["evaluate", "nobody"], "unknown agent 'nobody'"),
+        (["evaluate", "random", "--players", "5"], "5 is not allowed"),
+        (["evaluate", "random", "--tier", "huge"], "unknown tier 'huge'"),
+        (["evaluate"], "name an AGENT"),
+        (["evaluate", "exec:no-such-program-x"], "no program 'no-such-program-x'"),
         (["demo", "--bots", "nobody"], "unknown agent"),
         (["bench", "--seconds", "0"], "--seconds"),
         (["bench", "--sizes", "4,x"], "--sizes"),

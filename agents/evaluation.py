@@ -1,0 +1,709 @@
+"""The evaluation protocol: one agent against a fixed ladder on fixed deals, a report card, a leaderboard.
+
+The library of ``ohmygoods evaluate`` (the command line is :mod:`ohmygoods_env.apps.evaluate`;
+the protocol, report schema and external agents are described in ``docs/evaluation.md``).
+
+* :class:`Protocol` — the versioned protocol file ``data/eval_protocol_v1.json`` in this
+  package: the ladder (agent specs and settings), the tiers (deals per opponent and player
+  count), the deal sets (explicit game seeds per player count, id ``deal_set``) and the
+  rating anchors. Changing any of it bumps ``version``.
+* :func:`schedule` — the games of one player count: every deal is played once per seat of
+  the evaluated agent (seats rotated), the other seats all one ladder agent; solo: every deal
+  once. Agent seeds derive from the deal seed and the seat, so the games do not depend on the
+  worker count or order.
+* :func:`evaluate` — plays them with the tournament harness
+  (:func:`ohmygoods_agents.tournament.run_games`: progress bar, workers, every finished game
+  appended to a games file at once) and builds the report (:func:`report_section`): win rate
+  (ties split) with 95% Wilson interval, mean score margin, solo mean score, an anchored
+  Bradley–Terry rating (:func:`ohmygoods_env.stats.anchored_rating`), the agent's mean
+  decision time and the machine.
+* :func:`format_markdown`, :func:`plot_report`, :func:`compare_reports` /
+  :func:`format_comparison` — the report as a table, one figure, and two reports compared.
+* :func:`merge_reports`, :func:`render_leaderboard` — per-agent report cards merged per
+  player count and the leaderboard page (``docs/leaderboard.md``).
+
+Everything except the ``timing`` block of a report is a function of the agent, its settings,
+the protocol, the tier and the code: the same deterministic agent gives the same report on
+any machine and with any number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ohmygoods_env import layout as L
+from ohmygoods_env.stats import anchored_rating, mean_interval, rate_difference, value_difference, wilson
+
+from . import tournament as T
+
+PROTOCOL_FILE = Path(__file__).parent / "data" / "eval_protocol_v1.json"
+SCHEMA = "ohmygoods-evaluate-report"
+SCHEMA_VERSION = 1
+PLAYER_COUNTS = (1, 2, 3, 4)
+RATING_MODEL = "Bradley-Terry, Elo scale, anchors pinned; 95% Fisher interval; 3-4 players: share of opponents beaten"
+
+# ===================================================================== the protocol
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """The fixed evaluation protocol (see the module docstring); load it with :func:`load_protocol`."""
+
+    version: int
+    deal_set: str
+    rules: str
+    anchors: dict[str, float]
+    ladder: dict[str, dict[str, Any]]
+    tiers: dict[str, dict[int, dict[str, int]]]
+    deals: dict[int, list[int]]
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Protocol:
+        """A protocol from its JSON form; ``ValueError`` naming the first inconsistency."""
+        try:
+            p = cls(
+                version=int(d["version"]),
+                deal_set=str(d["deal_set"]),
+                rules=str(d["rules"]),
+                anchors={k: float(v) for k, v in d["rating"]["anchors"].items()},
+                ladder={k: {"spec": v["spec"], "kwargs": dict(v.get("kwargs", {}))} for k, v in d["ladder"].items()},
+                tiers={t: {int(n): dict(plan) for n, plan in by_n.items()} for t, by_n in d["tiers"].items()},
+                deals={int(n): [int(s) for s in seeds] for n, seeds in d["deals"].items()},
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(
+                f"not an evaluation protocol (expected the fields of {PROTOCOL_FILE.name}): {exc!r}"
+            ) from None
+        p.check()
+        return p
+
+    def check(self) -> None:
+        for tier, by_n in self.tiers.items():
+            for n, plan in by_n.items():
+                if n not in PLAYER_COUNTS:
+                    raise ValueError(f"protocol tier {tier!r}: player count {n} is not one of {PLAYER_COUNTS}")
+                for opp, deals in plan.items():
+                    if n > 1 and opp not in self.ladder:
+                        raise ValueError(f"protocol tier {tier!r}, {n} players: {opp!r} is not a ladder agent")
+                    if not 1 <= deals <= len(self.deals.get(n, [])):
+                        raise ValueError(
+                            f"protocol tier {tier!r}, {n} players, {opp!r}: {deals} deals, the deal set has "
+                            f"{len(self.deals.get(n, []))}"
+                        )
+
+    def plan(self, tier: str, players: int) -> list[tuple[str, int]]:
+        """``(opponent, deals)`` of a tier and player count (``[("solo", deals)]`` for 1 player)."""
+        if tier not in self.tiers:
+            raise ValueError(f"unknown tier {tier!r}: the protocol has {sorted(self.tiers)}")
+        return list(self.tiers[tier].get(players, {}).items())
+
+
+def load_protocol(path: str | Path | None = None) -> Protocol:
+    """The shipped protocol, or the one in ``path`` (a JSON file of the same form)."""
+    p = Path(path) if path is not None else PROTOCOL_FILE
+    try:
+        data = json.loads(p.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"cannot read the evaluation protocol {p}: {exc}") from None
+    return Protocol.from_dict(data)
+
+
+def agent_player_counts(spec: str) -> tuple[int, ...]:
+    """The player counts an agent is evaluated on by default: a policy checkpoint's own count
+    (shipped ``ppo-3p``, or ``ppo:PATH`` whose JSON names ``players``), else 1 to 4."""
+    from .checkpoint import shipped_checkpoints
+
+    name, _, arg = spec.partition(":")
+    path = shipped_checkpoints().get(spec) if not arg else (Path(arg) if name == "ppo" else None)
+    if path is not None:
+        path = Path(path).with_suffix(".json")
+        try:
+            players = json.loads(path.read_text()).get("players")
+        except (OSError, json.JSONDecodeError):
+            players = None
+        if isinstance(players, int) and players in PLAYER_COUNTS:
+            return (players,)
+    return PLAYER_COUNTS
+
+
+# ===================================================================== schedule and play
+
+
+def _cost(protocol: Protocol, label: str) -> int:
+    """Play the dearest opponents first (better use of the workers): MCTS by simulations."""
+    kw = protocol.ladder.get(label, {}).get("kwargs", {})
+    return -int(kw.get("sims") or 0)
+
+
+def schedule(protocol: Protocol, tier: str, players: int) -> tuple[list[str], list[T.GameSpec]]:
+    """Opponent labels (agent ``k + 1`` of the games) and the games of one player count."""
+    plan = sorted(protocol.plan(tier, players), key=lambda item: _cost(protocol, item[0]))
+    seeds = protocol.deals[players]
+    specs: list[T.GameSpec] = []
+    labels = [] if players == 1 else [label for label, _ in plan]
+    for lineup, (_, deals) in enumerate(plan):
+        for d in range(deals):
+            for rot in range(players):
+                seats = (0,) if players == 1 else tuple(0 if s == rot else lineup + 1 for s in range(players))
+                agent_seeds = tuple(T._derive(protocol.version, players, seeds[d], rot, s) for s in range(players))
+                number = d * players + rot
+                specs.append(T.GameSpec(len(specs), lineup, number, seeds[d], seats, agent_seeds))
+    return labels, specs
+
+
+def play(
+    agent: str,
+    protocol: Protocol,
+    tier: str,
+    players: int,
+    agent_kwargs: dict[str, Any] | None = None,
+    workers: int = 1,
+    games_file: Path | None = None,
+    progress: bool = True,
+) -> tuple[list[str], list[dict]]:
+    """Play the games of one player count; returns the opponent labels and the games (schedule order).
+
+    With ``games_file`` every finished game is appended at once, and the games already there
+    (an interrupted run of the same protocol) are kept and not played again.
+    """
+    labels, specs = schedule(protocol, tier, players)
+    names = [agent] + [protocol.ladder[x]["spec"] for x in labels]
+    kwargs = [dict(agent_kwargs or {})] + [dict(protocol.ladder[x]["kwargs"]) for x in labels]
+    games = T.run_games(
+        names, specs, players, protocol.rules, workers, kwargs, progress, games_file, desc=f"{players} players"
+    )
+    return labels, games
+
+
+# ===================================================================== the report
+
+
+def _subject_seat(game: dict) -> int:
+    return game["agent_index"].index(0)
+
+
+def _win_share(game: dict, seat: int) -> float:
+    return 1.0 / len(game["winners"]) if seat in game["winners"] else 0.0
+
+
+def _ahead_share(game: dict, seat: int) -> float:
+    """Share of the other seats that ``seat`` finished ahead of (R8.3; equal counts half)."""
+    others = [t for t in range(len(game["scores"])) if t != seat]
+    return sum(T._ahead(game, seat, t) for t in others) / len(others)
+
+
+def opponent_row(label: str, spec: str, games: list[dict], players: int) -> dict[str, Any]:
+    """The agent's results against one ladder agent (see ``docs/evaluation.md`` for the fields)."""
+    seats = [_subject_seat(g) for g in games]
+    shares = [_win_share(g, s) for g, s in zip(games, seats, strict=True)]
+    margins = [
+        g["scores"][s] - max(g["scores"][t] for t in range(players) if t != s)
+        for g, s in zip(games, seats, strict=True)
+    ]
+    won = float(sum(shares))
+    lo, hi = wilson(won, len(games))
+    m, m_lo, m_hi = mean_interval([float(x) for x in margins])
+    return {
+        "opponent": label,
+        "spec": spec,
+        "games": len(games),
+        "deals": len(games) // players,
+        "wins": sum(1 for x in shares if x == 1.0),
+        "ties": sum(1 for x in shares if 0.0 < x < 1.0),
+        "losses": sum(1 for x in shares if x == 0.0),
+        "win_rate": won / len(games),
+        "win_lo": lo,
+        "win_hi": hi,
+        "margin_mean": m,
+        "margin_lo": m_lo,
+        "margin_hi": m_hi,
+        "score_mean": float(np.mean([g["scores"][s] for g, s in zip(games, seats, strict=True)])),
+        "opponent_score_mean": float(
+            np.mean([g["scores"][t] for g, s in zip(games, seats, strict=True) for t in range(players) if t != s])
+        ),
+        "ahead_share": float(np.mean([_ahead_share(g, s) for g, s in zip(games, seats, strict=True)])),
+    }
+
+
+def rating_of(rows: list[dict[str, Any]], anchors: dict[str, float]) -> dict[str, Any] | None:
+    """The anchored rating from the rows against the anchor agents (each game one comparison,
+    scored by the share of opponents beaten); ``None`` when no anchor was played."""
+    results = [
+        (anchors[r["opponent"]], r["ahead_share"] * r["games"], r["games"]) for r in rows if r["opponent"] in anchors
+    ]
+    if not results:
+        return None
+    value, lo, hi = anchored_rating(results)
+    return {"value": value, "lo": lo, "hi": hi, "model": RATING_MODEL, "anchors": dict(anchors)}
+
+
+def report_section(labels: list[str], games: list[dict], players: int, protocol: Protocol, tier: str) -> dict[str, Any]:
+    """The report of one player count from its games (everything but the timing)."""
+    section: dict[str, Any] = {
+        "tier": tier,
+        "protocol_version": protocol.version,
+        "deal_set": protocol.deal_set,
+        "env_version": env_version(),
+        "package_version": package_version(),
+    }
+    if players == 1:
+        scores = [float(g["scores"][0]) for g in games]
+        mean, lo, hi = mean_interval(scores)
+        section["solo"] = {
+            "games": len(games),
+            "score_mean": mean,
+            "score_lo": lo,
+            "score_hi": hi,
+            "rounds_mean": float(np.mean([g["rounds"] for g in games])),
+        }
+        return section
+    rows = []
+    for k, label in enumerate(labels):
+        mine = [g for g in games if g["lineup"] == k]
+        rows.append(opponent_row(label, protocol.ladder[label]["spec"], mine, players))
+    order = [label for label, _ in protocol.plan(tier, players)]
+    section["opponents"] = sorted(rows, key=lambda r: order.index(r["opponent"]))  # the protocol's order
+    section["rating"] = rating_of(rows, protocol.anchors)
+    return section
+
+
+def timing_of(games: list[dict], wall_s: float) -> dict[str, Any]:
+    """The agent's thinking time per decision over ``games`` (machine-dependent)."""
+    seconds = sum(g["thinking_s"][_subject_seat(g)] for g in games)
+    decisions = sum(g["seat_decisions"][_subject_seat(g)] for g in games)
+    cpu = sum(g.get("cpu_s", 0.0) for g in games)
+    return {
+        "wall_s": round(wall_s, 2),
+        "cpu_s": round(cpu, 2),
+        "games": len(games),
+        "decisions": decisions,
+        "decision_s_mean": seconds / max(1, decisions),
+    }
+
+
+def machine() -> str:
+    """The machine in words: CPU model, core count, OS and Python."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    )
+
+
+def env_version() -> str:
+    return f"oh_my_goods-v{L.LAYOUT_VERSION}"
+
+
+def package_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("ohmygoods")
+    except Exception:  # noqa: BLE001 - not installed: the source tree's version
+        from ohmygoods_env import __version__
+
+        return __version__
+
+
+def evaluate(
+    agent: str,
+    tier: str = "full",
+    players: tuple[int, ...] | list[int] | None = None,
+    workers: int = 1,
+    protocol: Protocol | None = None,
+    agent_kwargs: dict[str, Any] | None = None,
+    out: str | Path | None = None,
+    progress: bool = True,
+    label: str | None = None,
+) -> dict[str, Any]:
+    """Evaluate the agent spec ``agent`` on ``tier`` of the protocol; returns the report (a dict).
+
+    ``players``: the player counts (default :func:`agent_player_counts`). ``out``: a folder
+    for the games (``games_<n>p.jsonl``, one line per finished game, kept and extended by a
+    later call with the same arguments). ``agent_kwargs`` go to :func:`make_agent`.
+    """
+    import time
+
+    protocol = protocol or load_protocol()
+    counts = tuple(players) if players else agent_player_counts(agent)
+    for n in counts:
+        if n not in PLAYER_COUNTS:
+            raise ValueError(f"players must be some of {PLAYER_COUNTS}, got {n}")
+        if not protocol.plan(tier, n):
+            raise ValueError(f"tier {tier!r} of the protocol has no games for {n} players")
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    report: dict[str, Any] = {
+        "schema": SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "agent": agent,
+        "label": label or agent,
+        "agent_kwargs": dict(agent_kwargs or {}),
+        "tier": tier,
+        "protocol_version": protocol.version,
+        "deal_set": protocol.deal_set,
+        "rules": protocol.rules,
+        "env_version": env_version(),
+        "package_version": package_version(),
+        "players": {},
+        "timing": {"machine": machine(), "workers": workers, "by_players": {}},
+    }
+    for n in counts:
+        t0 = time.perf_counter()
+        games_file = Path(out) / f"games_{n}p.jsonl" if out is not None else None
+        labels, games = play(agent, protocol, tier, n, agent_kwargs, workers, games_file, progress)
+        report["players"][str(n)] = report_section(labels, games, n, protocol, tier)
+        report["timing"]["by_players"][str(n)] = timing_of(games, time.perf_counter() - t0)
+    by = report["timing"]["by_players"].values()
+    decisions = sum(t["decisions"] for t in by)
+    report["timing"]["wall_s"] = round(sum(t["wall_s"] for t in by), 2)
+    report["timing"]["cpu_s"] = round(sum(t["cpu_s"] for t in by), 2)
+    report["timing"]["decision_s_mean"] = sum(t["decision_s_mean"] * t["decisions"] for t in by) / max(1, decisions)
+    return report
+
+
+def without_timing(report: dict[str, Any]) -> dict[str, Any]:
+    """The report minus its machine-dependent ``timing`` block (what reproducibility compares)."""
+    return {k: v for k, v in report.items() if k != "timing"}
+
+
+def check_report(report: Any, source: str = "report") -> dict[str, Any]:
+    """``report`` if it is a report of this schema, else ``ValueError`` naming what is wrong."""
+    if not isinstance(report, dict) or report.get("schema") != SCHEMA:
+        raise ValueError(f'{source} is not an evaluation report (expected "schema": {SCHEMA!r})')
+    if report.get("schema_version") != SCHEMA_VERSION:
+        raise ValueError(f"{source} has schema_version {report.get('schema_version')!r}, expected {SCHEMA_VERSION}")
+    if not isinstance(report.get("players"), dict):
+        raise ValueError(f'{source} has no "players" sections')
+    return report
+
+
+def read_report(path: str | Path) -> dict[str, Any]:
+    """A report JSON file, checked (:func:`check_report`)."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"cannot read the report {path}: {exc}") from None
+    return check_report(data, str(path))
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    """Write ``text`` atomically (a temporary file in the same folder, then a rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+    return path
+
+
+def write_report(report: dict[str, Any], path: str | Path) -> Path:
+    return write_text(path, json.dumps(report, indent=1) + "\n")
+
+
+# ===================================================================== tables and plot
+
+
+def _ci(v: float, lo: float, hi: float, digits: int = 3) -> str:
+    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _rating_text(rating: dict[str, Any] | None) -> str:
+    return "–" if rating is None else _ci(rating["value"], rating["lo"], rating["hi"], 0)
+
+
+def format_markdown(report: dict[str, Any]) -> str:
+    """The report card as markdown: one table per player count."""
+    t = report.get("timing", {})
+    lines = [
+        f"## `{report['label']}` — evaluation report",
+        "",
+        f"Tier **{report['tier']}**, protocol {report['protocol_version']}, deal set `{report['deal_set']}`, "
+        f"rules `{report['rules']}`, {report['env_version']}, ohmygoods {report['package_version']}; "
+        f"agent spec `{report['agent']}`" + (f" {report['agent_kwargs']}" if report.get("agent_kwargs") else "") + ".",
+    ]
+    if t:
+        lines.append(
+            f"Mean decision time {t.get('decision_s_mean', 0.0) * 1000:.2f} ms on {t.get('machine', '?')}; "
+            f"{t.get('wall_s', 0.0):.0f} s with {t.get('workers', '?')} workers."
+        )
+    for n, sec in sorted(report["players"].items()):
+        lines += ["", f"### {n} player{'s' if n != '1' else ''}", ""]
+        if "solo" in sec:
+            s = sec["solo"]
+            lines.append(
+                f"Solo mean score {_ci(s['score_mean'], s['score_lo'], s['score_hi'], 2)} over {s['games']} deals "
+                f"(mean {s['rounds_mean']:.1f} rounds)."
+            )
+            continue
+        lines += [
+            "| opponent | games | win rate [95% CI] | score margin [95% CI] | score (agent / opponents) |",
+            "| --- | ---: | --- | --- | --- |",
+        ]
+        for r in sec["opponents"]:
+            lines.append(
+                f"| {r['opponent']} | {r['games']} | {_ci(r['win_rate'], r['win_lo'], r['win_hi'])} | "
+                f"{_ci(r['margin_mean'], r['margin_lo'], r['margin_hi'], 2)} | "
+                f"{r['score_mean']:.2f} / {r['opponent_score_mean']:.2f} |"
+            )
+        lines += ["", f"Rating {_rating_text(sec['rating'])} (random 0, heuristic 1000)."]
+    return "\n".join(lines) + "\n"
+
+
+def plot_report(report: dict[str, Any], path: str | Path) -> Path | None:
+    """One figure: win rate with its interval against each ladder agent, per player count (solo:
+    the mean score). ``None`` when matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    sections = sorted(report["players"].items())
+    fig, axes = plt.subplots(1, len(sections), figsize=(3.6 * len(sections), 3.4), squeeze=False)
+    for ax, (n, sec) in zip(axes[0], sections, strict=True):
+        if "solo" in sec:
+            s = sec["solo"]
+            ax.errorbar(
+                [0],
+                [s["score_mean"]],
+                yerr=[[s["score_mean"] - s["score_lo"]], [s["score_hi"] - s["score_mean"]]],
+                fmt="o",
+            )
+            ax.set_xticks([0], ["solo"])
+            ax.set_ylabel("mean score")
+            ax.set_title("1 player")
+            continue
+        rows = sec["opponents"]
+        y = [r["win_rate"] for r in rows]
+        err = [[r["win_rate"] - r["win_lo"] for r in rows], [r["win_hi"] - r["win_rate"] for r in rows]]
+        ax.errorbar(range(len(rows)), y, yerr=err, fmt="o")
+        ax.axhline(1 / int(n), color="grey", lw=0.8, ls="--")
+        ax.set_xticks(range(len(rows)), [r["opponent"] for r in rows], rotation=35, ha="right")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("win rate (95% CI)")
+        ax.set_title(f"{n} players")
+    fig.suptitle(f"{report['label']} — tier {report['tier']}, protocol {report['protocol_version']}", fontsize=10)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+# ===================================================================== comparing reports
+
+
+def compare_reports(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
+    """Differences ``a - b`` wherever both reports measured the same thing, each with its 95%
+    interval and whether it is significant (the interval excludes 0). Both must use the same
+    protocol version and deal set (``ValueError`` otherwise); tiers may differ."""
+    for key in ("protocol_version", "deal_set", "rules"):
+        if a.get(key) != b.get(key):
+            raise ValueError(f"the reports differ in {key} ({a.get(key)!r} vs {b.get(key)!r}): not comparable")
+    rows: list[dict[str, Any]] = []
+
+    def add(players: str, what: str, va: float, vb: float, diff: tuple[float, float, float]) -> None:
+        d, lo, hi = diff
+        rows.append(
+            {
+                "players": players,
+                "measure": what,
+                "a": va,
+                "b": vb,
+                "diff": d,
+                "lo": lo,
+                "hi": hi,
+                "significant": bool(lo > 0 or hi < 0),
+            }
+        )
+
+    for n in sorted(set(a["players"]) & set(b["players"])):
+        sa, sb = a["players"][n], b["players"][n]
+        if "solo" in sa and "solo" in sb:
+            x, y = sa["solo"], sb["solo"]
+            va, vb = (x["score_mean"], x["score_lo"], x["score_hi"]), (y["score_mean"], y["score_lo"], y["score_hi"])
+            add(n, "solo mean score", va[0], vb[0], value_difference(va, vb))
+            continue
+        rb = {r["opponent"]: r for r in sb.get("opponents", [])}
+        for r in sa.get("opponents", []):
+            o = rb.get(r["opponent"])
+            if o is not None:
+                diff = rate_difference(r["win_rate"] * r["games"], r["games"], o["win_rate"] * o["games"], o["games"])
+                add(n, f"win rate vs {r['opponent']}", r["win_rate"], o["win_rate"], diff)
+        if sa.get("rating") and sb.get("rating"):
+            x, y = sa["rating"], sb["rating"]
+            add(
+                n,
+                "rating",
+                x["value"],
+                y["value"],
+                value_difference((x["value"], x["lo"], x["hi"]), (y["value"], y["lo"], y["hi"])),
+            )
+    return rows
+
+
+def format_comparison(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """The comparison as a markdown table."""
+    lines = [
+        f"a = `{a['label']}` (tier {a['tier']}), b = `{b['label']}` (tier {b['tier']}); "
+        f"protocol {a['protocol_version']}, deal set `{a['deal_set']}`",
+        "",
+        "| players | measure | a | b | a − b [95% CI] | significant |",
+        "| ---: | --- | ---: | ---: | --- | --- |",
+    ]
+    for r in rows:
+        digits = 0 if r["measure"] == "rating" else (2 if "score" in r["measure"] else 3)
+        lines.append(
+            f"| {r['players']} | {r['measure']} | {r['a']:.{digits}f} | {r['b']:.{digits}f} | "
+            f"{_ci(r['diff'], r['lo'], r['hi'], digits)} | {'**yes**' if r['significant'] else 'no'} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+# ===================================================================== leaderboard
+
+
+def merge_reports(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """``new`` with the player counts of ``old`` that ``new`` did not play (each section keeps its
+    own tier and versions; ``timing.by_players`` likewise)."""
+    if old is None:
+        return new
+    merged = json.loads(json.dumps(new))
+    for n, sec in old.get("players", {}).items():
+        if n not in merged["players"]:
+            merged["players"][n] = sec
+            old_t = old.get("timing", {}).get("by_players", {}).get(n)
+            if old_t is not None:
+                merged["timing"]["by_players"][n] = old_t
+    merged["players"] = dict(sorted(merged["players"].items()))
+    merged["timing"]["by_players"] = dict(sorted(merged["timing"]["by_players"].items()))
+    tiers = {s["tier"] for s in merged["players"].values()}
+    merged["tier"] = tiers.pop() if len(tiers) == 1 else "mixed"
+    return merged
+
+
+def report_file_name(label: str) -> str:
+    """A file name for an agent label (``mcts-100`` -> ``mcts-100.json``; ``ppo:x/y`` -> ``ppo_x_y.json``)."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in label) + ".json"
+
+
+def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str:
+    """``docs/leaderboard.md``: per player count one table of every agent's report card."""
+    lines = [
+        "# Leaderboard",
+        "",
+        "Report cards of `ohmygoods evaluate` (protocol and schema: [evaluation.md](evaluation.md)); regenerate "
+        "with `ohmygoods evaluate --leaderboard` (`--players N` replaces only those player counts). Win rate "
+        "(ties split) with 95% Wilson interval against each ladder agent; rating on the fixed Bradley–Terry scale "
+        "(random 0, heuristic 1000, Elo points) with its 95% interval. Each row names its tier and the games "
+        "behind each cell; decision time is the agent's mean per decision on the machine named below the tables.",
+    ]
+    for n in PLAYER_COUNTS:
+        rows = [(r, r["players"][str(n)]) for r in reports if str(n) in r["players"]]
+        if not rows:
+            continue
+        lines += ["", f"## {n} player{'s' if n > 1 else ''}", ""]
+        if n > 1:
+            lines += [f"Chance level: a win rate of 1/{n}. Cells: win rate [95% CI] (games).", ""]
+        if n == 1:
+            lines += [
+                "| agent | tier | deals | mean score [95% CI] | mean rounds | ms / decision |",
+                "| --- | --- | ---: | --- | ---: | ---: |",
+            ]
+            rows.sort(key=lambda x: -x[1]["solo"]["score_mean"])
+            for r, sec in rows:
+                s = sec["solo"]
+                score = _ci(s["score_mean"], s["score_lo"], s["score_hi"], 2)
+                rounds = f"{s['rounds_mean']:.1f}"
+                lines.append(f"| `{r['label']}` | {sec['tier']} | {s['games']} | {score} | {rounds} | {_ms(r, n)} |")
+            continue
+        opps = [label for label, _ in protocol.plan("full", n)] or sorted(
+            {o["opponent"] for _, s in rows for o in s["opponents"]}
+        )
+        lines.append("| agent | tier | rating [95% CI] | " + " | ".join(f"vs {o}" for o in opps) + " | ms / decision |")
+        lines.append("| --- | --- | --- | " + " | ".join("---" for _ in opps) + " | ---: |")
+        rows.sort(key=lambda x: -(x[1]["rating"]["value"] if x[1].get("rating") else -1e9))
+        for r, sec in rows:
+            by = {o["opponent"]: o for o in sec["opponents"]}
+            cells = [
+                f"{by[o]['win_rate']:.2f} [{by[o]['win_lo']:.2f}, {by[o]['win_hi']:.2f}] ({by[o]['games']})"
+                if o in by
+                else "–"
+                for o in opps
+            ]
+            lines.append(
+                f"| `{r['label']}` | {sec['tier']} | {_rating_text(sec.get('rating'))} | "
+                + " | ".join(cells)
+                + f" | {_ms(r, n)} |"
+            )
+    reduced = []
+    for r in sorted(reports, key=lambda r: r["label"]):
+        tiers = {}
+        for n, sec in r["players"].items():
+            if sec["tier"] != "full":
+                tiers.setdefault(sec["tier"], []).append(n)
+        reduced += [f"`{r['label']}` {t} for {', '.join(ns)} player(s)" for t, ns in tiers.items()]
+    if reduced:
+        lines += ["", "Not at the full tier (fewer games, wider intervals): " + ", ".join(reduced) + "."]
+    machines = sorted({r.get("timing", {}).get("machine", "?") for r in reports})
+    versions = sorted(
+        {
+            (s["protocol_version"], s["deal_set"], s["env_version"], s["package_version"])
+            for r in reports
+            for s in r["players"].values()
+        }
+    )
+    lines += [
+        "",
+        "Protocol, deal set, env and package versions of the rows: "
+        + "; ".join(f"protocol {p}, `{d}`, {e}, ohmygoods {v}" for p, d, e, v in versions)
+        + ".",
+        "",
+        "Machine: " + "; ".join(machines) + ".",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _ms(report: dict[str, Any], n: int) -> str:
+    t = report.get("timing", {}).get("by_players", {}).get(str(n))
+    return "–" if t is None else f"{t['decision_s_mean'] * 1000:.2f}"
+
+
+__all__ = [
+    "PROTOCOL_FILE",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "Protocol",
+    "agent_player_counts",
+    "check_report",
+    "compare_reports",
+    "evaluate",
+    "format_comparison",
+    "format_markdown",
+    "load_protocol",
+    "merge_reports",
+    "plot_report",
+    "read_report",
+    "render_leaderboard",
+    "report_file_name",
+    "schedule",
+    "without_timing",
+    "write_report",
+    "write_text",
+]

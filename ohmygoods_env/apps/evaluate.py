@@ -1,0 +1,220 @@
+"""``ohmygoods evaluate``: the command line of the evaluation protocol in :mod:`ohmygoods_agents.evaluation`.
+
+Three forms, each turning arguments into calls of that module:
+
+* ``ohmygoods evaluate AGENT [--quick] [--players 2,3] [--workers 2] [--out DIR]`` — the report
+  card of one agent: ``report.json``, ``report.md``, ``report.png`` and the games
+  (``games_<n>p.jsonl``) in ``DIR``. A folder that already holds games is refused unless
+  ``--resume`` keeps them (and plays only the missing ones).
+* ``ohmygoods evaluate --compare A.json B.json`` — where two reports differ significantly.
+* ``ohmygoods evaluate --leaderboard [--agents ...] [--players N]`` — evaluates each agent,
+  merges its report card into ``docs/leaderboard/<agent>.json`` (only the player counts
+  played are replaced) and writes ``docs/leaderboard.md`` from every card there.
+
+Arguments are checked before any game is played; bad ones exit with status 2 and a message.
+An external agent that breaks the protocol (``exec:COMMAND``) stops the run with status 1
+and a message; the games already finished stay in the games file for ``--resume``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from .common import comma_ints, int_at_least, parser, positive_float
+
+LEADERBOARD_AGENTS = "random,greedy,heuristic,mcts-100,ppo,ppo-3p,ppo-4p,ppo-solo"
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = parser(
+        "ohmygoods evaluate",
+        "Report card of an agent against the fixed ladder on the fixed deals (docs/evaluation.md).",
+    )
+    ap.add_argument(
+        "agent",
+        nargs="?",
+        help="agent spec: random, greedy, heuristic, mcts, ppo, ppo-3p, ppo:PATH, exec:COMMAND ...",
+    )
+    tier = ap.add_mutually_exclusive_group()
+    tier.add_argument("--quick", action="store_true", help="the quick tier (about 5 minutes on 2 cores)")
+    tier.add_argument("--tier", default=None, help="tier of the protocol: full (default) or quick")
+    ap.add_argument(
+        "--players",
+        type=comma_ints((1, 2, 3, 4)),
+        default=None,
+        help="player counts (default: a policy checkpoint's own count, else 1,2,3,4)",
+    )
+    ap.add_argument(
+        "--workers", type=int_at_least(1), default=min(2, os.cpu_count() or 1), help="processes playing games"
+    )
+    ap.add_argument("--out", default=None, help="output folder (default: evaluations/<agent>_<tier>)")
+    ap.add_argument("--resume", action="store_true", help="keep the games already in OUT, play only the missing")
+    ap.add_argument("--label", default=None, help="the agent's name in the report (default: the spec)")
+    ap.add_argument("--mcts-sims", type=int_at_least(1), default=None, help="simulations of an mcts AGENT")
+    ap.add_argument(
+        "--exec-timeout", type=positive_float, default=10.0, help="seconds an exec:COMMAND agent has per decision"
+    )
+    ap.add_argument("--trust-pickle", action="store_true", help="allow an AGENT that loads a Stable-Baselines3 zip")
+    ap.add_argument("--protocol", default=None, help="a protocol JSON file instead of the shipped one")
+    ap.add_argument("--no-plot", action="store_true", help="write no report.png")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ap.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"), help="compare two reports and exit")
+    ap.add_argument(
+        "--leaderboard", action="store_true", help="evaluate --agents and regenerate the leaderboard (see --markdown)"
+    )
+    ap.add_argument("--agents", default=LEADERBOARD_AGENTS, help="--leaderboard: agents (mcts-N: mcts with N sims)")
+    ap.add_argument("--reports", default="docs/leaderboard", help="--leaderboard: folder of the report cards")
+    ap.add_argument("--markdown", default="docs/leaderboard.md", help="--leaderboard: the page written")
+    ap.add_argument(
+        "--games-dir",
+        default="results/leaderboard",
+        help="--leaderboard: games files, kept per env version and agent (a rerun plays only missing games)",
+    )
+    ap.add_argument(
+        "--render-only", action="store_true", help="--leaderboard: play nothing, rewrite the page from the cards"
+    )
+    return ap
+
+
+def agent_setup(spec: str, args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
+    """``(spec, make_agent keyword arguments, label)``; ``mcts-N`` is ``mcts`` with ``N`` simulations."""
+    kwargs: dict[str, Any] = {}
+    label = spec
+    name, _, arg = spec.partition(":")
+    if name.startswith("mcts-") and name[5:].isdigit():
+        kwargs = {"sims": int(name[5:]), "seconds": None}
+        spec = "mcts" + (f":{arg}" if arg else "")
+    elif name == "mcts" and args.mcts_sims is not None:
+        kwargs = {"sims": args.mcts_sims, "seconds": None}
+        label = f"{spec}-{args.mcts_sims}"
+    elif name == "exec":  # named on this command line: the user allows the program to run
+        kwargs = {"timeout": args.exec_timeout, "allow_exec": True}
+    if args.trust_pickle:
+        from .tournament import loads_pickle
+
+        if loads_pickle(spec):
+            kwargs["trust_pickle"] = True
+    return spec, kwargs, label
+
+
+def _check_agent(ap: argparse.ArgumentParser, spec: str, kwargs: dict[str, Any]) -> None:
+    from ohmygoods_agents import make_agent
+    from ohmygoods_agents.checkpoint import UntrustedCheckpointError
+
+    try:
+        make_agent(spec, seed=0, **kwargs)
+    except UntrustedCheckpointError as exc:
+        ap.error(f"{exc} (here: --trust-pickle)")
+    except (ValueError, OSError, ImportError, TypeError) as exc:
+        ap.error(f"agent {spec!r}: {exc}")
+
+
+def _compare(ap: argparse.ArgumentParser, paths: list[str]) -> int:
+    from ohmygoods_agents import evaluation as E
+
+    try:
+        a, b = (E.read_report(p) for p in paths)
+        rows = E.compare_reports(a, b)
+    except ValueError as exc:
+        ap.error(f"--compare: {exc}")
+    print(E.format_comparison(a, b, rows), end="")
+    return 0
+
+
+def _run_one(args: argparse.Namespace, protocol: Any, tier: str, spec: str, kwargs: dict, label: str, out: Path) -> Any:
+    from ohmygoods_agents import evaluation as E
+    from ohmygoods_agents.external import ExternalAgentError
+
+    try:
+        return E.evaluate(
+            spec, tier, args.players, args.workers, protocol, kwargs, out, not args.no_progress, label=label
+        )
+    except ExternalAgentError as exc:
+        print(
+            f"ohmygoods evaluate: {exc}\nthe games finished so far are kept in {out}; fix the agent and rerun with "
+            "--resume to play only the missing games",
+            file=sys.stderr,
+        )
+        return None
+
+
+def _leaderboard(ap: argparse.ArgumentParser, args: argparse.Namespace, protocol: Any, tier: str) -> int:
+    from ohmygoods_agents import evaluation as E
+
+    reports_dir = Path(args.reports)
+    setups = [agent_setup(s.strip(), args) for s in args.agents.split(",") if s.strip()]
+    if not args.render_only:
+        for spec, kwargs, _ in setups:
+            _check_agent(ap, spec, kwargs)
+        for spec, kwargs, label in setups:
+            counts = [n for n in (args.players or E.agent_player_counts(spec)) if n in E.agent_player_counts(spec)]
+            if not counts:
+                continue
+            print(f"{label}: {tier} tier, players {counts}", file=sys.stderr)
+            sub = argparse.Namespace(**{**vars(args), "players": counts})
+            out = Path(args.games_dir) / E.env_version() / E.report_file_name(label).removesuffix(".json")
+            report = _run_one(sub, protocol, tier, spec, kwargs, label, out)
+            if report is None:
+                return 1
+            card = reports_dir / E.report_file_name(label)
+            old = E.read_report(card) if card.exists() else None
+            E.write_report(E.merge_reports(old, report), card)
+    cards = sorted(reports_dir.glob("*.json")) if reports_dir.is_dir() else []
+    if not cards:
+        ap.error(f"--leaderboard: no report cards in {reports_dir}")
+    reports = [E.read_report(p) for p in cards]
+    E.write_text(args.markdown, E.render_leaderboard(reports, protocol))
+    print(f"wrote {args.markdown} from {len(reports)} report cards in {reports_dir}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``ohmygoods evaluate``; returns the exit status."""
+    from ohmygoods_agents import evaluation as E
+
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if args.compare:
+        return _compare(ap, args.compare)
+    try:
+        protocol = E.load_protocol(args.protocol)
+    except ValueError as exc:
+        ap.error(f"--protocol: {exc}")
+    tier = "quick" if args.quick else (args.tier or "full")
+    if tier not in protocol.tiers:
+        ap.error(f"--tier: unknown tier {tier!r}, the protocol has {sorted(protocol.tiers)}")
+    if args.leaderboard:
+        return _leaderboard(ap, args, protocol, tier)
+    if not args.agent:
+        ap.error("name an AGENT to evaluate, or use --compare A.json B.json or --leaderboard")
+    spec, kwargs, label = agent_setup(args.agent, args)
+    if args.label:
+        label = args.label
+    _check_agent(ap, spec, kwargs)
+    for n in args.players or ():
+        if not protocol.plan(tier, n):
+            ap.error(f"--players: tier {tier!r} has no games for {n} players")
+    out = Path(args.out or f"evaluations/{E.report_file_name(label).removesuffix('.json')}_{tier}")
+    held = sorted(out.glob("games_*p.jsonl")) if out.is_dir() else []
+    if held and not args.resume:
+        ap.error(f"{out} already holds games ({held[0].name}); nothing was deleted. Pass --resume or another --out")
+    from .common import warm_engine
+
+    warm_engine()
+    report = _run_one(args, protocol, tier, spec, kwargs, label, out)
+    if report is None:
+        return 1
+    written = [E.write_report(report, out / "report.json"), E.write_text(out / "report.md", E.format_markdown(report))]
+    if not args.no_plot:
+        png = E.plot_report(report, out / "report.png")
+        if png is None:
+            print("matplotlib is not installed: no report.png", file=sys.stderr)
+        else:
+            written.append(png)
+    print(E.format_markdown(report), end="")
+    print("\nwrote " + ", ".join(str(p) for p in written))
+    return 0
