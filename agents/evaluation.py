@@ -662,17 +662,20 @@ def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str
     if reduced:
         lines += ["", "Not at the full tier (fewer games, wider intervals): " + ", ".join(reduced) + "."]
     machines = sorted({r.get("timing", {}).get("machine", "?") for r in reports})
-    versions = sorted(
-        {
-            (s["protocol_version"], s["deal_set"], s["env_version"], s["package_version"])
-            for r in reports
-            for s in r["players"].values()
-        }
-    )
+    versions: dict[tuple, set[int]] = {}
+    for r in reports:
+        for n, s in r["players"].items():
+            key = (s["protocol_version"], s["deal_set"], s["env_version"], s["package_version"])
+            versions.setdefault(key, set()).add(int(n))
+    where = len(versions) > 1  # rows of several versions: say which player counts each covers
     lines += [
         "",
         "Protocol, deal set, env and package versions of the rows: "
-        + "; ".join(f"protocol {p}, `{d}`, {e}, ohmygoods {v}" for p, d, e, v in versions)
+        + "; ".join(
+            f"protocol {p}, `{d}`, {e}, ohmygoods {v}"
+            + (f" ({', '.join(map(str, sorted(ns)))} player(s))" if where else "")
+            for (p, d, e, v), ns in sorted(versions.items())
+        )
         + ".",
         "",
         "Machine: " + "; ".join(machines) + ".",
