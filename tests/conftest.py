@@ -74,3 +74,20 @@ def tampered_copy(src: Path, dst: Path, marker: Path) -> Path:
 def make_tampered_zip() -> Callable[[Path, Path, Path], Path]:
     """:func:`tampered_copy`, for tests in any folder."""
     return tampered_copy
+
+
+@pytest.fixture
+def ticking_clocks(monkeypatch) -> dict[str, float]:
+    """The bench timer's wall and CPU clocks (:mod:`ohmygoods_env.bench.timer`) replaced by clocks
+    that advance one second per reading; returns their readings so far."""
+    from ohmygoods_env.bench import timer
+
+    ticks = {"wall": 0.0, "cpu": 0.0}
+
+    def tick(which: str) -> float:
+        ticks[which] += 1.0
+        return ticks[which]
+
+    monkeypatch.setattr(timer, "wall_clock", lambda: tick("wall"))
+    monkeypatch.setattr(timer, "cpu_clock", lambda: tick("cpu"))
+    return ticks

@@ -97,16 +97,8 @@ ROWS: dict[str, Callable[[float], list[Row]]] = {
 
 
 @pytest.mark.parametrize("kind", list(ROWS))
-def test_every_row_kind_is_measured_by_the_one_timer(kind: str, monkeypatch) -> None:
+def test_every_row_kind_is_measured_by_the_one_timer(kind: str, ticking_clocks) -> None:
     """On clocks that tick one second per reading, a row's window is whole seconds and its CPU time one tick."""
-    ticks = {"wall": 0.0, "cpu": 0.0}
-
-    def tick(which: str) -> float:
-        ticks[which] += 1.0
-        return ticks[which]
-
-    monkeypatch.setattr(timer, "wall_clock", lambda: tick("wall"))
-    monkeypatch.setattr(timer, "cpu_clock", lambda: tick("cpu"))
     for row in ROWS[kind](0.5):
         if row.note.startswith("skipped"):
             pytest.skip(row.note)

@@ -20,18 +20,8 @@ def test_bench_fast_small_run_and_table():
 
 
 @pytest.mark.training
-def test_training_rows_are_measured_by_the_one_timer(monkeypatch):
+def test_training_rows_are_measured_by_the_one_timer(ticking_clocks):
     """On the bench timer's clocks, ticking one second per reading, every rate follows from the readings."""
-    from ohmygoods_env.bench import timer
-
-    ticks = {"wall": 0.0, "cpu": 0.0}
-
-    def tick(which: str) -> float:
-        ticks[which] += 1.0
-        return ticks[which]
-
-    monkeypatch.setattr(timer, "wall_clock", lambda: tick("wall"))
-    monkeypatch.setattr(timer, "cpu_clock", lambda: tick("cpu"))
     r = bench_fast(2, iters=2, env_steps=5, num_envs=8, n_steps=8, hidden=16, embed=4)
     assert r["env_only"] == 8.0  # 5 timed calls of 8 live games, one tick each
     assert r["rollout"] == r["update"] == r["samples"] / 2  # one tick per rollout and per update
