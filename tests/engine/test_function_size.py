@@ -1,4 +1,5 @@
-"""The engine in short functions (issue 30): one ``_legal_`` and one ``_apply_`` helper per decision kind."""
+"""The engine in short functions (issue 30): no long function in the engine or the scenario
+builder, and one ``_legal_`` and one ``_apply_`` helper per decision kind."""
 
 import ast
 from pathlib import Path
@@ -8,6 +9,26 @@ import pytest
 from ohmygoods_env import core, layout
 
 ROOT = Path(__file__).resolve().parents[2]
+MAX_LINES = 80
+CHECKED = ("ohmygoods_env/core.py",)
+
+
+def _function_lengths(path: Path) -> dict[str, int]:
+    """Lines of every function (methods and nested ones included) of the module at ``path``."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    return {
+        f"{node.name}:{node.lineno}": node.end_lineno - node.lineno + 1
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+
+
+@pytest.mark.parametrize("rel", CHECKED)
+def test_no_function_longer_than_80_lines(rel: str) -> None:
+    lengths = _function_lengths(ROOT / rel)
+    assert lengths, rel
+    too_long = {name: n for name, n in lengths.items() if n > MAX_LINES}
+    assert not too_long, f"{rel}: functions over {MAX_LINES} lines: {too_long}"
 
 
 def _decision_kinds() -> list[str]:
