@@ -1524,125 +1524,213 @@ def advance_turn(g, C, AS, turn):
 
 
 @njit(cache=True)
-def apply_decision(g, C, AS, a):
-    """Apply action ``a`` of the current player (unchecked) without advancing the game."""
-    p = g[F_CUR]
-    base = p * MAX_SLOTS
-    g[F_STEPS] += 1
-    if a == A_KEEP or a == A_DISCARD_HAND:
+def _apply_phase1(g, C, AS, p, a):
+    """Record ``p``'s hidden phase-I choice: keep, discard, or discard but one card (R4.1, R10.1)."""
+    if a >= A_KEEP_ONE:  # R10.1: discard the hand but card a - A_KEEP_ONE (hidden until all chose)
+        g[F_P1 + p] = 2 + a - A_KEEP_ONE
+    else:
         g[F_P1 + p] = 1 if a == A_DISCARD_HAND else 0  # hidden until all chose (R4.1)
-        g[F_TURN] += 1
-    elif a < A_MOVES_DONE:  # R5.3
-        fr = (a - A_MOVE) // MAX_SLOTS
-        to = (a - A_MOVE) % MAX_SLOTS
-        g[F_STAFF + base + to] = STAFF_ASSISTANT
-        g[F_ASLOT + base + to] = g[F_ASLOT + base + fr]
-        g[F_STAFF + base + fr] = STAFF_NONE
-        g[F_ASLOT + base + fr] = -1
-        g[F_MOVED] = (g[F_MOVED] & ~(1 << fr)) | (1 << to)
-        _start_payment(g, C, p, 2, PAY_MOVE)
-    elif a == A_MOVES_DONE:
+    g[F_TURN] += 1
+
+
+@njit(cache=True)
+def _apply_move(g, C, AS, p, a):
+    """Move one of ``p``'s assistants for 2 coins, or end the moves (R5.3)."""
+    if a == A_MOVES_DONE:
         g[F_SUB] = SUB_WORKER
-    elif a < A_ASIDE:  # R5.4
-        s = (a - A_WORKER) // 2
-        g[F_STAFF + base + s] = STAFF_SLOPPY if (a - A_WORKER) % 2 == 1 else STAFF_EFFICIENT
-        g[F_SUB] = SUB_ASIDE
-    elif a <= A_ASIDE_NONE:  # R5.5
-        if a < A_ASIDE_NONE:
-            c = a - A_ASIDE
-            g[F_LOC + c] = L_ASIDE + p
-            g[F_ASIDE + p] = c
-        g[F_TURN] += 1
-        g[F_SUB] = SUB_MOVE
-        g[F_MOVED] = 0
-    elif a < A_CHAIN_OPEN:  # R7.6: produce at slot s
-        s = a - A_PRODUCE
-        g[F_PRODUCED + base + s] = 1
-        g[F_PROD_SLOT] = s
-        miss = np.zeros(N_RES + 1, np.int32)
-        total = _missing(g, C, p, s, miss)
-        for r in range(N_RES + 1):
-            g[F_MISS + r] = miss[r]
-        st = g[F_STAFF + base + s]
-        g[F_ALLOW] = 1 if st == STAFF_SLOPPY else 0
-        g[F_OWE_GOODS] = 2 if st == STAFF_EFFICIENT else 1  # R7.2
-        g[F_GOODS_MADE] = 0
-        g[F_HALF] = 0
-        g[F_SUB] = SUB_DRAW if total <= g[F_ALLOW] else SUB_SPEND
+        return
+    base = p * MAX_SLOTS
+    fr = (a - A_MOVE) // MAX_SLOTS
+    to = (a - A_MOVE) % MAX_SLOTS
+    g[F_STAFF + base + to] = STAFF_ASSISTANT
+    g[F_ASLOT + base + to] = g[F_ASLOT + base + fr]
+    g[F_STAFF + base + fr] = STAFF_NONE
+    g[F_ASLOT + base + fr] = -1
+    g[F_MOVED] = (g[F_MOVED] & ~(1 << fr)) | (1 << to)
+    _start_payment(g, C, p, 2, PAY_MOVE)
+
+
+@njit(cache=True)
+def _apply_worker(g, C, AS, p, a):
+    """Place ``p``'s worker on a slot, efficient or sloppy (R5.4)."""
+    s = (a - A_WORKER) // 2
+    g[F_STAFF + p * MAX_SLOTS + s] = STAFF_SLOPPY if (a - A_WORKER) % 2 == 1 else STAFF_EFFICIENT
+    g[F_SUB] = SUB_ASIDE
+
+
+@njit(cache=True)
+def _apply_aside(g, C, AS, p, a):
+    """Set a hand card aside, or none, ending ``p``'s phase-II turn (R5.5)."""
+    if a < A_ASIDE_NONE:
+        c = a - A_ASIDE
+        g[F_LOC + c] = L_ASIDE + p
+        g[F_ASIDE + p] = c
+    g[F_TURN] += 1
+    g[F_SUB] = SUB_MOVE
+    g[F_MOVED] = 0
+
+
+@njit(cache=True)
+def _produce_at(g, C, p, s):
+    """Start production at ``p``'s slot ``s``: what is missing, what may be skipped, goods owed (R7.6, R7.2)."""
+    base = p * MAX_SLOTS
+    g[F_PRODUCED + base + s] = 1
+    g[F_PROD_SLOT] = s
+    miss = np.zeros(N_RES + 1, np.int32)
+    total = _missing(g, C, p, s, miss)
+    for r in range(N_RES + 1):
+        g[F_MISS + r] = miss[r]
+    st = g[F_STAFF + base + s]
+    g[F_ALLOW] = 1 if st == STAFF_SLOPPY else 0
+    g[F_OWE_GOODS] = 2 if st == STAFF_EFFICIENT else 1  # R7.2
+    g[F_GOODS_MADE] = 0
+    g[F_HALF] = 0
+    g[F_SUB] = SUB_DRAW if total <= g[F_ALLOW] else SUB_SPEND
+
+
+@njit(cache=True)
+def _apply_produce(g, C, AS, p, a):
+    """Produce at a slot (R7.6), open a final-round chain (R8.2), or end production (R7.9)."""
+    if a < A_CHAIN_OPEN:
+        _produce_at(g, C, p, a - A_PRODUCE)
     elif a < A_PRODUCTION_DONE:  # R8.2: open the chain of any building
         g[F_CHAIN_SLOT] = a - A_CHAIN_OPEN
         g[F_CHAIN_RUNS] = 0
         g[F_CHAIN_SEL] = 1
         g[F_SUB] = SUB_CHAIN
-    elif a == A_PRODUCTION_DONE:
+    else:
+        base = p * MAX_SLOTS
         for s in range(g[F_NB + p]):  # R7.9: the worker leaves, assistants stay
             st = g[F_STAFF + base + s]
             if st == STAFF_EFFICIENT or st == STAFF_SLOPPY:
                 g[F_STAFF + base + s] = STAFF_NONE
         g[F_SUB] = SUB_BUILD
-    elif a < A_CHAIN_HAND:  # R7.1: a hand card supplies a missing resource
-        c = a - A_SPEND
-        g[F_LOC + c] = L_DISCARD
-        if g[F_MISS_ANY] > 0:
-            g[F_MISS_ANY] -= 1
-        elif g[F_MISS + C[c, B_RES]] > 0:
-            g[F_MISS + C[c, B_RES]] -= 1
-        elif g[F_HALF] == 0:  # R10.2: the first card of a stand-in pair
-            g[F_HALF] = 1
-        else:  # R10.2: the pair replaces one missing resource
-            g[F_HALF] = 0
-            hres = np.zeros(N_RES, np.int32)
-            hand_res_counts(g, C, p, hres)
-            miss = np.zeros(N_RES + 1, np.int32)
-            for r in range(N_RES + 1):
-                miss[r] = g[F_MISS + r]
-            t = _pair_target(miss, hres)
-            if t >= 0:
-                g[F_MISS + t] -= 1
-        total = g[F_MISS_ANY]
-        for r in range(N_RES):
-            total += g[F_MISS + r]
-        if total <= g[F_ALLOW]:
-            g[F_SUB] = SUB_DRAW
-    elif a <= A_CHAIN_GOODS:  # R7.7, R7.8
-        s = g[F_CHAIN_SLOT]
-        _run_chain(g, C, p, s, a - A_CHAIN_HAND if a < A_CHAIN_GOODS else -1)
+
+
+@njit(cache=True)
+def _apply_spend(g, C, AS, p, a):
+    """A hand card supplies a missing resource, alone or as half of a stand-in pair (R7.1, R10.2)."""
+    c = a - A_SPEND
+    g[F_LOC + c] = L_DISCARD
+    if g[F_MISS_ANY] > 0:
+        g[F_MISS_ANY] -= 1
+    elif g[F_MISS + C[c, B_RES]] > 0:
+        g[F_MISS + C[c, B_RES]] -= 1
+    elif g[F_HALF] == 0:  # R10.2: the first card of a stand-in pair
+        g[F_HALF] = 1
+    else:  # R10.2: the pair replaces one missing resource
+        g[F_HALF] = 0
         hres = np.zeros(N_RES, np.int32)
         hand_res_counts(g, C, p, hres)
-        if not _chain_possible(g, C, p, s, hres):
-            g[F_SUB] = SUB_PROD
-    elif a == A_CHAIN_STOP:
+        miss = np.zeros(N_RES + 1, np.int32)
+        for r in range(N_RES + 1):
+            miss[r] = g[F_MISS + r]
+        t = _pair_target(miss, hres)
+        if t >= 0:
+            g[F_MISS + t] -= 1
+    total = g[F_MISS_ANY]
+    for r in range(N_RES):
+        total += g[F_MISS + r]
+    if total <= g[F_ALLOW]:
+        g[F_SUB] = SUB_DRAW
+
+
+@njit(cache=True)
+def _apply_chain(g, C, AS, p, a):
+    """Run the open chain once, with a hand card or goods, or stop it (R7.7, R7.8)."""
+    if a == A_CHAIN_STOP:
         g[F_SUB] = SUB_PROD
-    elif a == A_BUILD:  # R7.10
+        return
+    s = g[F_CHAIN_SLOT]
+    _run_chain(g, C, p, s, a - A_CHAIN_HAND if a < A_CHAIN_GOODS else -1)
+    hres = np.zeros(N_RES, np.int32)
+    hand_res_counts(g, C, p, hres)
+    if not _chain_possible(g, C, p, s, hres):
+        g[F_SUB] = SUB_PROD
+
+
+@njit(cache=True)
+def _apply_build(g, C, AS, p, a):
+    """Build the set-aside card (payment follows, R7.10) or keep it out (R7.11)."""
+    if a == A_BUILD:
         _start_payment(g, C, p, C[g[F_ASIDE + p], B_COST], PAY_BUILD)
-    elif a == A_NO_BUILD:
-        c = g[F_ASIDE + p]
-        # R7.11 omg2: back to the hand; §9 royal: to the discard pile
-        g[F_LOC + c] = L_DISCARD if g[F_ROYAL] == 1 else L_HAND + p
-        g[F_ASIDE + p] = -1
-        g[F_SUB] = SUB_HIRE
+        return
+    c = g[F_ASIDE + p]
+    # R7.11 omg2: back to the hand; §9 royal: to the discard pile
+    g[F_LOC + c] = L_DISCARD if g[F_ROYAL] == 1 else L_HAND + p
+    g[F_ASIDE + p] = -1
+    g[F_SUB] = SUB_HIRE
+
+
+@njit(cache=True)
+def _apply_pay(g, C, AS, p, a):
+    """Pay one good from a slot towards the open payment (R7.10, R5.3, R7.12)."""
+    _pay_from(g, C, p, a - A_PAY)
+
+
+@njit(cache=True)
+def _apply_hire(g, C, AS, p, a):
+    """Hire the assistant at a display position (payment follows) or nobody (R7.12)."""
+    if a == A_NO_HIRE:
+        g[F_SUB] = SUB_END
+        return
+    k = a - A_HIRE
+    g[F_HIRE_K] = k
+    _start_payment(g, C, p, AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_COST], PAY_HIRE)
+
+
+@njit(cache=True)
+def _apply_place(g, C, AS, p, a):
+    """Put the just-hired assistant on a free production slot (R7.12)."""
+    s = a - A_PLACE
+    g[F_STAFF + p * MAX_SLOTS + s] = STAFF_ASSISTANT
+    g[F_ASLOT + p * MAX_SLOTS + s] = g[F_HIRE_K]
+    g[F_SUB] = SUB_END
+
+
+@njit(cache=True)
+def _apply_refill(g, C, AS, p, a):
+    """Discard a hand card, face down, for the new deck (R3.1)."""
+    c = a - A_REFILL
+    g[F_LOC + c] = L_LIMBO
+    g[F_REF_OWE + p] -= 1
+    if g[F_REF_OWE + p] == 0:
+        g[F_REF_TURN] += 1
+
+
+@njit(cache=True)
+def apply_decision(g, C, AS, a):
+    """Apply action ``a`` of the current player (unchecked) without advancing the game.
+
+    The id range of ``a`` names the decision it answers; one helper per decision, in the
+    order of :func:`legal_mask`.
+    """
+    p = g[F_CUR]
+    g[F_STEPS] += 1
+    if a == A_KEEP or a == A_DISCARD_HAND or a >= A_KEEP_ONE:
+        _apply_phase1(g, C, AS, p, a)
+    elif a <= A_MOVES_DONE:
+        _apply_move(g, C, AS, p, a)
+    elif a < A_ASIDE:
+        _apply_worker(g, C, AS, p, a)
+    elif a <= A_ASIDE_NONE:
+        _apply_aside(g, C, AS, p, a)
+    elif a <= A_PRODUCTION_DONE:
+        _apply_produce(g, C, AS, p, a)
+    elif a < A_CHAIN_HAND:
+        _apply_spend(g, C, AS, p, a)
+    elif a <= A_CHAIN_STOP:
+        _apply_chain(g, C, AS, p, a)
+    elif a <= A_NO_BUILD:
+        _apply_build(g, C, AS, p, a)
     elif a < A_HIRE:
-        _pay_from(g, C, p, a - A_PAY)
-    elif a < A_NO_HIRE:  # R7.12
-        k = a - A_HIRE
-        g[F_HIRE_K] = k
-        _start_payment(g, C, p, AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_COST], PAY_HIRE)
-    elif a == A_NO_HIRE:
-        g[F_SUB] = SUB_END
+        _apply_pay(g, C, AS, p, a)
+    elif a <= A_NO_HIRE:
+        _apply_hire(g, C, AS, p, a)
     elif a < A_REFILL:
-        s = a - A_PLACE
-        g[F_STAFF + base + s] = STAFF_ASSISTANT
-        g[F_ASLOT + base + s] = g[F_HIRE_K]
-        g[F_SUB] = SUB_END
-    elif a < A_KEEP_ONE:  # R3.1: discard for the new deck (face down)
-        c = a - A_REFILL
-        g[F_LOC + c] = L_LIMBO
-        g[F_REF_OWE + p] -= 1
-        if g[F_REF_OWE + p] == 0:
-            g[F_REF_TURN] += 1
-    else:  # R10.1: discard the hand but card a - A_KEEP_ONE (hidden until all chose)
-        g[F_P1 + p] = 2 + a - A_KEEP_ONE
-        g[F_TURN] += 1
+        _apply_place(g, C, AS, p, a)
+    else:
+        _apply_refill(g, C, AS, p, a)
 
 
 @njit(cache=True)
@@ -1785,15 +1873,8 @@ def rounds_left(g):
 
 
 @njit(cache=True)
-def observe(g, C, AS, me, out):
-    """Write player ``me``'s observation (float32[OBS_DIM]) into ``out``.
-
-    Seats are rotated so that ``me`` is seat 0. Never shows an opponent's hand, set-aside
-    card, phase-I choice, undisclosed phase-II choices (opponents are shown as they were
-    at the start of phase II until the reveal), goods identities or the deck order.
-    """
-    for i in range(out.shape[0]):
-        out[i] = 0.0
+def _observe_table(g, C, me, out):
+    """The public table seen by ``me``: decision, players, round, flags, variants, market, offices."""
     np_ = g[F_NP]
     dec = g[F_DEC]
     if g[F_CUR] == me or dec == D_OVER:
@@ -1808,6 +1889,17 @@ def observe(g, C, AS, me, out):
     out[O_VARIANTS] = g[F_VARIANTS] & V_KEEP_ONE
     out[O_VARIANTS + 1] = (g[F_VARIANTS] & V_TWO_FOR_ONE) >> 1
     out[O_FIRST + (g[F_FIRST] - me) % np_] = 1.0
+    for i in range(2 * N_RES):
+        out[O_MARKET + i] = g[F_MKT + i] / SC_MARKET
+    out[O_SUNS] = g[F_SUNS] / SC_SUNS
+    out[O_SUNS + 1] = g[F_SUNS + 1] / SC_SUNS
+    for r in range(N_RES):
+        out[O_OFFICE + r] = office_bonus(g, C, me, r) / SC_OFFICE
+
+
+@njit(cache=True)
+def _observe_cards(g, C, me, out):
+    """The cards ``me`` may see: own hand and set-aside card, the discard pile, cards shown in chains."""
     ndisc = 0
     hand_res = np.zeros(N_RES, np.int64)
     for c in range(N_CARDS):
@@ -1826,79 +1918,92 @@ def observe(g, C, AS, me, out):
         out[O_HANDRES + r] = hand_res[r] / SC_HANDRES
     out[O_PILES] = g[F_DECK_N] / SC_PILES
     out[O_PILES + 1] = ndisc / SC_PILES
-    for i in range(2 * N_RES):
-        out[O_MARKET + i] = g[F_MKT + i] / SC_MARKET
-    out[O_SUNS] = g[F_SUNS] / SC_SUNS
-    out[O_SUNS + 1] = g[F_SUNS + 1] / SC_SUNS
+
+
+@njit(cache=True)
+def _observe_pending(g, me, out):
+    """``me``'s own open step: the production, chain or payment under way (R7.1, R7.7, R7.10)."""
+    if g[F_CUR] != me:
+        return
+    sub = g[F_SUB]
+    if g[F_PH] == PH_P4 and (sub == SUB_SPEND or sub == SUB_DRAW):
+        out[O_PEND_SLOT + g[F_PROD_SLOT]] = 1.0
+        for r in range(N_RES):
+            out[O_PEND_MISS + r] = g[F_MISS + r] / SC_PEND_MISS
+        out[O_PEND_MISS_ANY] = g[F_MISS_ANY] / SC_PEND_MISS_ANY
+        out[O_PEND_ALLOW] = g[F_ALLOW]
+        out[O_PEND_HALF] = g[F_HALF]
+    if g[F_PH] == PH_P4 and sub == SUB_CHAIN:
+        out[O_PEND_CHAIN + g[F_CHAIN_SLOT]] = 1.0
+        out[O_PEND_CHAIN_MUST] = 1.0 if (g[F_CHAIN_SEL] == 1 and g[F_CHAIN_RUNS] == 0) else 0.0
+    if sub == SUB_PAY:
+        out[O_PEND_DUE] = g[F_PAY_DUE] / SC_PEND_DUE
+        out[O_PEND_PAY_FOR + g[F_PAY_FOR]] = 1.0
+        if g[F_PAY_FOR] == PAY_HIRE:
+            out[O_PEND_HIRE + g[F_HIRE_K]] = 1.0
+
+
+@njit(cache=True)
+def _observe_slot(C, out, so, b, k, st, produced):
+    """One building slot's features at ``out[so:]``: building ``b`` holding ``k`` goods, staff ``st``."""
+    out[so + SF_PRESENT] = 1.0
+    out[so + SF_COLOUR + C[b, B_COLOUR]] = 1.0
+    kind = C[b, B_KIND]
+    if kind == KIND_PRODUCTION:
+        out[so + SF_KIND + (1 if C[b, B_NEED_ANY] > 0 else 0)] = 1.0
+    elif kind == KIND_OFFICE:
+        out[so + SF_KIND + 2] = 1.0
+        out[so + SF_OFFICE + C[b, B_OFFICE]] = 1.0
+    else:
+        out[so + SF_KIND + 3] = 1.0
+    if C[b, B_GOOD] >= 0:
+        out[so + SF_GOOD + C[b, B_GOOD]] = 1.0
     for r in range(N_RES):
-        out[O_OFFICE + r] = office_bonus(g, C, me, r) / SC_OFFICE
-    if g[F_CUR] == me:
-        sub = g[F_SUB]
-        if g[F_PH] == PH_P4 and (sub == SUB_SPEND or sub == SUB_DRAW):
-            out[O_PEND_SLOT + g[F_PROD_SLOT]] = 1.0
-            for r in range(N_RES):
-                out[O_PEND_MISS + r] = g[F_MISS + r] / SC_PEND_MISS
-            out[O_PEND_MISS_ANY] = g[F_MISS_ANY] / SC_PEND_MISS_ANY
-            out[O_PEND_ALLOW] = g[F_ALLOW]
-            out[O_PEND_HALF] = g[F_HALF]
-        if g[F_PH] == PH_P4 and sub == SUB_CHAIN:
-            out[O_PEND_CHAIN + g[F_CHAIN_SLOT]] = 1.0
-            out[O_PEND_CHAIN_MUST] = 1.0 if (g[F_CHAIN_SEL] == 1 and g[F_CHAIN_RUNS] == 0) else 0.0
-        if sub == SUB_PAY:
-            out[O_PEND_DUE] = g[F_PAY_DUE] / SC_PEND_DUE
-            out[O_PEND_PAY_FOR + g[F_PAY_FOR]] = 1.0
-            if g[F_PAY_FOR] == PAY_HIRE:
-                out[O_PEND_HIRE + g[F_HIRE_K]] = 1.0
-    hidden_phase2 = g[F_PH] == PH_P2
-    for rel in range(np_):
-        q = (me + rel) % np_
-        snap = hidden_phase2 and q != me
-        o = O_PLAYERS + rel * PLAYER_FEATURES
-        qb = q * MAX_SLOTS
-        money = 0
-        vp = 0
-        for s in range(g[F_NB + q]):
-            b = g[F_BLD + qb + s]
-            k = g[F_SNAP_GOODS + qb + s] if snap else g[F_GOODS + qb + s]
-            st = g[F_SNAP_STAFF + qb + s] if snap else g[F_STAFF + qb + s]
-            money += k * C[b, B_VALUE]
-            vp += C[b, B_VP]
-            so = O_SLOTS + (rel * MAX_SLOTS + s) * SLOT_FEATURES
-            out[so + SF_PRESENT] = 1.0
-            out[so + SF_COLOUR + C[b, B_COLOUR]] = 1.0
-            kind = C[b, B_KIND]
-            if kind == KIND_PRODUCTION:
-                out[so + SF_KIND + (1 if C[b, B_NEED_ANY] > 0 else 0)] = 1.0
-            elif kind == KIND_OFFICE:
-                out[so + SF_KIND + 2] = 1.0
-                out[so + SF_OFFICE + C[b, B_OFFICE]] = 1.0
-            else:
-                out[so + SF_KIND + 3] = 1.0
-            if C[b, B_GOOD] >= 0:
-                out[so + SF_GOOD + C[b, B_GOOD]] = 1.0
-            for r in range(N_RES):
-                out[so + SF_NEEDS + r] = C[b, B_NEED0 + r] / SC_SF_NEEDS
-            out[so + SF_NEED_ANY] = C[b, B_NEED_ANY] / SC_SF_NEED_ANY
-            out[so + SF_GOODS] = k / SC_SF_GOODS
-            out[so + SF_VALUE] = k * C[b, B_VALUE] / SC_SF_VALUE
-            if st != STAFF_NONE:
-                out[so + SF_STAFF + st - 1] = 1.0
-            out[so + SF_PRODUCED] = g[F_PRODUCED + qb + s]
-            out[so + SF_VP] = C[b, B_VP] / SC_SF_VP
-        nas = 0
-        for k in range(N_ASSIST):
-            if g[F_A_OWNER + k] == q:
-                nas += 1
-                vp += AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_VP]
-        hand = g[F_SNAP_HAND + q] if snap else hand_count(g, q)
-        aside = g[F_SNAP_ASIDE + q] if snap else (1 if g[F_ASIDE + q] >= 0 else 0)
-        out[o + PF_HAND] = hand / SC_PF_HAND
-        out[o + PF_BUILDINGS] = g[F_NB + q] / SC_PF_BUILDINGS
-        out[o + PF_COINS] = money / SC_PF_COINS
-        out[o + PF_ASSISTANTS] = nas / SC_PF_ASSISTANTS
-        out[o + PF_VP] = (vp + money // 5) / SC_PF_VP
-        out[o + PF_ASIDE] = aside
-        out[o + PF_IN_PLAY] = 1.0
+        out[so + SF_NEEDS + r] = C[b, B_NEED0 + r] / SC_SF_NEEDS
+    out[so + SF_NEED_ANY] = C[b, B_NEED_ANY] / SC_SF_NEED_ANY
+    out[so + SF_GOODS] = k / SC_SF_GOODS
+    out[so + SF_VALUE] = k * C[b, B_VALUE] / SC_SF_VALUE
+    if st != STAFF_NONE:
+        out[so + SF_STAFF + st - 1] = 1.0
+    out[so + SF_PRODUCED] = produced
+    out[so + SF_VP] = C[b, B_VP] / SC_SF_VP
+
+
+@njit(cache=True)
+def _observe_player(g, C, AS, q, rel, snap, out):
+    """Seat ``q``'s buildings and totals at relative seat ``rel``; ``snap``: as at the start of phase II."""
+    o = O_PLAYERS + rel * PLAYER_FEATURES
+    qb = q * MAX_SLOTS
+    money = 0
+    vp = 0
+    for s in range(g[F_NB + q]):
+        b = g[F_BLD + qb + s]
+        k = g[F_SNAP_GOODS + qb + s] if snap else g[F_GOODS + qb + s]
+        st = g[F_SNAP_STAFF + qb + s] if snap else g[F_STAFF + qb + s]
+        money += k * C[b, B_VALUE]
+        vp += C[b, B_VP]
+        so = O_SLOTS + (rel * MAX_SLOTS + s) * SLOT_FEATURES
+        _observe_slot(C, out, so, b, k, st, g[F_PRODUCED + qb + s])
+    nas = 0
+    for k in range(N_ASSIST):
+        if g[F_A_OWNER + k] == q:
+            nas += 1
+            vp += AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_VP]
+    hand = g[F_SNAP_HAND + q] if snap else hand_count(g, q)
+    aside = g[F_SNAP_ASIDE + q] if snap else (1 if g[F_ASIDE + q] >= 0 else 0)
+    out[o + PF_HAND] = hand / SC_PF_HAND
+    out[o + PF_BUILDINGS] = g[F_NB + q] / SC_PF_BUILDINGS
+    out[o + PF_COINS] = money / SC_PF_COINS
+    out[o + PF_ASSISTANTS] = nas / SC_PF_ASSISTANTS
+    out[o + PF_VP] = (vp + money // 5) / SC_PF_VP
+    out[o + PF_ASIDE] = aside
+    out[o + PF_IN_PLAY] = 1.0
+
+
+@njit(cache=True)
+def _observe_assistants(g, AS, me, out):
+    """The assistants in the display or owned, owners as seats relative to ``me``."""
+    np_ = g[F_NP]
     for k in range(N_ASSIST):
         ow = g[F_A_OWNER + k]
         if ow == -2:
@@ -1914,6 +2019,27 @@ def observe(g, C, AS, me, out):
         out[o + AF_VP] = AS[card, side, A_VP] / SC_AF_VP
         for col in range(N_COLOURS):
             out[o + AF_REQ + col] = AS[card, side, A_REQ0 + col] / SC_AF_REQ
+
+
+@njit(cache=True)
+def observe(g, C, AS, me, out):
+    """Write player ``me``'s observation (float32[OBS_DIM]) into ``out``.
+
+    Seats are rotated so that ``me`` is seat 0. Never shows an opponent's hand, set-aside
+    card, phase-I choice, undisclosed phase-II choices (opponents are shown as they were
+    at the start of phase II until the reveal), goods identities or the deck order.
+    """
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    _observe_table(g, C, me, out)
+    _observe_cards(g, C, me, out)
+    _observe_pending(g, me, out)
+    np_ = g[F_NP]
+    hidden_phase2 = g[F_PH] == PH_P2
+    for rel in range(np_):
+        q = (me + rel) % np_
+        _observe_player(g, C, AS, q, rel, hidden_phase2 and q != me, out)
+    _observe_assistants(g, AS, me, out)
 
 
 # ===================================================================== invariants
@@ -1934,20 +2060,8 @@ def observe_with_mask(g, C, AS, me, obs, mask):
 
 
 @njit(cache=True)
-def check_invariants(g, C):
-    """Return 0 if the state is consistent, else a positive code naming the first failure.
-
-    1 card count per place mismatch, 2 negative count, 3 deck order mismatch,
-    4 goods count mismatch, 5 market count mismatch, 6 building location mismatch,
-    7 set-aside mismatch, 8 staffing mismatch, 9 escrow card outside phase II or without the
-    building it was paid from (or such a building for a card not in the escrow), refill
-    card outside the refill, 10 persons: more than one worker, or an owned assistant not
-    on exactly one of its owner's buildings (R7.14), 11 half-suns of a market row mismatch,
-    12 a card shown in a chain (R3.2, R7.7) outside the goods, escrow or discard pile.
-    """
-    np_ = g[F_NP]
-    # every deck card is in exactly one place: loc codes are valid and agree with arrays
-    in_deck = np.zeros(N_CARDS, np.int32)
+def _check_deck(g, in_deck):
+    """Codes 2, 3: the deck's size, and its cards are distinct and located in the deck."""
     n = g[F_DECK_N]
     if n < 0 or n > N_CARDS:
         return 2
@@ -1956,10 +2070,13 @@ def check_invariants(g, C):
         if c < 0 or c >= N_CARDS or in_deck[c] == 1 or g[F_LOC + c] != L_DECK:
             return 3
         in_deck[c] = 1
-    goods = np.zeros(MAX_PLAYERS * MAX_SLOTS, np.int32)
-    mkt = np.zeros(2 * N_RES, np.int32)
-    suns = np.zeros(2, np.int32)
-    built = np.zeros(N_CARDS, np.int32)
+    return 0
+
+
+@njit(cache=True)
+def _check_places(g, C, in_deck, goods, mkt, suns, built):
+    """Codes 1, 3, 7, 9: every card's place is valid; counts goods, market cards, suns and buildings."""
+    np_ = g[F_NP]
     for c in range(N_CARDS):
         lc = g[F_LOC + c]
         if lc == L_DECK:
@@ -1994,6 +2111,12 @@ def check_invariants(g, C):
             return 1
         if lc != L_ESCROW and g[F_PAID_FROM + c] != 0:
             return 9
+    return 0
+
+
+@njit(cache=True)
+def _check_counts(g, goods, mkt, suns):
+    """Codes 11, 2, 4, 5: the stored half-suns, goods and market counts match the cards."""
     if suns[0] != g[F_SUNS] or suns[1] != g[F_SUNS + 1]:
         return 11
     for i in range(MAX_PLAYERS * MAX_SLOTS):
@@ -2004,7 +2127,13 @@ def check_invariants(g, C):
     for i in range(2 * N_RES):
         if mkt[i] != g[F_MKT + i]:
             return 5
-    for p in range(np_):
+    return 0
+
+
+@njit(cache=True)
+def _check_slots(g, C, built):
+    """Codes 2, 7, 6, 8: building counts, set-aside cards, built cards and staffing per slot."""
+    for p in range(g[F_NP]):
         if g[F_NB + p] < 1 or g[F_NB + p] > MAX_SLOTS:
             return 2
         if g[F_ASIDE + p] >= 0 and g[F_LOC + g[F_ASIDE + p]] != L_ASIDE + p:
@@ -2026,11 +2155,17 @@ def check_invariants(g, C):
     for c in range(N_CARDS):
         if built[c] != 0:
             return 6
-    for p in range(np_):
+    for p in range(g[F_NP]):
         if g[F_OWE + p] < 0 or g[F_REF_OWE + p] < 0:
             return 2
+    return 0
+
+
+@njit(cache=True)
+def _check_persons(g):
+    """Code 10: at most one worker each; every owned assistant on exactly one of its owner's buildings."""
     placed = np.zeros(N_ASSIST, np.int32)
-    for p in range(np_):
+    for p in range(g[F_NP]):
         workers = 0
         for s in range(g[F_NB + p]):
             st = g[F_STAFF + p * MAX_SLOTS + s]
@@ -2047,11 +2182,53 @@ def check_invariants(g, C):
         if g[F_A_OWNER + k] >= 0 and placed[k] == 0:
             if not (g[F_PH] == PH_P4 and g[F_SUB] == SUB_PLACE and g[F_HIRE_K] == k):
                 return 10  # only a just-hired assistant waits for its place (R7.12)
-    for c in range(N_CARDS):  # a card shown in a chain (R3.2, R7.7) stays shown until reshuffled
+    return 0
+
+
+@njit(cache=True)
+def _check_shown(g):
+    """Code 12: a card shown in a chain (R3.2, R7.7) stays shown until reshuffled."""
+    for c in range(N_CARDS):
         lc = g[F_LOC + c]
         if is_shown(g, c) == 1 and not (lc >= L_GOODS or lc == L_ESCROW or lc == L_DISCARD):
             return 12
     return 0
+
+
+@njit(cache=True)
+def check_invariants(g, C):
+    """Return 0 if the state is consistent, else a positive code naming the first failure.
+
+    1 card count per place mismatch, 2 negative count, 3 deck order mismatch,
+    4 goods count mismatch, 5 market count mismatch, 6 building location mismatch,
+    7 set-aside mismatch, 8 staffing mismatch, 9 escrow card outside phase II or without the
+    building it was paid from (or such a building for a card not in the escrow), refill
+    card outside the refill, 10 persons: more than one worker, or an owned assistant not
+    on exactly one of its owner's buildings (R7.14), 11 half-suns of a market row mismatch,
+    12 a card shown in a chain (R3.2, R7.7) outside the goods, escrow or discard pile.
+    The checks run in this order: deck, places, counts, slots, persons, shown cards.
+    """
+    in_deck = np.zeros(N_CARDS, np.int32)
+    code = _check_deck(g, in_deck)
+    if code != 0:
+        return code
+    goods = np.zeros(MAX_PLAYERS * MAX_SLOTS, np.int32)
+    mkt = np.zeros(2 * N_RES, np.int32)
+    suns = np.zeros(2, np.int32)
+    built = np.zeros(N_CARDS, np.int32)
+    code = _check_places(g, C, in_deck, goods, mkt, suns, built)
+    if code != 0:
+        return code
+    code = _check_counts(g, goods, mkt, suns)
+    if code != 0:
+        return code
+    code = _check_slots(g, C, built)
+    if code != 0:
+        return code
+    code = _check_persons(g)
+    if code != 0:
+        return code
+    return _check_shown(g)
 
 
 _jit.register(globals(), _layout, _cards)

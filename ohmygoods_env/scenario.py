@@ -319,21 +319,11 @@ class Scenario:
                 raise ScenarioError(f"player {p}: slot {s} has {used[s]} and {who}; one person per building (R7.14)")
             used[s] = who
 
-    def build(self, at: str = "phase4", player: int | None = None) -> Game:
-        """Check the scenario, lay out the state and return a :class:`Game` at ``at``.
+    def _claim_cards(self) -> set[int]:
+        """Check that no card is named twice (hands, set-aside cards, buildings, market, piles).
 
-        Raises :class:`ScenarioError` naming the first inconsistency found.
+        Returns the cards the scenario names.
         """
-        if at not in START_POINTS:
-            raise ScenarioError(f"unknown start point {at!r}; expected one of {list(START_POINTS)}")
-        n = self.num_players
-        if player is None:
-            player = self._first
-        player = self._player(player)
-        if at not in ("phase4", "build") and player != self._first:
-            raise ScenarioError(f"at {at!r} the first player acts first; use first_player({player}) instead")
-        self._check_phase(at, player)
-        C = self.cards.buildings
         owner: dict[int, str] = {}
 
         def claim(card: int, where: str) -> None:
@@ -341,7 +331,7 @@ class Scenario:
                 raise ScenarioError(f"card {card} ({self.cards.name(card)}) is used twice: {owner[card]} and {where}")
             owner[card] = where
 
-        for p in range(n):
+        for p in range(self.num_players):
             for c in self._hands[p]:
                 claim(c, f"hand of player {p}")
             if self._aside[p] is not None:
@@ -355,16 +345,21 @@ class Scenario:
             claim(c, "discard pile")
         for c in self._deck_top:
             claim(c, "deck top")
+        return set(owner)
+
+    def _charburners(self) -> list[int]:
+        """Each player's Charburner index (R2.1): the chosen ones, the others in order of the free ones."""
         chosen = [c for c in self._charburner if c is not None]
         if len(set(chosen)) != len(chosen):
             raise ScenarioError(f"Charburners must differ between players (R2.1), got indices {self._charburner}")
         free = iter(i for i in range(N_CHARBURNERS) if i not in chosen)
-        cbs = [c if c is not None else next(free) for c in self._charburner]
+        return [c if c is not None else next(free) for c in self._charburner]
 
-        # display and assistants
+    def _assistant_owners(self) -> list[int]:
+        """The owner of each display position (-1: in the display); each assistant owned at most once."""
         display = self._display
         owners = [-1] * len(display)
-        for p in range(n):
+        for p in range(self.num_players):
             for k in self._assistants[p].values():
                 if k >= len(display):
                     raise ScenarioError(
@@ -373,10 +368,13 @@ class Scenario:
                 if owners[k] != -1:
                     raise ScenarioError(f"assistant at display position {k} is owned twice")
                 owners[k] = p
+        return owners
 
-        blds = [[_CHARBURNER_BASE + cbs[p]] + self._buildings[p] for p in range(n)]
+    def _check_buildings(self, blds: list[list[int]]) -> int:
+        """Check staff and goods against each player's buildings ``blds``; returns the goods in play."""
+        C = self.cards.buildings
         goods_total = 0
-        for p in range(n):
+        for p in range(self.num_players):
             self._check_staff(p, blds[p])
             for s, k in self._goods[p].items():
                 if s >= len(blds[p]):
@@ -386,19 +384,23 @@ class Scenario:
                         f"player {p}: goods on slot {s} ({self.cards.name(blds[p][s])}), which produces none (R1.4)"
                     )
                 goods_total += k
+        return goods_total
 
+    def _split_pool(self, named: set[int], goods_total: int) -> tuple[list[int], list[int]]:
+        """The cards the scenario does not name, in an order drawn from ``seed``: (goods cards, the rest)."""
         rng = np.random.default_rng(self.seed)
-        pool = [c for c in rng.permutation(N_DECK).tolist() if c not in owner]
+        pool = [c for c in rng.permutation(N_DECK).tolist() if c not in named]
         if goods_total > len(pool):
             raise ScenarioError(
                 f"the scenario needs {goods_total} goods cards but only {len(pool)} cards are not placed otherwise"
             )
-        goods_cards, rest = pool[:goods_total], pool[goods_total:]
+        return pool[:goods_total], pool[goods_total:]
 
-        # ---- lay out the row
+    def _new_row(self) -> np.ndarray:
+        """An empty state row with the rules, the seed and no card placed yet."""
         g = np.zeros(L.STATE_LEN, np.int32)
         r = self.rules
-        g[L.F_NP] = n
+        g[L.F_NP] = self.num_players
         g[L.F_ROYAL] = int(r.royal)
         g[L.F_VARIANTS] = r.edition_bits >> 1
         g[L.F_AUTO] = int(r.auto_forced)
@@ -407,9 +409,12 @@ class Scenario:
         g[L.F_BLD : L.F_BLD + L.MAX_PLAYERS * L.MAX_SLOTS] = -1
         g[L.F_ASLOT : L.F_ASLOT + L.MAX_PLAYERS * L.MAX_SLOTS] = -1
         g[L.F_ASIDE : L.F_ASIDE + L.MAX_PLAYERS] = -1
-        loc = g[L.F_LOC : L.F_LOC + L.N_CARDS]
-        loc[:] = -1
-        for p in range(n):
+        g[L.F_LOC : L.F_LOC + L.N_CARDS] = -1
+        return g
+
+    def _lay_players(self, g: np.ndarray, loc: np.ndarray, blds: list[list[int]], goods_cards: list[int]) -> None:
+        """Buildings, hands, set-aside cards, staff and goods of every player."""
+        for p in range(self.num_players):
             base = p * L.MAX_SLOTS
             g[L.F_NB + p] = len(blds[p])
             for s, b in enumerate(blds[p]):
@@ -428,12 +433,16 @@ class Scenario:
                 g[L.F_STAFF + base + s] = L.STAFF_ASSISTANT
                 g[L.F_ASLOT + base + s] = k
         it = iter(goods_cards)
-        for p in range(n):
+        for p in range(self.num_players):
             base = p * L.MAX_SLOTS
             for s, k in sorted(self._goods[p].items()):
                 for _ in range(k):
                     loc[next(it)] = L.L_GOODS + base + s
                 g[L.F_GOODS + base + s] = k
+
+    def _lay_cards(self, g: np.ndarray, loc: np.ndarray, rest: list[int]) -> None:
+        """The market rows (at most 2 half-suns each, R5.1), the discard pile and the deck."""
+        C = self.cards.buildings
         for row, cards in enumerate(self._rows):
             for c in cards:
                 loc[c] = L.L_ROW1 + row
@@ -454,7 +463,10 @@ class Scenario:
             g[L.F_DECK + i] = c
             loc[c] = L.L_DECK
         g[L.F_DECK_N] = len(deck)
-        assert (loc >= 0).all()
+
+    def _lay_table(self, g: np.ndarray, owners: list[int], blds: list[list[int]]) -> None:
+        """The assistants' display, first player, round, end-game flags and starting hand sizes."""
+        display = self._display
         for k in range(L.N_ASSIST):
             if k < len(display):
                 g[L.F_A_CARD + k], g[L.F_A_SIDE + k] = display[k]
@@ -466,11 +478,12 @@ class Scenario:
         triggered = self._triggered or any(len(b) >= 8 for b in blds)
         g[L.F_TRIGGER] = int(triggered)
         g[L.F_FINAL] = int(self._final)
-        for p in range(n):
+        for p in range(self.num_players):
             g[L.F_HAND0 + p] = len(self._hands[p])
         g[L.F_CUR] = -1
 
-        # ---- start point
+    def _set_start(self, g: np.ndarray, at: str, player: int) -> None:
+        """Position the row at start point ``at``; a row short of 2 half-suns counts as cut (R3.1)."""
         if at == "phase1":
             g[L.F_PH] = L.PH_ROUND_START
         elif at in ("sunrise", "phase2"):
@@ -486,15 +499,44 @@ class Scenario:
                 if g[L.F_SUNS + row] < 2:
                     g[L.F_ROW_CUT + row] = 1
             g[L.F_PH] = L.PH_P4
-            g[L.F_TURN] = (player - self._first) % n
+            g[L.F_TURN] = (player - self._first) % self.num_players
             g[L.F_SUB] = L.SUB_BUILD if at == "build" else L.SUB_PROD
 
+    def build(self, at: str = "phase4", player: int | None = None) -> Game:
+        """Check the scenario, lay out the state and return a :class:`Game` at ``at``.
+
+        Raises :class:`ScenarioError` naming the first inconsistency found.
+        """
+        if at not in START_POINTS:
+            raise ScenarioError(f"unknown start point {at!r}; expected one of {list(START_POINTS)}")
+        n = self.num_players
+        if player is None:
+            player = self._first
+        player = self._player(player)
+        if at not in ("phase4", "build") and player != self._first:
+            raise ScenarioError(f"at {at!r} the first player acts first; use first_player({player}) instead")
+        self._check_phase(at, player)
+        named = self._claim_cards()
+        cbs = self._charburners()
+        owners = self._assistant_owners()
+        blds = [[_CHARBURNER_BASE + cbs[p]] + self._buildings[p] for p in range(n)]
+        goods_cards, rest = self._split_pool(named, self._check_buildings(blds))
+
+        g = self._new_row()
+        loc = g[L.F_LOC : L.F_LOC + L.N_CARDS]
+        self._lay_players(g, loc, blds, goods_cards)
+        self._lay_cards(g, loc, rest)
+        assert (loc >= 0).all()
+        self._lay_table(g, owners, blds)
+        self._set_start(g, at, player)
+
+        C = self.cards.buildings
         code = core.check_invariants(g, C)
         if code != 0:  # pragma: no cover - the checks above should make this impossible
             raise ScenarioError(f"internal error: the laid-out state fails check_invariants with code {code}")
-        game = Game(n, r, seed=self.seed, cards=self.cards)
+        game = Game(n, self.rules, seed=self.seed, cards=self.cards)
         game.state[:] = g
         core.advance(game.state, C, self.cards.assistants)
-        if r.auto_forced:
+        if self.rules.auto_forced:
             core.apply_forced(game.state, C, self.cards.assistants)
         return game
