@@ -85,7 +85,12 @@ def test_bad_requests_get_400_and_a_message_and_change_nothing(server) -> None:
         ("/api/move", {"id": view["id"], "action": illegal}, "not one of your legal choices"),
         ("/api/move", {"id": view["id"], "action": "3"}, "integer action id"),
         ("/api/move", {"id": "nope", "action": 1}, "no game 'nope'"),
-        ("/api/new", {"players": 5}, "players must be 2, 3 or 4"),
+        ("/api/new", {"players": 5}, "players must be 1 (solo), 2, 3 or 4"),
+        ("/api/new", {"players": 0}, "players must be 1 (solo), 2, 3 or 4"),
+        ("/api/new", {"players": 1, "opponents": ["random"]}, "opponents: a solo game (players 1) has none"),
+        ("/api/new", {"keep_one": 1}, "keep_one must be true or false, got 1"),
+        ("/api/new", {"two_for_one": "yes"}, "two_for_one must be true or false"),
+        ("/api/new", {"rules": "royal", "keep_one": True}, "keep_one (R10.1) needs omg2"),
         ("/api/new", {"players": 2, "seat": 2}, "seat must be in 0..1"),
         ("/api/new", {"rules": "deluxe"}, "rules must be one of"),
         ("/api/new", {"opponents": ["nobody"]}, "unknown agent"),
@@ -96,6 +101,40 @@ def test_bad_requests_get_400_and_a_message_and_change_nothing(server) -> None:
         assert status == 400 and message in answer["error"], (body, answer)
     assert np.array_equal(game.state, before)
     assert _call(server, "/nothing")[0] == 404
+
+
+def test_every_registered_agent_is_offered(server) -> None:
+    """The registry's names (shipped networks included), never a file path; ``sb3`` needs a path and is left out."""
+    from ohmygoods_env.policy import agent_names
+
+    status, info = _call(server, "/api/agents")
+    assert status == 200 and info["players"] == [1, 2, 3, 4] and info["variants"] == ["keep_one", "two_for_one"]
+    assert set(info["agents"]) == set(agent_names()) - {"sb3"}
+    assert {"ppo", "ppo-3p", "ppo-4p", "ppo-solo", "heuristic", "mcts"} <= set(info["agents"])
+    assert not any("/" in n or ":" in n for n in info["agents"])
+
+
+@pytest.mark.parametrize(
+    ("body", "players", "names"),
+    [
+        ({"players": 1, "rules": "omg2", "keep_one": True, "two_for_one": True}, 1, ["you"]),
+        ({"players": 1, "rules": "royal", "opponents": []}, 1, ["you"]),
+        ({"players": 2, "rules": "omg2", "keep_one": True, "opponents": ["ppo"]}, 2, ["you", "ppo"]),
+        ({"players": 3, "rules": "royal", "two_for_one": True, "opponents": ["ppo-3p"]}, 3, ["you"] + ["ppo-3p"] * 2),
+        ({"players": 4, "opponents": ["ppo-4p", "greedy", "random"]}, 4, ["you", "ppo-4p", "greedy", "random"]),
+    ],
+)
+def test_new_games_of_every_size_rule_set_and_variant(server, body, players, names) -> None:
+    status, view = _call(server, "/api/new", {**body, "seed": 11})
+    assert status == 200, view
+    game = server.game(view["id"]).game
+    assert view["players"] == names and game.num_players == players and view["rules"] == game.rules.edition
+    for variant in ("keep_one", "two_for_one"):
+        assert view["variants"][variant] == getattr(game.rules, variant) == body.get(variant, False)
+    while not view["done"]:  # the person plays the last choice each time; the game ends cleanly
+        status, view = _call(server, "/api/move", {"id": view["id"], "action": view["choices"][-1]["action"]})
+        assert status == 200, view
+    assert game.done and len(view["scores"]) == players and view["record"]["num_players"] == players
 
 
 def test_the_view_holds_nothing_the_seat_may_not_see(server) -> None:
@@ -167,12 +206,18 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
         browser.get(_url(server, "/"))
         wait = WebDriverWait(browser, 60)
         wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "setup")
+        Select(browser.find_element(By.ID, "players")).select_by_value("1")  # solo: no opponents to choose
+        assert not browser.find_elements(By.CSS_SELECTOR, "select.opponent")
+        Select(browser.find_element(By.ID, "rules")).select_by_value("royal")
+        assert not browser.find_element(By.ID, "keep_one").is_enabled()  # R10.1 needs omg2
+        Select(browser.find_element(By.ID, "rules")).select_by_value("omg2")
+        assert browser.find_element(By.ID, "keep_one").is_enabled()
         Select(browser.find_element(By.ID, "players")).select_by_value("3")
         Select(browser.find_element(By.ID, "seat")).select_by_value("1")
         opponents = browser.find_elements(By.CSS_SELECTOR, "select.opponent")
         assert [o.get_attribute("data-seat") for o in opponents] == ["0", "2"]
         offered = [o.get_attribute("value") for o in Select(opponents[0]).options]
-        assert {"random", "greedy", "heuristic", "mcts"} <= set(offered)
+        assert {"random", "greedy", "heuristic", "mcts", "ppo", "ppo-3p", "ppo-4p", "ppo-solo"} <= set(offered)
         Select(opponents[0]).select_by_value("heuristic")
         Select(opponents[1]).select_by_value("random")
         browser.find_element(By.ID, "seed").clear()
