@@ -16,7 +16,8 @@ your buildings and hand), then the decision with its legal choices, numbered, in
 of :func:`ohmygoods_env.actions.describe`.
 
 Commands at the prompt: a number plays that choice; ``#ID`` plays an action id; ``t``
-shows the whole table from your seat (:func:`~ohmygoods_env.render.render_text`); ``hint``
+shows the whole table from your seat (:func:`~ohmygoods_env.render.render_text`) and every
+fact printed on the cards you may see (:func:`card_lines`); ``hint``
 asks an agent (``--hint``, default the heuristic) what it would play; ``undo`` takes back
 your last decision and the others' moves after it (against agents only); ``h`` the help;
 ``q`` quits. Bad input gets a message and a new prompt; end of input leaves the game.
@@ -41,6 +42,7 @@ from pathlib import Path
 
 from .. import layout as L
 from ..actions import describe
+from ..cardfacts import seat_card_facts
 from ..cards import RESOURCES
 from ..checks import offset_seed, seed_or_fresh
 from ..engine import Game
@@ -83,6 +85,23 @@ def status_lines(game: Game, seat: int) -> list[str]:
         f"   you: {vp} VP (+{left} coins), goods worth {game.coins(seat)} coins; buildings: {blds}",
         f"   your hand ({len(game.hand(seat))}): {hand}",
     ]
+
+
+def card_lines(game: Game, seat: int) -> list[str]:
+    """The printed facts (:func:`~ohmygoods_env.cardfacts.card_text`) of every card ``seat`` may
+    see by name: its hand, its set-aside card, then each seat's buildings (each card once)."""
+    facts = seat_card_facts(game, seat)
+    lines = ["Cards (every fact a printed card shows):", "  your hand:"]
+    lines += [f"    {f['text']}" for f in facts["hand"]] or ["    empty"]
+    if facts["aside"] is not None:
+        lines += ["  set aside to build:", f"    {facts['aside']['text']}"]
+    shown: set[int] = set()
+    for p, built in enumerate(facts["buildings"]):
+        lines.append(f"  buildings of {'you' if p == seat else f'player {p}'}:")
+        for f in built:
+            lines.append(f"    {f['text']}" if f["card"] not in shown else f"    {f['name']} (card {f['card']})")
+            shown.add(f["card"])
+    return lines
 
 
 class TerminalGame:
@@ -171,6 +190,7 @@ class TerminalGame:
                 self.say(HELP)
             elif raw in ("t", "table"):
                 self.say(render_text(self.game, viewer=self.seat))
+                self.say("\n".join(card_lines(self.game, self.seat)))
                 self._choices(legal)
             elif raw == "hint":
                 self._hint(legal)
@@ -361,4 +381,4 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["TerminalGame", "final_line", "main", "play", "save_game", "status_lines"]
+__all__ = ["TerminalGame", "card_lines", "final_line", "main", "play", "save_game", "status_lines"]

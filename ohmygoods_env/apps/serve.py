@@ -29,7 +29,9 @@ endpoint                     what it does
 
 A view holds only what your seat may see: the SVG seat view
 (:func:`~ohmygoods_env.picture.render_svg` with ``viewer=seat``), your legal choices labelled
-with :func:`~ohmygoods_env.actions.describe`, the others' moves since your last decision as
+with :func:`~ohmygoods_env.actions.describe`, the printed facts (``cards``:
+:func:`~ohmygoods_env.cardfacts.seat_card_facts`) of your hand, your set-aside card and every
+building on the table, the others' moves since your last decision as
 your seat sees them (:func:`~ohmygoods_env.picture.move_text`: hidden choices stay hidden
 until the reveal, and a run of one seat's hidden choices is one line, so their number stays
 hidden too), and at the end the final scores, one plain line ("You won 27–24") and the game's ``record``
@@ -63,6 +65,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 from ..actions import describe
+from ..cardfacts import seat_card_facts
 from ..checks import offset_seed, optional_seed
 from ..engine import Game
 from ..files import BadJSON, loads_bounded
@@ -170,6 +173,7 @@ class WebGame:
             "rules": g.rules.edition,
             "variants": {v: getattr(g.rules, v) for v in VARIANTS},
             "svg": render_svg(g, self.seat, last_move=self.last_move),
+            "cards": seat_card_facts(g, self.seat),  # own hand and set-aside card, the buildings on the table
             "since": list(self.since),
             "done": g.done,
             "decision": None if g.done else g.decision_name,

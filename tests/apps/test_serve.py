@@ -19,6 +19,7 @@ import pytest
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.apps import serve as S
+from ohmygoods_env.cardfacts import card_text
 from ohmygoods_env.engine import Game
 from ohmygoods_env.infostate import hidden_cards, swap_cards
 from ohmygoods_env.picture import render_svg
@@ -169,6 +170,47 @@ def test_the_view_holds_nothing_the_seat_may_not_see(server) -> None:
         assert render_svg(twin) != render_svg(original)  # control: the swap is real
         checked += 1
     assert checked >= 3
+
+
+def _place(loc: int) -> str:
+    if L.L_HAND <= loc < L.L_ASIDE:
+        return "hand"
+    return "aside" if L.L_ASIDE <= loc < L.L_BUILT else "other"
+
+
+def test_card_facts_are_sent_for_what_the_seat_may_see_and_hidden_twins_match(server) -> None:
+    """The view's ``cards`` hold the facts of the seat's hand, its set-aside card and the buildings; every
+    card hidden from the seat (opponents' hands and set-aside cards, face-down goods, the deck) swapped
+    with a hidden deck card gives the same state JSON."""
+    checked = set()
+    for seed in range(12):
+        _, view = _call(server, "/api/new", {"players": 3, "seat": 0, "opponents": ["random"], "seed": seed})
+        web = server.game(view["id"])
+        rng = np.random.default_rng(seed)
+        for _ in range(30):
+            if view["done"]:
+                break
+            g = web.game
+            assert [f["card"] for f in view["cards"]["hand"]] == g.hand(0)
+            assert [[f["card"] for f in b] for b in view["cards"]["buildings"]] == [g.buildings(p) for p in range(3)]
+            aside = int(g.state[L.F_ASIDE])
+            assert (view["cards"]["aside"] or {}).get("card", -1) == aside
+            assert all(f["text"] == card_text(g.cards, f["card"]) for f in view["cards"]["hand"])
+            loc = g.state[L.F_LOC : L.F_LOC + L.N_CARDS]
+            hidden = hidden_cards(g.state, 0)
+            deck = [c for c in hidden if loc[c] == L.L_DECK]
+            for c in [c for c in hidden if loc[c] != L.L_DECK][:4] if deck else []:
+                kind = _place(int(loc[c]))
+                twin = Game.from_state(g.state, g.rules, seed=g.seed)
+                swap_cards(twin.state, c, deck[-1])
+                web.game = twin
+                try:
+                    assert web.view(view["id"]) == view, (seed, kind)
+                finally:
+                    web.game = g
+                checked.add(kind)
+            _, view = _call(server, "/api/move", {"id": view["id"], "action": int(rng.choice(g.legal_actions()))})
+    assert {"aside", "hand"} <= checked
 
 
 # ---------------------------------------------------------------------------- the browser
