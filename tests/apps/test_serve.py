@@ -19,7 +19,7 @@ import pytest
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.apps import serve as S
-from ohmygoods_env.cardfacts import card_text
+from ohmygoods_env.cardfacts import card_facts, card_text
 from ohmygoods_env.engine import Game
 from ohmygoods_env.infostate import hidden_cards, swap_cards
 from ohmygoods_env.picture import render_svg
@@ -268,12 +268,21 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
         browser.find_element(By.ID, "start").click()
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#choices button.choice")))
         web = next(iter(g for g in server.games.values() if g.seat == 1 and g.names == ["heuristic", "you", "random"]))
-        clicks = 0
+        clicks = faced = 0
         while browser.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "playing":
             buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
             assert [int(b.get_attribute("data-action")) for b in buttons] == web.game.legal_actions()
             svg = browser.find_element(By.CSS_SELECTOR, "#picture svg").get_attribute("outerHTML")
             assert "view of player 1" in svg
+            faces = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
+            assert [int(f.get_attribute("data-card")) for f in faces] == web.game.hand(1)
+            faced += len(faces)
+            for face in faces:  # the card face shows cost, VP, needs and output; the full card on hover
+                facts = card_facts(web.game.cards, int(face.get_attribute("data-card")))
+                assert face.get_attribute("title") == facts["text"]
+                text = face.text
+                assert facts["name"] in text and f"{facts['vp']} VP" in text and f"cost {facts['cost']}" in text
+                assert facts["production"] is None or (f"{facts['good']} ({facts['value']} each)" in text)
             if clicks == 12:
                 since = browser.find_element(By.ID, "since").text
                 assert since  # the others' moves since the last decision are listed
@@ -283,7 +292,7 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
             wait.until(lambda b, n=before: len(web.game.actions) > n and not b.find_elements(By.CSS_SELECTOR,
                        "#choices button:disabled"))  # fmt: skip
             clicks += 1
-        assert web.game.done and clicks > 10
+        assert web.game.done and clicks > 10 and faced > clicks  # hand cards were on screen, faces and all
         result = browser.find_element(By.ID, "result").text
         assert result.startswith(("You won", "You lost", "You shared"))
         rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
