@@ -227,19 +227,9 @@ def test_the_table_command_lists_every_fact_of_the_cards_the_seat_may_see() -> N
     from ohmygoods_env.cardfacts import card_text
 
     out: list[str] = []
-    seen: list[bool] = []
-
-    def read(prompt: str) -> str:
-        return "t" if not seen else "q"
-
-    def say(text: str) -> None:
-        out.append(text)
-        if text.startswith("Cards (every fact"):
-            seen.append(True)
-
-    game = P.TerminalGame([make_agent("random", seed=1)] * 2, "omg2", seed=6, read=read, say=say)
+    game = P.TerminalGame([make_agent("random", seed=1)] * 2, "omg2", seed=6, read=_script(["t", "q"]), say=out.append)
     game.run()
-    table = next(t for t in out if t.startswith("Cards (every fact"))
+    table = next((t for t in out if t.startswith("Cards (every fact")), "")
     g = game.game
     for c in g.hand(0) + [b for p in range(3) for b in g.buildings(p)]:
         assert card_text(g.cards, c) in table
