@@ -25,6 +25,8 @@ endpoint                     what it does
 ``GET /api/state?id=G``      your view of game G (below)
 ``POST /api/move``           ``{id, action}``: play one of your legal actions; the agents play
                              until it is your turn again or the game is over
+``GET /api/hint?id=G``       what the heuristic agent would play in your place (from your
+                             information state only): ``{action, text, agent}``
 ===========================  ==================================================================
 
 A view holds only what your seat may see: the SVG seat view
@@ -133,6 +135,7 @@ class WebGame:
         except (ValueError, OSError, ImportError, TypeError) as exc:
             raise BadRequest(f"opponents: {exc}") from None
         self.since: list[str] = []
+        self.hinter = None  # the hint agent, made on the first hint
         self.last_move: str | None = None
         self.lock = threading.Lock()
         self._advance()
@@ -161,6 +164,19 @@ class WebGame:
         self.since = [f"you: {text.split(': ', 1)[1]}"]
         self.last_move = text
         self._advance()
+
+    def hint(self) -> dict:
+        """What the hint agent (the heuristic) would play for the person now, from the seat's information state."""
+        from ohmygoods_agents import make_agent
+        from ohmygoods_agents.base import info_state_of
+
+        g = self.game
+        if g.done:
+            raise BadRequest("the game is over: no hint")
+        if self.hinter is None:
+            self.hinter = make_agent("heuristic", seed=offset_seed(g.seed, 99))
+        a = int(self.hinter.act(g.observe(self.seat), g.legal_mask(), info_state_of(g.state, self.seat)))
+        return {"action": a, "text": describe(a, g), "agent": self.hinter.name}
 
     def view(self, game_id: str) -> dict:
         from .play import final_line
@@ -456,6 +472,10 @@ class Handler(BaseHTTPRequestHandler):
             game = self.server.game(game_id)
             with game.lock:
                 self._json(HTTPStatus.OK, game.view(game_id))
+        elif url.path == "/api/hint":
+            game = self.server.game(parse_qs(url.query).get("id", [None])[0])
+            with game.lock:
+                self._json(HTTPStatus.OK, game.hint())
         else:
             self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page: {url.path}"})
 

@@ -172,6 +172,24 @@ def test_the_view_holds_nothing_the_seat_may_not_see(server) -> None:
     assert checked >= 3
 
 
+def test_a_hint_names_a_legal_choice_and_changes_nothing(server) -> None:
+    from ohmygoods_agents import make_agent
+    from ohmygoods_agents.base import info_state_of
+
+    _, view = _call(server, "/api/new", {"players": 2, "seat": 1, "opponents": ["random"], "seed": 9})
+    web = server.game(view["id"])
+    for _ in range(6):
+        before = web.game.state.copy()
+        status, hint = _call(server, f"/api/hint?id={view['id']}")
+        assert status == 200 and hint["agent"] == "heuristic" and np.array_equal(web.game.state, before)
+        g = web.game
+        twin = make_agent("heuristic", seed=0).act(g.observe(1), g.legal_mask(), info_state_of(g.state, 1))
+        assert hint["action"] in g.legal_actions() and hint["action"] == twin
+        assert hint["text"] == next(c["text"] for c in view["choices"] if c["action"] == hint["action"])
+        _, view = _call(server, "/api/move", {"id": view["id"], "action": hint["action"]})
+    assert _call(server, "/api/hint?id=nope")[0] == 400
+
+
 def _place(loc: int) -> str:
     if L.L_HAND <= loc < L.L_ASIDE:
         return "hand"
@@ -199,6 +217,7 @@ def test_card_facts_are_sent_for_what_the_seat_may_see_and_hidden_twins_match(se
             loc = g.state[L.F_LOC : L.F_LOC + L.N_CARDS]
             hidden = hidden_cards(g.state, 0)
             deck = [c for c in hidden if loc[c] == L.L_DECK]
+            hint = web.hint()
             for c in [c for c in hidden if loc[c] != L.L_DECK][:4] if deck else []:
                 kind = _place(int(loc[c]))
                 twin = Game.from_state(g.state, g.rules, seed=g.seed)
@@ -206,6 +225,7 @@ def test_card_facts_are_sent_for_what_the_seat_may_see_and_hidden_twins_match(se
                 web.game = twin
                 try:
                     assert web.view(view["id"]) == view, (seed, kind)
+                    assert web.hint() == hint, (seed, kind)  # the hint reads the seat's information only
                 finally:
                     web.game = g
                 checked.add(kind)
@@ -283,6 +303,12 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
                 text = face.text
                 assert facts["name"] in text and f"{facts['vp']} VP" in text and f"cost {facts['cost']}" in text
                 assert facts["production"] is None or (f"{facts['good']} ({facts['value']} each)" in text)
+            if clicks == 3:  # the hint frames the choice the heuristic would make
+                browser.find_element(By.ID, "hint").click()
+                wait.until(lambda b: b.find_element(By.ID, "hinted").text)
+                framed = browser.find_elements(By.CSS_SELECTOR, "#choices button.hinted")
+                hinted = browser.find_element(By.ID, "hinted").text
+                assert len(framed) == 1 and framed[0].text.split(". ", 1)[1] in hinted
             if clicks == 12:
                 since = browser.find_element(By.ID, "since").text
                 assert since  # the others' moves since the last decision are listed
