@@ -25,6 +25,8 @@ endpoint                     what it does
 ``GET /api/state?id=G``      your view of game G (below)
 ``POST /api/move``           ``{id, action}``: play one of your legal actions; the agents play
                              until it is your turn again or the game is over
+``POST /api/undo``           ``{id}``: take back your last decision and the agents' moves after
+                             it (as the terminal's ``undo``); 400 at your first decision
 ``GET /api/hint?id=G``       what the heuristic agent would play in your place (from your
                              information state only): ``{action, text, agent}``
 ===========================  ==================================================================
@@ -136,6 +138,7 @@ class WebGame:
             raise BadRequest(f"opponents: {exc}") from None
         self.since: list[str] = []
         self.hinter = None  # the hint agent, made on the first hint
+        self.history: list[tuple[Game, list[str], str | None]] = []  # before each of the person's moves
         self.last_move: str | None = None
         self.lock = threading.Lock()
         self._advance()
@@ -160,10 +163,19 @@ class WebGame:
         if action not in g.legal_actions():
             raise BadRequest(f"action {action} is not one of your legal choices: {g.legal_actions()}")
         text = move_text(g, action, self.seat)
+        self.history.append((g.clone(), list(self.since), self.last_move))
         g.step(action)
         self.since = [f"you: {text.split(': ', 1)[1]}"]
         self.last_move = text
         self._advance()
+
+    def undo(self) -> None:
+        """Take back the person's last decision and the agents' moves after it (the agents keep their state)."""
+        if not self.history:
+            raise BadRequest("nothing to undo: this is your first decision")
+        before, self.since, self.last_move = self.history.pop()
+        self.game.restore(before)
+        self.since = ["(undone: back to your previous decision)", *self.since]
 
     def hint(self) -> dict:
         """What the hint agent (the heuristic) would play for the person now, from the seat's information state."""
@@ -481,7 +493,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _post(self) -> None:
         url = urlparse(self.path)
-        if url.path not in ("/api/new", "/api/move"):
+        if url.path not in ("/api/new", "/api/move", "/api/undo"):
             raise BadRequest(f"no such endpoint: {url.path}", HTTPStatus.NOT_FOUND)
         self._check_sender()
         body = self._body()
@@ -492,7 +504,10 @@ class Handler(BaseHTTPRequestHandler):
             game_id = body.get("id")
             game = self.server.game(game_id)
             with game.lock:
-                game.move(body.get("action"))
+                if url.path == "/api/undo":
+                    game.undo()
+                else:
+                    game.move(body.get("action"))
         with game.lock:
             self._json(HTTPStatus.OK, game.view(game_id))
 

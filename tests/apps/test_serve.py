@@ -190,6 +190,24 @@ def test_a_hint_names_a_legal_choice_and_changes_nothing(server) -> None:
     assert _call(server, "/api/hint?id=nope")[0] == 400
 
 
+def test_undo_goes_back_to_the_previous_decision(server) -> None:
+    _, view = _call(server, "/api/new", {"players": 3, "seat": 2, "opponents": ["random"], "seed": 4})
+    web = server.game(view["id"])
+    status, answer = _call(server, "/api/undo", {"id": view["id"]})
+    assert status == 400 and "nothing to undo" in answer["error"]
+    first = (web.game.state.copy(), list(web.game.actions), view)
+    _, second = _call(server, "/api/move", {"id": view["id"], "action": view["choices"][0]["action"]})
+    state, actions = web.game.state.copy(), list(web.game.actions)
+    _, view = _call(server, "/api/move", {"id": view["id"], "action": second["choices"][-1]["action"]})
+    assert len(web.game.actions) > len(actions)
+    status, view = _call(server, "/api/undo", {"id": view["id"]})
+    assert status == 200 and np.array_equal(web.game.state, state) and web.game.actions == actions
+    assert view["choices"] == second["choices"] and view["since"][0].startswith("(undone")
+    _, view = _call(server, "/api/undo", {"id": view["id"]})
+    assert np.array_equal(web.game.state, first[0]) and web.game.actions == first[1]
+    assert view["svg"] == first[2]["svg"] and view["choices"] == first[2]["choices"]
+
+
 def _place(loc: int) -> str:
     if L.L_HAND <= loc < L.L_ASIDE:
         return "hand"
@@ -309,6 +327,15 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
                 framed = browser.find_elements(By.CSS_SELECTOR, "#choices button.hinted")
                 hinted = browser.find_element(By.ID, "hinted").text
                 assert len(framed) == 1 and framed[0].text.split(". ", 1)[1] in hinted
+            if clicks == 5:  # undo goes back to the previous decision; the same choice is played again below
+                state, n0 = web.game.state.copy(), len(web.game.actions)
+                buttons[0].click()
+                wait.until(lambda b, n=n0: len(web.game.actions) > n and not b.find_elements(By.CSS_SELECTOR,
+                           "#choices button:disabled"))  # fmt: skip
+                browser.find_element(By.ID, "undo").click()
+                wait.until(lambda b: "(undone" in b.find_element(By.ID, "since").text)
+                assert np.array_equal(web.game.state, state)
+                buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
             if clicks == 12:
                 since = browser.find_element(By.ID, "since").text
                 assert since  # the others' moves since the last decision are listed
