@@ -14,12 +14,46 @@ from collections.abc import Callable, Sequence
 
 from ..argtypes import DefaultsFormatter, int_at_least, seed_arg
 
-__all__ = ["DefaultsFormatter", "comma_choices", "comma_ints", "int_at_least", "parser", "positive_float", "seed_arg"]
+__all__ = [
+    "DefaultsFormatter",
+    "add_variant_options",
+    "comma_choices",
+    "comma_ints",
+    "int_at_least",
+    "parser",
+    "positive_float",
+    "seed_arg",
+    "variants_of",
+]
 
 
 def parser(prog: str, description: str) -> argparse.ArgumentParser:
     """An ``ArgumentParser`` whose help shows every option's default."""
     return argparse.ArgumentParser(prog=prog, description=description, formatter_class=DefaultsFormatter)
+
+
+def add_variant_options(ap: argparse.ArgumentParser) -> None:
+    """The variant switches of a game command: ``--keep-one`` (R10.1) and ``--two-for-one`` (R10.2)."""
+    ap.add_argument(
+        "--keep-one", action="store_true", help="variant R10.1: discarding the hand in phase I keeps one card (omg2)"
+    )
+    ap.add_argument(
+        "--two-for-one",
+        action="store_true",
+        help="variant R10.2: two hand cards of any resource stand in for one missing resource",
+    )
+
+
+def variants_of(ap: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, bool]:
+    """The ``RuleSet`` variant fields of parsed ``args``; ``--keep-one`` with ``--rules royal`` is a usage error."""
+    from ..rules import RuleSet
+
+    variants = {"keep_one": bool(args.keep_one), "two_for_one": bool(args.two_for_one)}
+    try:
+        RuleSet(num_players=args.players, edition=args.rules, **variants)
+    except ValueError as exc:
+        ap.error(f"--keep-one: {exc}" if args.keep_one else str(exc))
+    return variants
 
 
 def positive_float(text: str) -> float:

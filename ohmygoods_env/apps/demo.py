@@ -27,7 +27,7 @@ from ..checks import offset_seed
 from ..engine import Game
 from ..render import final_scores_text
 from ..rules import EDITIONS
-from .common import parser, seed_arg, warm_engine
+from .common import add_variant_options, parser, seed_arg, variants_of, warm_engine
 
 Bot = Callable[[Game], int]
 
@@ -197,8 +197,9 @@ def _final_lines(game: Game) -> list[str]:
 
 def _parser() -> argparse.ArgumentParser:
     ap = parser("ohmygoods demo", "Play one game between bots and tell it round by round.")
-    ap.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="number of players")
+    ap.add_argument("--players", type=int, choices=(1, 2, 3, 4), default=2, help="number of players (1: solo, R10.3)")
     ap.add_argument("--rules", choices=EDITIONS, default="omg2", help="rule set")
+    add_variant_options(ap)
     ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the deal and of the bots")
     ap.add_argument(
         "--bots", default="heuristic", help="the bots: one agent for every seat or a comma list, one per seat"
@@ -211,6 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``ohmygoods demo``; returns the exit status."""
     ap = _parser()
     args = ap.parse_args(None if argv is None else list(argv))
+    variants = variants_of(ap, args)
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if len(names) not in (1, args.players):
         ap.error(f"--bots: give one agent or {args.players}, got {len(names)}: {names}")
@@ -222,9 +224,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError, ImportError) as exc:
         ap.error(f"--bots: {exc}")
     warm_engine()
-    game = Game(args.players, args.rules, seed=args.seed, auto_forced=False)
+    game = Game(args.players, args.rules, seed=args.seed, auto_forced=False, **variants)
     bots, policy = make_bots(game, args.seed, names)
-    print(f"Oh my Goods! demo: {args.players} players, rules {args.rules}, seed {args.seed}, bots: {policy}")
+    switched = [name for name, on in variants.items() if on]
+    print(
+        f"Oh my Goods! demo: {args.players} players, rules {args.rules}"
+        f"{', variants ' + ', '.join(switched) if switched else ''}, seed {args.seed}, bots: {policy}"
+    )
     play(game, bots, quiet=args.quiet)
     if not args.quiet:
         print("\n".join(_final_lines(game)))

@@ -1,6 +1,10 @@
 """``ohmygoods play``: play Oh my Goods! in the terminal against agents.
 
-``ohmygoods play --players 2 --opponents heuristic [--seat S] [--rules omg2] [--seed S]``
+``ohmygoods play --players 2 --opponents heuristic [--seat S] [--rules omg2] [--seed S]
+[--keep-one] [--two-for-one]``
+
+``--players 1`` is a solo game (R10.3: no opponents, a score attack over 12 rounds, R10.4);
+``--keep-one`` (R10.1, omg2 only) and ``--two-for-one`` (R10.2) switch the variants on.
 
 Without ``--seed`` every game is dealt from a fresh seed (an int in ``0 <= seed < 2**64``),
 kept in the saved record.
@@ -12,7 +16,8 @@ your buildings and hand), then the decision with its legal choices, numbered, in
 of :func:`ohmygoods_env.actions.describe`.
 
 Commands at the prompt: a number plays that choice; ``#ID`` plays an action id; ``t``
-shows the whole table from your seat (:func:`~ohmygoods_env.render.render_text`); ``hint``
+shows the whole table from your seat (:func:`~ohmygoods_env.render.render_text`) and every
+fact printed on the cards you may see (:func:`card_lines`); ``hint``
 asks an agent (``--hint``, default the heuristic) what it would play; ``undo`` takes back
 your last decision and the others' moves after it (against agents only); ``h`` the help;
 ``q`` quits. Bad input gets a message and a new prompt; end of input leaves the game.
@@ -37,6 +42,7 @@ from pathlib import Path
 
 from .. import layout as L
 from ..actions import describe
+from ..cardfacts import seat_card_facts
 from ..cards import RESOURCES
 from ..checks import offset_seed, seed_or_fresh
 from ..engine import Game
@@ -44,7 +50,7 @@ from ..files import write_atomic
 from ..picture import log_move
 from ..render import render_text
 from ..rules import EDITIONS
-from .common import int_at_least, parser, positive_float, seed_arg
+from .common import add_variant_options, int_at_least, parser, positive_float, seed_arg, variants_of
 
 HELP = (
     "type the number of a choice; t = the whole table, hint = ask an agent, undo = take back your last "
@@ -81,6 +87,23 @@ def status_lines(game: Game, seat: int) -> list[str]:
     ]
 
 
+def card_lines(game: Game, seat: int) -> list[str]:
+    """The printed facts (:func:`~ohmygoods_env.cardfacts.card_text`) of every card ``seat`` may
+    see by name: its hand, its set-aside card, then each seat's buildings (each card once)."""
+    facts = seat_card_facts(game, seat)
+    lines = ["Cards (every fact a printed card shows):", "  your hand:"]
+    lines += [f"    {f['text']}" for f in facts["hand"]] or ["    empty"]
+    if facts["aside"] is not None:
+        lines += ["  set aside to build:", f"    {facts['aside']['text']}"]
+    shown: set[int] = set()
+    for p, built in enumerate(facts["buildings"]):
+        lines.append(f"  buildings of {'you' if p == seat else f'player {p}'}:")
+        for f in built:
+            lines.append(f"    {f['text']}" if f["card"] not in shown else f"    {f['name']} (card {f['card']})")
+            shown.add(f["card"])
+    return lines
+
+
 class TerminalGame:
     """One game in the terminal: the human's seat, the agents in the others, undo and hints."""
 
@@ -93,11 +116,12 @@ class TerminalGame:
         read: Callable[[str], str] = input,
         say: Callable[[str], None] = print,
         hint_agent=None,
+        variants: dict[str, bool] | None = None,
     ) -> None:
         n = len(opponents) + 1
         if not 0 <= seat < n:
             raise ValueError(f"seat {seat} is out of range: expected 0..{n - 1}")
-        self.game = Game(n, rules, seed=seed)
+        self.game = Game(n, rules, seed=seed, **(variants or {}))
         self.seat = seat
         self.agents = list(opponents[:seat]) + [None] + list(opponents[seat:])
         self.read, self.say, self.hint_agent = read, say, hint_agent
@@ -166,6 +190,7 @@ class TerminalGame:
                 self.say(HELP)
             elif raw in ("t", "table"):
                 self.say(render_text(self.game, viewer=self.seat))
+                self.say("\n".join(card_lines(self.game, self.seat)))
                 self._choices(legal)
             elif raw == "hint":
                 self._hint(legal)
@@ -247,9 +272,13 @@ def play(
     say: Callable[[str], None] = print,
     seat: int = 0,
     hint_agent=None,
+    variants: dict[str, bool] | None = None,
 ) -> Game | None:
-    """Play one game with the human in ``seat``; returns the finished game, or None if they quit."""
-    return TerminalGame(opponents, rules, seed, seat, read, say, hint_agent).run()
+    """Play one game with the human in ``seat``; returns the finished game, or None if they quit.
+
+    ``opponents`` empty: a solo game (R10.3). ``variants``: ``keep_one`` (R10.1), ``two_for_one`` (R10.2).
+    """
+    return TerminalGame(opponents, rules, seed, seat, read, say, hint_agent, variants).run()
 
 
 def save_game(path: Path, game: Game, seat: int, names: list[str]) -> int:
@@ -282,18 +311,22 @@ def save_game(path: Path, game: Game, seat: int, names: list[str]) -> int:
 
 def _parser():
     ap = parser("ohmygoods play", "Play in the terminal against agents.")
-    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players, you included")
+    ap.add_argument(
+        "--players", type=int, default=2, choices=(1, 2, 3, 4), help="players, you included (1: solo, R10.3)"
+    )
     ap.add_argument(
         "--opponents",
-        default="heuristic",
-        help="one agent for every opponent, or a comma list (one per opponent seat): random, greedy, heuristic, "
-        "mcts, mcts:ppo (search guided by a network), ppo:PATH",
+        default=None,
+        help="one agent for every opponent, or a comma list (one per opponent seat): any registered agent "
+        "(random, greedy, heuristic, mcts, ppo, ppo-3p, ppo-4p, ppo-solo, ...), mcts:ppo (search guided by a "
+        "network), ppo:PATH; default heuristic; none in solo",
     )
     ap.add_argument("--seat", type=int_at_least(0), default=0, help="your seat (0 = the first active player)")
     ap.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")
     ap.add_argument(
         "--seed", type=seed_arg, default=None, help="seed of the deal and of the agents (default: a fresh one, saved)"
     )
+    add_variant_options(ap)
     ap.add_argument("--hint", default="heuristic", help="the agent that answers 'hint' ('none': no hints)")
     ap.add_argument("--mcts-sims", type=int_at_least(1), default=1000, help="MCTS simulations per decision")
     ap.add_argument("--mcts-seconds", type=positive_float, default=None, help="MCTS seconds per decision (a cap)")
@@ -307,7 +340,10 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = _parser()
     args = ap.parse_args(argv)
-    names = [n.strip() for n in args.opponents.split(",") if n.strip()]
+    if args.players == 1 and args.opponents is not None:
+        ap.error("--opponents: a solo game (--players 1) has no opponents")
+    variants = variants_of(ap, args)
+    names = [n.strip() for n in (args.opponents or "heuristic").split(",") if n.strip()] if args.players > 1 else []
     if len(names) == 1:
         names = names * (args.players - 1)
     if len(names) != args.players - 1:
@@ -330,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
 
     warm_engine()
     try:
-        game = play(opponents, args.rules, deal, seat=args.seat, hint_agent=hint)
+        game = play(opponents, args.rules, deal, seat=args.seat, hint_agent=hint, variants=variants)
     except KeyboardInterrupt:  # outside a prompt (an opponent thinking)
         print("\ninterrupted: game abandoned")
         return 0
@@ -345,4 +381,4 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["TerminalGame", "final_line", "main", "play", "save_game", "status_lines"]
+__all__ = ["TerminalGame", "card_lines", "final_line", "main", "play", "save_game", "status_lines"]

@@ -10,20 +10,32 @@ The standard library is enough: :class:`http.server.ThreadingHTTPServer` serves 
 endpoint                     what it does
 ===========================  ==================================================================
 ``GET /``                    the page: choose rules, players, your seat and the opponents
-``GET /api/agents``          the agent names offered (the registry's short names and shipped
-                             checkpoints); any other name of ``ohmygoods_agents.make_agent`` is accepted
-``POST /api/new``            ``{rules, players, seat, opponents: [..], seed}``: a new game; the
-                             agents play until it is your turn. ``seed`` (an int or a string of
-                             digits, ``0 <= seed < 2**64``) fixes the deal; without it every
-                             game is dealt from a fresh seed
+``GET /api/agents``          the agent names offered (every name of the agent registry,
+                             :func:`ohmygoods_env.policy.agent_names`, that needs no argument:
+                             the shipped networks ``ppo``, ``ppo-3p``, ``ppo-4p``, ``ppo-solo``
+                             included), the rule sets, player counts and variants; any other
+                             name of ``make_agent`` is accepted
+``POST /api/new``            ``{rules, players, seat, opponents: [..], seed, keep_one,
+                             two_for_one}``: a new game of 1-4 players (1: solo, R10.3, no
+                             opponents); the agents play until it is your turn. ``seed`` (an
+                             int or a string of digits, ``0 <= seed < 2**64``) fixes the deal;
+                             without it every game is dealt from a fresh seed. ``keep_one``
+                             (R10.1, omg2 only) and ``two_for_one`` (R10.2) are the variants
+                             (JSON booleans, default false)
 ``GET /api/state?id=G``      your view of game G (below)
 ``POST /api/move``           ``{id, action}``: play one of your legal actions; the agents play
                              until it is your turn again or the game is over
+``POST /api/undo``           ``{id}``: take back your last decision and the agents' moves after
+                             it (as the terminal's ``undo``); 400 at your first decision
+``GET /api/hint?id=G``       what the heuristic agent would play in your place (from your
+                             information state only): ``{action, text, agent}``
 ===========================  ==================================================================
 
 A view holds only what your seat may see: the SVG seat view
 (:func:`~ohmygoods_env.picture.render_svg` with ``viewer=seat``), your legal choices labelled
-with :func:`~ohmygoods_env.actions.describe`, the others' moves since your last decision as
+with :func:`~ohmygoods_env.actions.describe`, the printed facts (``cards``:
+:func:`~ohmygoods_env.cardfacts.seat_card_facts`) of your hand, your set-aside card and every
+building on the table, the others' moves since your last decision as
 your seat sees them (:func:`~ohmygoods_env.picture.move_text`: hidden choices stay hidden
 until the reveal, and a run of one seat's hidden choices is one line, so their number stays
 hidden too), and at the end the final scores, one plain line ("You won 27–24") and the game's ``record``
@@ -57,11 +69,12 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 from ..actions import describe
+from ..cardfacts import seat_card_facts
 from ..checks import offset_seed, optional_seed
 from ..engine import Game
 from ..files import BadJSON, loads_bounded
 from ..picture import log_move, move_text, render_svg
-from ..rules import EDITIONS
+from ..rules import EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from .common import int_at_least, parser
 
 MAX_GAMES = 64  # games kept in memory; the oldest goes first
@@ -76,23 +89,44 @@ class BadRequest(ValueError):
         self.status = int(status)
 
 
-def agent_names() -> list[str]:
-    """Agent names offered on the page: registry short names and the shipped checkpoints."""
-    import ohmygoods_agents
+#: The variants a new game may switch on (R10.1, R10.2): the :class:`~ohmygoods_env.rules.RuleSet` fields.
+VARIANTS: tuple[str, ...] = ("keep_one", "two_for_one")
 
-    names = [n for n in ohmygoods_agents.AGENT_NAMES if ":" not in n]
-    shipped = Path(ohmygoods_agents.__file__).parent / "checkpoints"
-    names += [f"ppo:{p}" for p in sorted(shipped.glob("*.zip"))]
-    return names
+
+def agent_names() -> list[str]:
+    """Agent names offered on the page: every registry name that builds without an argument
+    (``sb3`` needs ``sb3:PATH`` and is left out), the shipped networks included."""
+    from ..policy import agent_names as registered
+    from ..policy import make_agent
+
+    offered = []
+    for name in registered():
+        try:
+            make_agent(name, seed=0)
+        except (ValueError, OSError, ImportError, TypeError):
+            continue
+        offered.append(name)
+    return offered
 
 
 class WebGame:
     """One game between a person (``seat``) and agents, as the person's view sees it."""
 
-    def __init__(self, rules: str, players: int, seat: int, opponents: list[str], seed: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: str,
+        players: int,
+        seat: int,
+        opponents: list[str],
+        seed: int | None = None,
+        variants: dict[str, bool] | None = None,
+    ) -> None:
         from ohmygoods_agents import make_agent
 
-        self.game = Game(players, rules, seed=seed)  # no seed: a fresh one, kept in the game's record
+        try:  # no seed: a fresh one, kept in the game's record
+            self.game = Game(players, rules, seed=seed, **(variants or {}))
+        except (ValueError, TypeError) as exc:  # a rule set the RuleSet refuses (royal with keep_one)
+            raise BadRequest(str(exc)) from None
         self.seat = seat
         self.names = opponents[:seat] + ["you"] + opponents[seat:]
         deal = self.game.seed
@@ -103,6 +137,8 @@ class WebGame:
         except (ValueError, OSError, ImportError, TypeError) as exc:
             raise BadRequest(f"opponents: {exc}") from None
         self.since: list[str] = []
+        self.hinter = None  # the hint agent, made on the first hint
+        self.history: list[tuple[Game, list[str], str | None]] = []  # before each of the person's moves
         self.last_move: str | None = None
         self.lock = threading.Lock()
         self._advance()
@@ -127,10 +163,32 @@ class WebGame:
         if action not in g.legal_actions():
             raise BadRequest(f"action {action} is not one of your legal choices: {g.legal_actions()}")
         text = move_text(g, action, self.seat)
+        self.history.append((g.clone(), list(self.since), self.last_move))
         g.step(action)
         self.since = [f"you: {text.split(': ', 1)[1]}"]
         self.last_move = text
         self._advance()
+
+    def undo(self) -> None:
+        """Take back the person's last decision and the agents' moves after it (the agents keep their state)."""
+        if not self.history:
+            raise BadRequest("nothing to undo: this is your first decision")
+        before, self.since, self.last_move = self.history.pop()
+        self.game.restore(before)
+        self.since = ["(undone: back to your previous decision)", *self.since]
+
+    def hint(self) -> dict:
+        """What the hint agent (the heuristic) would play for the person now, from the seat's information state."""
+        from ohmygoods_agents import make_agent
+        from ohmygoods_agents.base import info_state_of
+
+        g = self.game
+        if g.done:
+            raise BadRequest("the game is over: no hint")
+        if self.hinter is None:
+            self.hinter = make_agent("heuristic", seed=offset_seed(g.seed, 99))
+        a = int(self.hinter.act(g.observe(self.seat), g.legal_mask(), info_state_of(g.state, self.seat)))
+        return {"action": a, "text": describe(a, g), "agent": self.hinter.name}
 
     def view(self, game_id: str) -> dict:
         from .play import final_line
@@ -141,7 +199,9 @@ class WebGame:
             "seat": self.seat,
             "players": self.names,
             "rules": g.rules.edition,
+            "variants": {v: getattr(g.rules, v) for v in VARIANTS},
             "svg": render_svg(g, self.seat, last_move=self.last_move),
+            "cards": seat_card_facts(g, self.seat),  # own hand and set-aside card, the buildings on the table
             "since": list(self.since),
             "done": g.done,
             "decision": None if g.done else g.decision_name,
@@ -163,6 +223,34 @@ def _seed(value: object) -> int | None:
         return optional_seed(value)
     except (TypeError, ValueError) as exc:
         raise BadRequest(str(exc)) from None
+
+
+def _variants(body: dict) -> dict[str, bool]:
+    """The variant switches of a new-game request (:data:`VARIANTS`): JSON booleans, default false."""
+    out = {}
+    for name in VARIANTS:
+        value = body.get(name, False)
+        if not isinstance(value, bool):
+            raise BadRequest(f"{name} must be true or false, got {value!r}")
+        out[name] = value
+    return out
+
+
+def _opponents(body: dict, players: int) -> list[str]:
+    """The agent names of a new-game request: one per other seat (one name fills them all); none in solo."""
+    if "opponents" not in body:
+        return ["heuristic"] * (players - 1)
+    opponents = body["opponents"]
+    if not isinstance(opponents, list) or not all(isinstance(n, str) and n.strip() for n in opponents):
+        raise BadRequest(f"opponents must be a list of agent names, got {opponents!r}")
+    opponents = [n.strip() for n in opponents]
+    if players == 1 and opponents:
+        raise BadRequest(f"opponents: a solo game (players 1) has none, got {len(opponents)}")
+    if len(opponents) == 1:
+        opponents = opponents * (players - 1)
+    if len(opponents) != players - 1:
+        raise BadRequest(f"opponents: give one agent or {players - 1}, got {len(opponents)}")
+    return opponents
 
 
 class GameServer(ThreadingHTTPServer):
@@ -198,19 +286,13 @@ class GameServer(ThreadingHTTPServer):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise BadRequest(f"{key} must be an integer, got {value!r}")
         seed = _seed(body.get("seed"))
-        if players not in (2, 3, 4):
-            raise BadRequest(f"players must be 2, 3 or 4, got {players}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise BadRequest(f"players must be 1 (solo), 2, 3 or 4, got {players}")
         if not 0 <= seat < players:
             raise BadRequest(f"seat must be in 0..{players - 1}, got {seat}")
-        opponents = body.get("opponents", ["heuristic"])
-        if not isinstance(opponents, list) or not all(isinstance(n, str) and n.strip() for n in opponents):
-            raise BadRequest(f"opponents must be a list of agent names, got {opponents!r}")
-        opponents = [n.strip() for n in opponents]
-        if len(opponents) == 1:
-            opponents = opponents * (players - 1)
-        if len(opponents) != players - 1:
-            raise BadRequest(f"opponents: give one agent or {players - 1}, got {len(opponents)}")
-        game = WebGame(rules, players, seat, opponents, seed)
+        variants = _variants(body)
+        opponents = _opponents(body, players)
+        game = WebGame(rules, players, seat, opponents, seed, variants)
         game_id = secrets.token_hex(8)
         with self.lock:
             self.games[game_id] = game
@@ -388,18 +470,30 @@ class Handler(BaseHTTPRequestHandler):
         if url.path in ("/", "/index.html"):
             self._send(HTTPStatus.OK, self.server.page, "text/html; charset=utf-8")
         elif url.path == "/api/agents":
-            self._json(HTTPStatus.OK, {"agents": self.server.agent_names, "rules": list(EDITIONS)})
+            self._json(
+                HTTPStatus.OK,
+                {
+                    "agents": self.server.agent_names,
+                    "rules": list(EDITIONS),
+                    "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+                    "variants": list(VARIANTS),
+                },
+            )
         elif url.path == "/api/state":
             game_id = parse_qs(url.query).get("id", [None])[0]
             game = self.server.game(game_id)
             with game.lock:
                 self._json(HTTPStatus.OK, game.view(game_id))
+        elif url.path == "/api/hint":
+            game = self.server.game(parse_qs(url.query).get("id", [None])[0])
+            with game.lock:
+                self._json(HTTPStatus.OK, game.hint())
         else:
             self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page: {url.path}"})
 
     def _post(self) -> None:
         url = urlparse(self.path)
-        if url.path not in ("/api/new", "/api/move"):
+        if url.path not in ("/api/new", "/api/move", "/api/undo"):
             raise BadRequest(f"no such endpoint: {url.path}", HTTPStatus.NOT_FOUND)
         self._check_sender()
         body = self._body()
@@ -410,7 +504,10 @@ class Handler(BaseHTTPRequestHandler):
             game_id = body.get("id")
             game = self.server.game(game_id)
             with game.lock:
-                game.move(body.get("action"))
+                if url.path == "/api/undo":
+                    game.undo()
+                else:
+                    game.move(body.get("action"))
         with game.lock:
             self._json(HTTPStatus.OK, game.view(game_id))
 

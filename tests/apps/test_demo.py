@@ -67,3 +67,25 @@ def test_demo_bots_come_from_the_agent_registry(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit) as exc:
         demo.main(["--bots", "nobody"])
     assert exc.value.code == 2 and "unknown agent" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("players", "rules", "variants"),
+    [(1, "omg2", ["--two-for-one"]), (2, "omg2", ["--keep-one", "--two-for-one"]), (3, "royal", ["--two-for-one"])],
+)
+def test_demo_plays_solo_and_the_variants(players, rules, variants, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--players", str(players), "--rules", rules, "--seed", "2", "--quiet", *variants]
+    assert demo.main(argv) == 0
+    out = capsys.readouterr().out
+    switched = [v.removeprefix("--").replace("-", "_") for v in variants]
+    assert f"{players} players, rules {rules}, variants {', '.join(switched)}, seed 2" in out
+    g = Game(players, rules, seed=2, auto_forced=False, **dict.fromkeys(switched, True))
+    bots, _ = demo.make_bots(g, 2)
+    demo.play(g, bots, quiet=True)
+    assert final_scores_text(g) in out and f"player {players - 1}:" in out and f"player {players}:" not in out
+
+
+def test_demo_refuses_keep_one_with_royal(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        demo.main(["--rules", "royal", "--keep-one"])
+    assert exc.value.code == 2 and "--keep-one: keep_one (R10.1) needs omg2" in capsys.readouterr().err

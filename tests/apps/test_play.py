@@ -15,6 +15,7 @@ from ohmygoods_agents import make_agent
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
 from ohmygoods_env.apps import play as P
+from ohmygoods_env.engine import GameRecord
 
 
 def _script(lines):
@@ -186,3 +187,50 @@ def test_status_lines_show_market_buildings_and_hand() -> None:
     assert "market row 1" in text and "your hand (5)" in text
     assert L.PHASE_NAMES[g.phase] in text
     assert all(g.cards.name(c) in text for c in g.hand(0))
+
+
+def test_solo_and_the_variants_from_the_command_line(tmp_path, monkeypatch, capsys) -> None:
+    """--players 1 is a solo game with no opponents; --keep-one offers R10.1's choice; both are saved."""
+    save = tmp_path / "games.jsonl"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    argv = ["--players", "1", "--keep-one", "--two-for-one", "--seed", "4", "--save", str(save)]
+    assert P.main(argv) == 0
+    text = capsys.readouterr().out
+    assert "1 players (player 0: you)" in text and "discard the hand but keep" in text  # R10.1's choice offered
+    record = json.loads(save.read_text())["record"]
+    assert (record["num_players"], record["keep_one"], record["two_for_one"]) == (1, True, True)
+    game = Game.replay(GameRecord.from_dict(record))
+    assert game.done and game.rules.num_players == 1
+
+
+def test_without_keep_one_the_hand_is_discarded_whole() -> None:
+    out: list[str] = []
+    P.play([], "omg2", seed=4, read=lambda prompt: "q", say=out.append)
+    assert "discard hand" in "\n".join(out) and "discard the hand but keep" not in "\n".join(out)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "1", "--opponents", "random"], "a solo game (--players 1) has no opponents"),
+        (["--rules", "royal", "--keep-one"], "--keep-one: keep_one (R10.1) needs omg2"),
+        (["--players", "5"], "invalid choice: 5"),
+    ],
+)
+def test_solo_and_variant_arguments_are_checked(argv, message, capsys) -> None:
+    with pytest.raises(SystemExit) as exc:
+        P.main(argv)
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_the_table_command_lists_every_fact_of_the_cards_the_seat_may_see() -> None:
+    from ohmygoods_env.cardfacts import card_text
+
+    out: list[str] = []
+    game = P.TerminalGame([make_agent("random", seed=1)] * 2, "omg2", seed=6, read=_script(["t", "q"]), say=out.append)
+    game.run()
+    table = next((t for t in out if t.startswith("Cards (every fact")), "")
+    g = game.game
+    for c in g.hand(0) + [b for p in range(3) for b in g.buildings(p)]:
+        assert card_text(g.cards, c) in table
+    assert not any(card_text(g.cards, c) in table for c in g.hand(1) + g.hand(2))

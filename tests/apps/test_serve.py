@@ -19,6 +19,7 @@ import pytest
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.apps import serve as S
+from ohmygoods_env.cardfacts import card_facts, card_text
 from ohmygoods_env.engine import Game
 from ohmygoods_env.infostate import hidden_cards, swap_cards
 from ohmygoods_env.picture import render_svg
@@ -85,7 +86,12 @@ def test_bad_requests_get_400_and_a_message_and_change_nothing(server) -> None:
         ("/api/move", {"id": view["id"], "action": illegal}, "not one of your legal choices"),
         ("/api/move", {"id": view["id"], "action": "3"}, "integer action id"),
         ("/api/move", {"id": "nope", "action": 1}, "no game 'nope'"),
-        ("/api/new", {"players": 5}, "players must be 2, 3 or 4"),
+        ("/api/new", {"players": 5}, "players must be 1 (solo), 2, 3 or 4"),
+        ("/api/new", {"players": 0}, "players must be 1 (solo), 2, 3 or 4"),
+        ("/api/new", {"players": 1, "opponents": ["random"]}, "opponents: a solo game (players 1) has none"),
+        ("/api/new", {"keep_one": 1}, "keep_one must be true or false, got 1"),
+        ("/api/new", {"two_for_one": "yes"}, "two_for_one must be true or false"),
+        ("/api/new", {"rules": "royal", "keep_one": True}, "keep_one (R10.1) needs omg2"),
         ("/api/new", {"players": 2, "seat": 2}, "seat must be in 0..1"),
         ("/api/new", {"rules": "deluxe"}, "rules must be one of"),
         ("/api/new", {"opponents": ["nobody"]}, "unknown agent"),
@@ -96,6 +102,40 @@ def test_bad_requests_get_400_and_a_message_and_change_nothing(server) -> None:
         assert status == 400 and message in answer["error"], (body, answer)
     assert np.array_equal(game.state, before)
     assert _call(server, "/nothing")[0] == 404
+
+
+def test_every_registered_agent_is_offered(server) -> None:
+    """The registry's names (shipped networks included), never a file path; ``sb3`` needs a path and is left out."""
+    from ohmygoods_env.policy import agent_names
+
+    status, info = _call(server, "/api/agents")
+    assert status == 200 and info["players"] == [1, 2, 3, 4] and info["variants"] == ["keep_one", "two_for_one"]
+    assert set(info["agents"]) == set(agent_names()) - {"sb3"}
+    assert {"ppo", "ppo-3p", "ppo-4p", "ppo-solo", "heuristic", "mcts"} <= set(info["agents"])
+    assert not any("/" in n or ":" in n for n in info["agents"])
+
+
+@pytest.mark.parametrize(
+    ("body", "players", "names"),
+    [
+        ({"players": 1, "rules": "omg2", "keep_one": True, "two_for_one": True}, 1, ["you"]),
+        ({"players": 1, "rules": "royal", "opponents": []}, 1, ["you"]),
+        ({"players": 2, "rules": "omg2", "keep_one": True, "opponents": ["ppo"]}, 2, ["you", "ppo"]),
+        ({"players": 3, "rules": "royal", "two_for_one": True, "opponents": ["ppo-3p"]}, 3, ["you"] + ["ppo-3p"] * 2),
+        ({"players": 4, "opponents": ["ppo-4p", "greedy", "random"]}, 4, ["you", "ppo-4p", "greedy", "random"]),
+    ],
+)
+def test_new_games_of_every_size_rule_set_and_variant(server, body, players, names) -> None:
+    status, view = _call(server, "/api/new", {**body, "seed": 11})
+    assert status == 200, view
+    game = server.game(view["id"]).game
+    assert view["players"] == names and game.num_players == players and view["rules"] == game.rules.edition
+    for variant in ("keep_one", "two_for_one"):
+        assert view["variants"][variant] == getattr(game.rules, variant) == body.get(variant, False)
+    while not view["done"]:  # the person plays the last choice each time; the game ends cleanly
+        status, view = _call(server, "/api/move", {"id": view["id"], "action": view["choices"][-1]["action"]})
+        assert status == 200, view
+    assert game.done and len(view["scores"]) == players and view["record"]["num_players"] == players
 
 
 def test_the_view_holds_nothing_the_seat_may_not_see(server) -> None:
@@ -130,6 +170,85 @@ def test_the_view_holds_nothing_the_seat_may_not_see(server) -> None:
         assert render_svg(twin) != render_svg(original)  # control: the swap is real
         checked += 1
     assert checked >= 3
+
+
+def test_a_hint_names_a_legal_choice_and_changes_nothing(server) -> None:
+    from ohmygoods_agents import make_agent
+    from ohmygoods_agents.base import info_state_of
+
+    _, view = _call(server, "/api/new", {"players": 2, "seat": 1, "opponents": ["random"], "seed": 9})
+    web = server.game(view["id"])
+    for _ in range(6):
+        before = web.game.state.copy()
+        status, hint = _call(server, f"/api/hint?id={view['id']}")
+        assert status == 200 and hint["agent"] == "heuristic" and np.array_equal(web.game.state, before)
+        g = web.game
+        twin = make_agent("heuristic", seed=0).act(g.observe(1), g.legal_mask(), info_state_of(g.state, 1))
+        assert hint["action"] in g.legal_actions() and hint["action"] == twin
+        assert hint["text"] == next(c["text"] for c in view["choices"] if c["action"] == hint["action"])
+        _, view = _call(server, "/api/move", {"id": view["id"], "action": hint["action"]})
+    assert _call(server, "/api/hint?id=nope")[0] == 400
+
+
+def test_undo_goes_back_to_the_previous_decision(server) -> None:
+    _, view = _call(server, "/api/new", {"players": 3, "seat": 2, "opponents": ["random"], "seed": 4})
+    web = server.game(view["id"])
+    status, answer = _call(server, "/api/undo", {"id": view["id"]})
+    assert status == 400 and "nothing to undo" in answer["error"]
+    first = (web.game.state.copy(), list(web.game.actions), view)
+    _, second = _call(server, "/api/move", {"id": view["id"], "action": view["choices"][0]["action"]})
+    state, actions = web.game.state.copy(), list(web.game.actions)
+    _, view = _call(server, "/api/move", {"id": view["id"], "action": second["choices"][-1]["action"]})
+    assert len(web.game.actions) > len(actions)
+    status, view = _call(server, "/api/undo", {"id": view["id"]})
+    assert status == 200 and np.array_equal(web.game.state, state) and web.game.actions == actions
+    assert view["choices"] == second["choices"] and view["since"][0].startswith("(undone")
+    _, view = _call(server, "/api/undo", {"id": view["id"]})
+    assert np.array_equal(web.game.state, first[0]) and web.game.actions == first[1]
+    assert view["svg"] == first[2]["svg"] and view["choices"] == first[2]["choices"]
+
+
+def _place(loc: int) -> str:
+    if L.L_HAND <= loc < L.L_ASIDE:
+        return "hand"
+    return "aside" if L.L_ASIDE <= loc < L.L_BUILT else "other"
+
+
+def test_card_facts_are_sent_for_what_the_seat_may_see_and_hidden_twins_match(server) -> None:
+    """The view's ``cards`` hold the facts of the seat's hand, its set-aside card and the buildings; every
+    card hidden from the seat (opponents' hands and set-aside cards, face-down goods, the deck) swapped
+    with a hidden deck card gives the same state JSON."""
+    checked = set()
+    for seed in range(12):
+        _, view = _call(server, "/api/new", {"players": 3, "seat": 0, "opponents": ["random"], "seed": seed})
+        web = server.game(view["id"])
+        rng = np.random.default_rng(seed)
+        for _ in range(30):
+            if view["done"]:
+                break
+            g = web.game
+            assert [f["card"] for f in view["cards"]["hand"]] == g.hand(0)
+            assert [[f["card"] for f in b] for b in view["cards"]["buildings"]] == [g.buildings(p) for p in range(3)]
+            aside = int(g.state[L.F_ASIDE])
+            assert (view["cards"]["aside"] or {}).get("card", -1) == aside
+            assert all(f["text"] == card_text(g.cards, f["card"]) for f in view["cards"]["hand"])
+            loc = g.state[L.F_LOC : L.F_LOC + L.N_CARDS]
+            hidden = hidden_cards(g.state, 0)
+            deck = [c for c in hidden if loc[c] == L.L_DECK]
+            hint = web.hint()
+            for c in [c for c in hidden if loc[c] != L.L_DECK][:4] if deck else []:
+                kind = _place(int(loc[c]))
+                twin = Game.from_state(g.state, g.rules, seed=g.seed)
+                swap_cards(twin.state, c, deck[-1])
+                web.game = twin
+                try:
+                    assert web.view(view["id"]) == view, (seed, kind)
+                    assert web.hint() == hint, (seed, kind)  # the hint reads the seat's information only
+                finally:
+                    web.game = g
+                checked.add(kind)
+            _, view = _call(server, "/api/move", {"id": view["id"], "action": int(rng.choice(g.legal_actions()))})
+    assert {"aside", "hand"} <= checked
 
 
 # ---------------------------------------------------------------------------- the browser
@@ -167,12 +286,18 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
         browser.get(_url(server, "/"))
         wait = WebDriverWait(browser, 60)
         wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "setup")
+        Select(browser.find_element(By.ID, "players")).select_by_value("1")  # solo: no opponents to choose
+        assert not browser.find_elements(By.CSS_SELECTOR, "select.opponent")
+        Select(browser.find_element(By.ID, "rules")).select_by_value("royal")
+        assert not browser.find_element(By.ID, "keep_one").is_enabled()  # R10.1 needs omg2
+        Select(browser.find_element(By.ID, "rules")).select_by_value("omg2")
+        assert browser.find_element(By.ID, "keep_one").is_enabled()
         Select(browser.find_element(By.ID, "players")).select_by_value("3")
         Select(browser.find_element(By.ID, "seat")).select_by_value("1")
         opponents = browser.find_elements(By.CSS_SELECTOR, "select.opponent")
         assert [o.get_attribute("data-seat") for o in opponents] == ["0", "2"]
         offered = [o.get_attribute("value") for o in Select(opponents[0]).options]
-        assert {"random", "greedy", "heuristic", "mcts"} <= set(offered)
+        assert {"random", "greedy", "heuristic", "mcts", "ppo", "ppo-3p", "ppo-4p", "ppo-solo"} <= set(offered)
         Select(opponents[0]).select_by_value("heuristic")
         Select(opponents[1]).select_by_value("random")
         browser.find_element(By.ID, "seed").clear()
@@ -181,12 +306,36 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
         browser.find_element(By.ID, "start").click()
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#choices button.choice")))
         web = next(iter(g for g in server.games.values() if g.seat == 1 and g.names == ["heuristic", "you", "random"]))
-        clicks = 0
+        clicks = faced = 0
         while browser.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "playing":
             buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
             assert [int(b.get_attribute("data-action")) for b in buttons] == web.game.legal_actions()
             svg = browser.find_element(By.CSS_SELECTOR, "#picture svg").get_attribute("outerHTML")
             assert "view of player 1" in svg
+            faces = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
+            assert [int(f.get_attribute("data-card")) for f in faces] == web.game.hand(1)
+            faced += len(faces)
+            for face in faces:  # the card face shows cost, VP, needs and output; the full card on hover
+                facts = card_facts(web.game.cards, int(face.get_attribute("data-card")))
+                assert face.get_attribute("title") == facts["text"]
+                text = face.text
+                assert facts["name"] in text and f"{facts['vp']} VP" in text and f"cost {facts['cost']}" in text
+                assert facts["production"] is None or (f"{facts['good']} ({facts['value']} each)" in text)
+            if clicks == 3:  # the hint frames the choice the heuristic would make
+                browser.find_element(By.ID, "hint").click()
+                wait.until(lambda b: b.find_element(By.ID, "hinted").text)
+                framed = browser.find_elements(By.CSS_SELECTOR, "#choices button.hinted")
+                hinted = browser.find_element(By.ID, "hinted").text
+                assert len(framed) == 1 and framed[0].text.split(". ", 1)[1] in hinted
+            if clicks == 5:  # undo goes back to the previous decision; the same choice is played again below
+                state, n0 = web.game.state.copy(), len(web.game.actions)
+                buttons[0].click()
+                wait.until(lambda b, n=n0: len(web.game.actions) > n and not b.find_elements(By.CSS_SELECTOR,
+                           "#choices button:disabled"))  # fmt: skip
+                browser.find_element(By.ID, "undo").click()
+                wait.until(lambda b: "(undone" in b.find_element(By.ID, "since").text)
+                assert np.array_equal(web.game.state, state)
+                buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
             if clicks == 12:
                 since = browser.find_element(By.ID, "since").text
                 assert since  # the others' moves since the last decision are listed
@@ -196,7 +345,7 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
             wait.until(lambda b, n=before: len(web.game.actions) > n and not b.find_elements(By.CSS_SELECTOR,
                        "#choices button:disabled"))  # fmt: skip
             clicks += 1
-        assert web.game.done and clicks > 10
+        assert web.game.done and clicks > 10 and faced > clicks  # hand cards were on screen, faces and all
         result = browser.find_element(By.ID, "result").text
         assert result.startswith(("You won", "You lost", "You shared"))
         rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
