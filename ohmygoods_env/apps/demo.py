@@ -228,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bots, policy = make_bots(game, args.seed, names)
     switched = [name for name, on in variants.items() if on]
     print(
-        f"Oh my Goods! demo: {args.players} players, rules {args.rules}"
+        f"Oh my Goods! demo: {'solo' if args.players == 1 else f'{args.players} players'}, rules {args.rules}"
         f"{', variants ' + ', '.join(switched) if switched else ''}, seed {args.seed}, bots: {policy}"
     )
     play(game, bots, quiet=args.quiet)

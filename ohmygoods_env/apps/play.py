@@ -223,7 +223,8 @@ class TerminalGame:
         """Play to the end; the finished game, or None if the human quit."""
         g, say = self.game, self.say
         names = ", ".join(f"player {p}: {'you' if a is None else a.name}" for p, a in enumerate(self.agents))
-        say(f"Oh my Goods! ({g.rules.edition}), {g.num_players} players ({names}). {HELP}")
+        seats = "solo" if g.num_players == 1 else f"{g.num_players} players"
+        say(f"Oh my Goods! ({g.rules.edition}), {seats} ({names}). {HELP}")
         while not g.done:
             p = g.current_player
             if p == self.seat:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -25,16 +24,6 @@ from ohmygoods_env.infostate import hidden_cards, swap_cards
 from ohmygoods_env.picture import render_svg
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def server():
-    srv = S.make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
 
 
 def _url(srv, path: str) -> str:

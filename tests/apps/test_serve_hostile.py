@@ -12,25 +12,11 @@ from __future__ import annotations
 import json
 import select
 import socket
-import threading
 import time
 
 import pytest
 
 from ohmygoods_env.apps import serve as S
-
-
-@pytest.fixture(scope="module")
-def server():
-    from ohmygoods_env.apps.common import warm_engine
-
-    warm_engine()  # the first game must not wait for the engine's compilation
-    srv = S.make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
 
 
 def _port(srv) -> int:
