@@ -306,6 +306,10 @@ def final_scores_text(game: Game) -> str:
     scores = game.scores()
     winners = game.winners()
     lines = ["Final scores (R8.3):"]
+    if game.num_players == 1:  # solo (R10.3): a score, no winner
+        vp, left = scores[0]
+        lines.append(f"  player 0: {vp} VP, {left} coins left over (solo score)")
+        return "\n".join(lines)
     for p, (vp, left) in enumerate(scores):
         mark = "  <- winner" if p in winners else ""
         lines.append(f"  player {p}: {vp} VP, {left} coins left over{mark}")

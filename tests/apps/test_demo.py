@@ -78,7 +78,8 @@ def test_demo_plays_solo_and_the_variants(players, rules, variants, capsys: pyte
     assert demo.main(argv) == 0
     out = capsys.readouterr().out
     switched = [v.removeprefix("--").replace("-", "_") for v in variants]
-    assert f"{players} players, rules {rules}, variants {', '.join(switched)}, seed 2" in out
+    seats = "solo" if players == 1 else f"{players} players"
+    assert f"{seats}, rules {rules}, variants {', '.join(switched)}, seed 2" in out
     g = Game(players, rules, seed=2, auto_forced=False, **dict.fromkeys(switched, True))
     bots, _ = demo.make_bots(g, 2)
     demo.play(g, bots, quiet=True)

@@ -196,7 +196,7 @@ def test_solo_and_the_variants_from_the_command_line(tmp_path, monkeypatch, caps
     argv = ["--players", "1", "--keep-one", "--two-for-one", "--seed", "4", "--save", str(save)]
     assert P.main(argv) == 0
     text = capsys.readouterr().out
-    assert "1 players (player 0: you)" in text and "discard the hand but keep" in text  # R10.1's choice offered
+    assert "solo (player 0: you)" in text and "discard the hand but keep" in text  # R10.1's choice offered
     record = json.loads(save.read_text())["record"]
     assert (record["num_players"], record["keep_one"], record["two_for_one"]) == (1, True, True)
     game = Game.replay(GameRecord.from_dict(record))
