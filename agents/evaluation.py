@@ -662,20 +662,25 @@ def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str
     if reduced:
         lines += ["", "Not at the full tier (fewer games, wider intervals): " + ", ".join(reduced) + "."]
     machines = sorted({r.get("timing", {}).get("machine", "?") for r in reports})
-    versions: dict[tuple, set[int]] = {}
+    versions: dict[tuple, dict[str, set[int]]] = {}
     for r in reports:
         for n, s in r["players"].items():
             key = (s["protocol_version"], s["deal_set"], s["env_version"], s["package_version"])
-            versions.setdefault(key, set()).add(int(n))
-    where = len(versions) > 1  # rows of several versions: say which player counts each covers
+            versions.setdefault(key, {}).setdefault(r["label"], set()).add(int(n))
+    fewer = [k for k in sorted(versions) if k != max(versions, key=lambda k: sum(map(len, versions[k].values())))]
+
+    def _rows(key: tuple) -> str:  # which rows a version covers, named where versions are mixed
+        if key not in fewer:
+            return " (the other rows)" if fewer else ""
+        parts = [
+            f"`{label}` {', '.join(map(str, sorted(ns)))} player(s)" for label, ns in sorted(versions[key].items())
+        ]
+        return " (" + "; ".join(parts) + ")"
+
     lines += [
         "",
         "Protocol, deal set, env and package versions of the rows: "
-        + "; ".join(
-            f"protocol {p}, `{d}`, {e}, ohmygoods {v}"
-            + (f" ({', '.join(map(str, sorted(ns)))} player(s))" if where else "")
-            for (p, d, e, v), ns in sorted(versions.items())
-        )
+        + "; ".join(f"protocol {p}, `{d}`, {e}, ohmygoods {v}" + _rows((p, d, e, v)) for p, d, e, v in sorted(versions))
         + ".",
         "",
         "Machine: " + "; ".join(machines) + ".",
