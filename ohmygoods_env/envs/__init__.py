@@ -72,7 +72,8 @@ __all__ = [
 # VecEnv lives in ``ohmygoods_env.envs.sb3`` (imported on demand: SB3 is an optional extra).
 import gymnasium as _gym  # noqa: E402
 
-from .gym_env import ENV_ID_GYM, LearnerGames, OhMyGoodsEnv, RandomOpponent  # noqa: E402
+from .gym_env import ENV_ID_GYM, OhMyGoodsEnv, RandomOpponent  # noqa: E402
+from .learner import LearnerConfig, LearnerGames  # noqa: E402
 from .vector import OhMyGoodsVectorEnv  # noqa: E402
 
 if ENV_ID_GYM not in _gym.registry:  # importing twice (or reloading) must not register twice
@@ -82,4 +83,4 @@ if ENV_ID_GYM not in _gym.registry:  # importing twice (or reloading) must not r
         vector_entry_point="ohmygoods_env.envs.vector:OhMyGoodsVectorEnv",
     )
 
-__all__ += ["ENV_ID_GYM", "LearnerGames", "OhMyGoodsEnv", "OhMyGoodsVectorEnv", "RandomOpponent"]
+__all__ += ["ENV_ID_GYM", "LearnerConfig", "LearnerGames", "OhMyGoodsEnv", "OhMyGoodsVectorEnv", "RandomOpponent"]
