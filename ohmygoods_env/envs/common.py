@@ -14,7 +14,9 @@ from a sibling adapter (``tests/envs/test_adapter_imports.py``). Nothing here st
   :func:`state_space`, :data:`STATE_DIM`), never for a policy;
 * the spectator view in a render mode (:func:`render_spectator`), argument checks
   (:func:`check_render_mode`, :func:`check_reward`) and the next game seed of a PettingZoo
-  env (:func:`next_game_seed`).
+  env (:func:`next_game_seed`);
+* :class:`GameAgents`, what the AEC and the parallel env share: their arguments, the game they
+  deal on ``reset``, agents, spaces and the privileged ``state()``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from ..rules import DEFAULT_MAX_ROUNDS, RuleSet
 from ..spaces import action_space
 
 __all__ = [
+    "GameAgents",
     "INFO_KEYS",
     "N_PLACES",
     "SEED_BOUND",
@@ -266,3 +269,71 @@ def render_spectator(game: Game, render_mode: str | None) -> str | np.ndarray | 
         return text
     print(text)
     return None
+
+
+# ===================================================================== the PettingZoo envs' common part
+
+
+class GameAgents:
+    """The part of the PettingZoo AEC and parallel envs that only deals and reads the game.
+
+    :meth:`_setup` checks the arguments (``render_mode``, ``reward``, the game's), deals a
+    first game so that bad arguments fail at construction, and sets the agents and spaces
+    (:func:`agent_spaces`); :meth:`_deal` deals the game of a ``reset``. Mixed in before
+    ``AECEnv`` / ``ParallelEnv``.
+    """
+
+    metadata: dict[str, Any]
+    _game: Game
+
+    def _setup(
+        self,
+        num_players: int,
+        rules: str | RuleSet,
+        render_mode: str | None,
+        reward: str,
+        auto_forced: bool,
+        cards: CardSet | None,
+        rule_options: dict[str, Any],
+    ) -> None:
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.reward_mode = check_reward(reward)
+        self._game_args = (num_players, rules)
+        self._rule_options = {"auto_forced": auto_forced, **rule_options}
+        self._game = Game(num_players, rules, seed=0, cards=cards, **self._rule_options)
+        self._rng = np.random.default_rng()
+        (
+            self.possible_agents,
+            self.agent_name_mapping,
+            self.observation_spaces,
+            self.action_spaces,
+            self.state_space,
+        ) = agent_spaces(self._game)
+
+    def _deal(self, seed: int | None) -> None:
+        """Deal a new game: from ``seed`` (re-seeding the env's RNG), else from the env's RNG's next seed."""
+        game_seed, self._rng = next_game_seed(seed, self._rng)
+        num_players, rules = self._game_args
+        self._game = Game(num_players, rules, seed=game_seed, cards=self._game.cards, **self._rule_options)
+        self._seed_used = game_seed
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> Game:
+        """The underlying engine game (a forward model holding hidden information)."""
+        return self._game
+
+    @property
+    def seed_used(self) -> int | None:
+        """The seed the current game was dealt from (``None`` before the first reset)."""
+        return getattr(self, "_seed_used", None)
+
+    def state(self) -> np.ndarray:
+        """**Privileged** global state (float32[STATE_DIM], :func:`global_state`): critics only, never a policy."""
+        g = self._game
+        return global_state(g.state[None], g.observe(0)[None])[0]

@@ -48,29 +48,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from pettingzoo import ParallelEnv
 
 from .. import core
 from .. import layout as L
+from ..cards import CardSet
 from ..checks import check_finite, optional_seed
-from ..engine import Game, IllegalActionError, check_action, illegal_action_message
-from .common import (
-    agent_spaces,
-    check_render_mode,
-    check_reward,
-    game_infos,
-    global_state,
-    next_game_seed,
-    render_spectator,
-)
+from ..engine import IllegalActionError, check_action, illegal_action_message
+from ..rules import RuleSet
+from .common import GameAgents, game_infos, render_spectator
 from .simultaneous import SimultaneousPhase
 
 __all__ = ["OhMyGoodsParallelEnv", "parallel_env"]
 
 
-class OhMyGoodsParallelEnv(ParallelEnv):
+class OhMyGoodsParallelEnv(GameAgents, ParallelEnv):
     """Oh my Goods! as a PettingZoo ``ParallelEnv`` (see the module docstring)."""
 
     metadata = {
@@ -83,57 +76,29 @@ class OhMyGoodsParallelEnv(ParallelEnv):
     def __init__(
         self,
         num_players: int = 2,
-        rules: str = "omg2",
+        rules: str | RuleSet = "omg2",
         render_mode: str | None = None,
         reward: str = "win",
         auto_forced: bool = True,
         illegal: str = "raise",
         penalty: float = -1.0,
         simultaneous: bool = True,
+        cards: CardSet | None = None,
         **rule_options: Any,
     ) -> None:
         if illegal not in ("raise", "penalty"):
             raise ValueError(f"illegal must be one of ['raise', 'penalty'], got {illegal!r}")
         if not isinstance(simultaneous, (bool, np.bool_)):
             raise TypeError(f"simultaneous must be a bool, got {type(simultaneous).__name__} {simultaneous!r}")
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.reward_mode = check_reward(reward)
         self.illegal = illegal
         self.penalty = check_finite(penalty, "penalty")
         self._penalised = False
         self.simultaneous = bool(simultaneous)
         self._phase: SimultaneousPhase | None = None
-        self._game_args = (num_players, rules)
-        self._rule_options = {"auto_forced": auto_forced, **rule_options}
-        # Built once here so that bad arguments fail at construction, not at reset.
-        self._game = Game(num_players, rules, seed=0, **self._rule_options)
-        self._rng = np.random.default_rng()
-        (
-            self.possible_agents,
-            self.agent_name_mapping,
-            self.observation_spaces,
-            self.action_spaces,
-            self.state_space,
-        ) = agent_spaces(self._game)
+        self._setup(num_players, rules, render_mode, reward, auto_forced, cards, rule_options)
         self.agents: list[str] = []
 
     # ------------------------------------------------------------------ spaces and access
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.action_spaces[agent]
-
-    @property
-    def game(self) -> Game:
-        """The underlying engine game (a forward model holding hidden information)."""
-        return self._game
-
-    @property
-    def seed_used(self) -> int | None:
-        """The seed the current game was dealt from (``None`` before the first reset)."""
-        return getattr(self, "_seed_used", None)
-
     @property
     def acting_agents(self) -> list[str]:
         """The agents with a decision in this step, in turn order (empty when the game is over)."""
@@ -154,18 +119,10 @@ class OhMyGoodsParallelEnv(ParallelEnv):
     def _over(self) -> bool:
         return self._game.done or self._penalised
 
-    def state(self) -> np.ndarray:
-        """**Privileged** global state (float32[STATE_DIM]): for centralised critics, never a policy."""
-        g = self._game
-        return global_state(g.state[None], g.observe(0)[None])[0]
-
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """Deal a new game; returns every agent's observation and info."""
-        game_seed, self._rng = next_game_seed(optional_seed(seed), self._rng)
-        num_players, rules = self._game_args
-        self._game = Game(num_players, rules, seed=game_seed, cards=self._game.cards, **self._rule_options)
-        self._seed_used = game_seed
+        self._deal(optional_seed(seed))
         self._penalised = False
         self._phase = None
         self._begin_phase()

@@ -16,6 +16,10 @@ engine.
 * Rewards: 0 during the game; at the end **every** agent receives its final reward
   (``reward="win"``: +1 winners, -1 others, 0 if all tie; or ``"score"`` / ``"margin"``),
   and all agents are terminated. Each then steps ``None`` (``_was_dead_step``).
+* Arguments: ``num_players``, ``rules``, ``render_mode``, ``reward``, ``auto_forced``,
+  ``cards`` and rule options (``max_rounds``, ...), spelled as in every env of
+  :mod:`ohmygoods_env.envs`; the agents, spaces, dealing and ``state()`` are shared with the
+  parallel env (:class:`~ohmygoods_env.envs.common.GameAgents`).
 * An illegal action raises :class:`ValueError` (``IllegalActionError``) naming the action
   and the decision; the game and the env are unchanged. A wrong type raises ``TypeError``.
 * ``infos[agent]`` holds numbers only, with the same keys for every agent at every step
@@ -47,25 +51,23 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .. import core
 from .. import layout as L
+from ..cards import CardSet
 from ..checks import optional_seed
-from ..engine import Game, IllegalActionError
+from ..engine import IllegalActionError
+from ..rules import RuleSet
 from .common import (
     INFO_KEYS,
     N_PLACES,
     STATE_DIM,
-    agent_spaces,
-    check_render_mode,
-    check_reward,
+    GameAgents,
     game_infos,
     global_state,
-    next_game_seed,
     observation_high,
     render_spectator,
     state_space,
@@ -88,7 +90,7 @@ _OBS_DIM, _N_ACTIONS, _F_CUR, _F_DEC, _D_OVER = L.OBS_DIM, L.N_ACTIONS, L.F_CUR,
 _F32, _I8 = np.float32, np.int8
 
 
-class raw_env(AECEnv):
+class raw_env(GameAgents, AECEnv):
     """Oh my Goods! as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata = {
@@ -101,53 +103,20 @@ class raw_env(AECEnv):
     def __init__(
         self,
         num_players: int = 2,
-        rules: str = "omg2",
+        rules: str | RuleSet = "omg2",
         render_mode: str | None = None,
         reward: str = "win",
         auto_forced: bool = True,
+        cards: CardSet | None = None,
         **rule_options: Any,
     ) -> None:
         super().__init__()
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.reward_mode = check_reward(reward)
-        self._game_args = (num_players, rules)
-        self._rule_options = {"auto_forced": auto_forced, **rule_options}
-        # Built once here so that bad arguments fail at construction, not at reset.
-        self._game = Game(num_players, rules, seed=0, **self._rule_options)
-        self._rng = np.random.default_rng()
-        (
-            self.possible_agents,
-            self.agent_name_mapping,
-            self.observation_spaces,
-            self.action_spaces,
-            self.state_space,
-        ) = agent_spaces(self._game)
-
-    # ------------------------------------------------------------------ spaces
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    # ------------------------------------------------------------------ access
-    @property
-    def game(self) -> Game:
-        """The underlying engine game (a forward model holding hidden information)."""
-        return self._game
-
-    @property
-    def seed_used(self) -> int | None:
-        """The seed the current game was dealt from (``None`` before the first reset)."""
-        return getattr(self, "_seed_used", None)
+        self._setup(num_players, rules, render_mode, reward, auto_forced, cards, rule_options)
 
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game; ``seed`` fixes it (same seed, same game), ``None`` draws one from the env's RNG."""
-        game_seed, self._rng = next_game_seed(optional_seed(seed), self._rng)
-        num_players, rules = self._game_args
-        self._game = Game(num_players, rules, seed=game_seed, cards=self._game.cards, **self._rule_options)
-        self._seed_used = game_seed
+        self._deal(optional_seed(seed))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -168,11 +137,6 @@ class raw_env(AECEnv):
         # One kernel call writes both; the mask is all 0 unless ``p`` is the seat to act.
         core.observe_with_mask(g.state, cards.buildings, cards.assistants, p, obs, mask)
         return {"observation": obs, "action_mask": mask}
-
-    def state(self) -> np.ndarray:
-        """**Privileged** global state (float32[STATE_DIM], :func:`global_state`): critics only, never a policy."""
-        g = self._game
-        return global_state(g.state[None], g.observe(0)[None])[0]
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """Observation, cumulative reward, terminated, truncated and info of ``agent_selection``."""

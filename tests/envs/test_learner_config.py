@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import pickle
 import warnings
 
 import numpy as np
 import pytest
 
-from ohmygoods_env.envs import parallel_env, raw_env
+from ohmygoods_env.cards import default_cards
+from ohmygoods_env.envs import OhMyGoodsParallelEnv, parallel_env, raw_env
 from ohmygoods_env.envs.batched import BatchEnv
 from ohmygoods_env.envs.gym_env import OhMyGoodsEnv
-from ohmygoods_env.envs.learner import LearnerConfig, LearnerGames
+from ohmygoods_env.envs.learner import DEPRECATED_OPTIONS, LearnerConfig, LearnerGames
 from ohmygoods_env.envs.vector import OhMyGoodsVectorEnv
 
 #: each learner env and the LearnerGames it plays
@@ -31,7 +33,7 @@ try:  # stable-baselines3 is an optional extra
     from ohmygoods_env.envs.sb3 import OhMyGoodsVecEnv
     from ohmygoods_env.envs.seat_vec import SeatVecEnv
 except ImportError:  # pragma: no cover - without the sb3 extra
-    OhMyGoodsVecEnv = None
+    OhMyGoodsVecEnv = SeatVecEnv = None
 else:
     LEARNER_ENVS["sb3"] = (lambda **kw: OhMyGoodsVecEnv(2, seed=0, **kw), lambda env: env.learner_games)
     EVERY_ENV["seat_vec"] = lambda **kw: SeatVecEnv(2, seed=0, **kw)
@@ -126,3 +128,25 @@ def test_bad_configs_are_refused_naming_the_option() -> None:
         OhMyGoodsEnv(3, num_players=2)
     with pytest.raises(TypeError, match="at most 9 positional options"):
         OhMyGoodsEnv(2, "omg2", None, 0, "win", "penalty", -1.0, None, None, "extra")
+
+
+@pytest.mark.parametrize("name", sorted(EVERY_ENV))
+def test_cards_is_spelled_cards_in_every_env(name: str) -> None:
+    """``cards=`` reaches the games of every env, the PettingZoo envs' reset games included."""
+    cards = copy.deepcopy(default_cards())  # the shipped tables, as an object of their own
+    env = EVERY_ENV[name](cards=cards)
+    if hasattr(env, "possible_agents"):
+        env.reset(seed=3)
+        assert env.game.cards is cards
+    else:
+        assert env.games.cards is cards
+
+
+def test_no_env_signature_uses_a_deprecated_spelling() -> None:
+    classes = [raw_env, OhMyGoodsParallelEnv, BatchEnv, OhMyGoodsEnv, OhMyGoodsVectorEnv, LearnerConfig]
+    if OhMyGoodsVecEnv is not None:
+        classes += [OhMyGoodsVecEnv, SeatVecEnv]
+    for cls in classes:
+        names = set(inspect.signature(cls).parameters)
+        assert not names & set(DEPRECATED_OPTIONS), (cls.__name__, sorted(names & set(DEPRECATED_OPTIONS)))
+        assert "reward" in names or {"args", "options"} <= names, cls.__name__
