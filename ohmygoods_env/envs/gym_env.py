@@ -50,11 +50,10 @@ import gymnasium as gym
 import numpy as np
 
 from .. import layout as L
-from ..batch import BatchGames
 from ..checks import check_seed, offset_seed, optional_seed
 from ..policy import RandomAgent
 from .common import action_id, action_ids, action_space, check_render_mode, obs_high, observation_space
-from .learner import LearnerConfig, LearnerGames
+from .learner import LearnerConfig, LearnerGames, LearnerViews
 
 ENV_ID_GYM = f"ohmygoods/OhMyGoods-v{L.LAYOUT_VERSION}"
 #: earlier ids of this env (their layouts are gone); making one fails with a message naming ENV_ID_GYM
@@ -67,7 +66,7 @@ RandomOpponent = RandomAgent
 # ===================================================================== the env
 
 
-class OhMyGoodsEnv(gym.Env):
+class OhMyGoodsEnv(LearnerViews, gym.Env):
     """Oh my Goods! for one learner against opponent policies (see the module docstring).
 
     ``args`` / ``config`` / ``options`` make its :class:`~.learner.LearnerConfig`
@@ -94,11 +93,6 @@ class OhMyGoodsEnv(gym.Env):
         self._row = np.zeros(1, np.int64)
         self._needs_reset = True
         self._episode = -1  # reset() makes it 0 for the first game
-
-    @property
-    def games(self) -> BatchGames:
-        """The underlying one-game batch (state row, masks, seeds)."""
-        return self._lg.games
 
     @property
     def seat(self) -> int:

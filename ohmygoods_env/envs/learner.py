@@ -49,7 +49,7 @@ from ..policy import BatchPolicy, RandomAgent, play_owned, resolve_agent
 from ..rules import RuleSet
 from .common import check_reward, observation_space
 
-__all__ = ["DEPRECATED_OPTIONS", "LearnerConfig", "LearnerGames"]
+__all__ = ["DEPRECATED_OPTIONS", "LearnerConfig", "LearnerGames", "LearnerViews"]
 
 #: old option names of the learner envs -> the one spelling (accepted with a ``DeprecationWarning``)
 DEPRECATED_OPTIONS: dict[str, str] = {"reward_mode": "reward"}
@@ -347,6 +347,27 @@ class LearnerGames:
             self._last_rewards += r
             return
         self._last_rewards += play_owned(g, rows, self.owner, self.policy_of)
+
+
+class LearnerViews:
+    """What every learner adapter shows of its :class:`LearnerGames` (``self._lg``): the games and the seats."""
+
+    _lg: LearnerGames
+
+    @property
+    def learner_games(self) -> LearnerGames:
+        """The :class:`LearnerGames` behind this env (seats, opponents, final rewards)."""
+        return self._lg
+
+    @property
+    def games(self) -> BatchGames:
+        """The underlying batch (state rows, masks, seeds, episode counters)."""
+        return self._lg.games
+
+    @property
+    def seats(self) -> np.ndarray:
+        """int64[N]: the learner's seat in each game."""
+        return self._lg.seat.copy()
 
 
 _jit.register(globals(), _batch, L)

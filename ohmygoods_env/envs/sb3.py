@@ -37,14 +37,14 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
-from ..batch import BatchGames, episode_seed
+from ..batch import episode_seed
 from ..checks import seed_or_fresh
 from .common import action_ids, action_space
-from .learner import LearnerConfig, LearnerGames
+from .learner import LearnerConfig, LearnerGames, LearnerViews
 from .sb3_base import BatchedVecEnv
 
 
-class OhMyGoodsVecEnv(BatchedVecEnv):
+class OhMyGoodsVecEnv(LearnerViews, BatchedVecEnv):
     """``num_envs`` games of Oh my Goods! for one learner seat each (see the module docstring).
 
     ``args`` / ``config`` / ``options`` make its :class:`~.learner.LearnerConfig`
@@ -77,21 +77,6 @@ class OhMyGoodsVecEnv(BatchedVecEnv):
         return LearnerGames(num_envs, config, seed)
 
     # ------------------------------------------------------------------ facts
-    @property
-    def learner_games(self) -> LearnerGames:
-        """The :class:`LearnerGames` behind this VecEnv (seats, opponents, final rewards)."""
-        return self._lg
-
-    @property
-    def games(self) -> BatchGames:
-        """The underlying batch (state rows, masks, seeds, episode counters)."""
-        return self._lg.games
-
-    @property
-    def seats(self) -> np.ndarray:
-        """int64[N]: the learner's seat in each game."""
-        return self._lg.seat.copy()
-
     def action_masks(self) -> np.ndarray:
         """bool[N, N_ACTIONS]: each env's legal actions now."""
         return self._lg.action_masks()

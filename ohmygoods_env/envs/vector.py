@@ -47,13 +47,12 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..batch import BatchGames
 from ..checks import check_seed, check_seeds, fresh_seed
 from .common import action_ids, action_space
-from .learner import LearnerConfig, LearnerGames
+from .learner import LearnerConfig, LearnerGames, LearnerViews
 
 
-class OhMyGoodsVectorEnv(VectorEnv):
+class OhMyGoodsVectorEnv(LearnerViews, VectorEnv):
     """``num_envs`` games of Oh my Goods! for one learner seat each (see the module docstring).
 
     ``args`` / ``config`` / ``options`` make its :class:`~.learner.LearnerConfig` as in
@@ -86,16 +85,6 @@ class OhMyGoodsVectorEnv(VectorEnv):
         self._seeded = False
 
     # ------------------------------------------------------------------ facts
-    @property
-    def games(self) -> BatchGames:
-        """The underlying batch (state rows, masks, seeds, episode counters)."""
-        return self._lg.games
-
-    @property
-    def seats(self) -> np.ndarray:
-        """int64[N]: the learner's seat in each game."""
-        return self._lg.seat.copy()
-
     def action_masks(self) -> np.ndarray:
         """bool[N, N_ACTIONS]: legal actions of each env's next step (see autoreset modes)."""
         m = self._lg.action_masks()

@@ -20,8 +20,8 @@ from ohmygoods_env.envs.vector import OhMyGoodsVectorEnv
 
 #: each learner env and the LearnerGames it plays
 LEARNER_ENVS = {
-    "gymnasium": (lambda **kw: OhMyGoodsEnv(**kw), lambda env: env._lg),
-    "vector": (lambda **kw: OhMyGoodsVectorEnv(2, **kw), lambda env: env._lg),
+    "gymnasium": (lambda **kw: OhMyGoodsEnv(**kw), lambda env: env.learner_games),
+    "vector": (lambda **kw: OhMyGoodsVectorEnv(2, **kw), lambda env: env.learner_games),
 }
 #: every env with a final reward, built with ``reward=`` (the one spelling)
 EVERY_ENV = {
