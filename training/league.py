@@ -216,7 +216,7 @@ class LeagueVecEnv(OhMyGoodsVecEnv):
             num_players,
             rules,
             learner_seat=learner_seat,
-            reward_mode=reward_mode,
+            reward=reward_mode,
             illegal="penalty",
             seed=seed,
         )
