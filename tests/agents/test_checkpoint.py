@@ -18,6 +18,7 @@ import pytest
 from ohmygoods_agents import make_agent
 from ohmygoods_agents.checkpoint import (
     CheckpointError,
+    MLPAgent,
     PolicyAgent,
     UntrustedCheckpointError,
     current_layout,
@@ -95,7 +96,7 @@ def test_sampling_is_seeded_and_legal(tmp_path, sb3_zip) -> None:
 
 def test_snapshot_of_a_live_policy_matches_predict(sb3_zip) -> None:
     model = sb3_contrib.MaskablePPO.load(sb3_zip, device="cpu")
-    snap = PolicyAgent.from_sb3_policy(model.policy)
+    snap = MLPAgent.from_sb3_policy(model.policy)
     obs, mask = _positions(1)[5]
     assert snap.act(obs, mask) == int(model.predict(obs, action_masks=mask.astype(bool), deterministic=True)[0])
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.training
 
 TINY = [
     "--num-envs", "8", "--n-steps", "64", "--batch-size", "128", "--n-epochs", "1",
-    "--net-arch", "32", "--eval-every", "512", "--eval-games", "4", "--opponents", "random,greedy,self",
+    "--net-arch", "32", "--eval-every", "512", "--eval-games", "4", "--opponents", "random,greedy,snapshot",
     "--eval-opponents", "random,greedy", "--best-vs", "greedy", "--seed", "3", "--final-games", "4", "--no-progress",
 ]  # fmt: skip
 
