@@ -468,20 +468,12 @@ class FastPPO:
 # ===================================================================== warm start
 
 
-def behaviour_clone(
-    net: SlotNet,
-    data: dict[str, np.ndarray],
-    epochs: int = 3,
-    minibatch: int = 1024,
-    lr: float = 1e-3,
-    vf_coef: float = 0.5,
-    seed: int = 0,
-    log: Any = None,
-) -> dict[str, float]:
-    """Fit ``net`` to a teacher's play (:func:`ohmygoods_training.imitation.collect`): cross-entropy of the
-    masked policy on the teacher's actions plus ``vf_coef`` times the value error on the
-    recorded returns. Returns the last epoch's losses and the share of decisions where the
-    network's most likely action is the teacher's."""
+def behaviour_clone(net: SlotNet, data: dict[str, np.ndarray], epochs: int = 3, **options: Any) -> dict[str, float]:
+    """Fit ``net`` to a teacher's play (:func:`ohmygoods_training.imitation.collect`) with the one cloning loop,
+    :func:`ohmygoods_training.imitation.clone` (``options``: its ``minibatch``, ``lr``, ``vf_coef``, ``seed``,
+    ``log``): cross-entropy of the masked policy on the teacher's actions plus ``vf_coef`` times the
+    value error on the recorded returns. Returns the last epoch's losses and the share of decisions
+    where the network's most likely action is the teacher's."""
     if net.prior is not None:
         raise ValueError("behaviour cloning is for networks without a prior (a prior network starts as its teacher)")
     from .imitation import clone
@@ -491,7 +483,7 @@ def behaviour_clone(
         return net.pi(h).masked_fill(~mask, NEG), net.v(h).squeeze(1)
 
     net.train()
-    return clone(net.parameters(), forward, data, epochs, minibatch, lr, vf_coef, seed, log)
+    return clone(net.parameters(), forward, data, epochs, **options)
 
 
 # ===================================================================== checkpoints

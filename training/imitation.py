@@ -156,24 +156,18 @@ def clone(
 
 
 def pretrain(
-    policy: Any,
-    data: dict[str, np.ndarray],
-    epochs: int = 3,
-    batch_size: int = 512,
-    lr: float = 1e-3,
-    vf_coef: float = 0.5,
-    seed: int = 0,
-    log: Any = None,
+    policy: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, **options: Any
 ) -> dict[str, float]:
-    """Fit ``policy`` (a MaskableActorCriticPolicy) to the data with :func:`clone`; returns the last epoch's
-    losses and accuracy."""
+    """Fit ``policy`` (a MaskableActorCriticPolicy) to the data with :func:`clone` (``options``: its ``lr``,
+    ``vf_coef``, ``seed``, ``log``); returns the last epoch's losses and accuracy."""
 
     def forward(obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         dist = policy.get_distribution(obs, action_masks=mask.numpy())
         return dist.distribution.logits, policy.predict_values(obs).flatten()
 
     policy.train()
-    stats = clone(policy.parameters(), forward, data, epochs, batch_size, lr, vf_coef, seed, log, adam_eps=1e-8)
+    options.setdefault("adam_eps", 1e-8)  # torch's default, as SB3 policies were always cloned
+    stats = clone(policy.parameters(), forward, data, epochs, batch_size, **options)
     policy.set_training_mode(False)
     return stats
 
