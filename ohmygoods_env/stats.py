@@ -2,8 +2,4 @@
 that ``from ohmygoods_env.stats import wilson`` goes on working."""
 
 from .framework.stats import *  # noqa: F403
-from .framework.stats import (
-    __all__,
-)
-
-__all__ = list(__all__)  # noqa: PLE0605
+from .framework.stats import __all__  # noqa: F401

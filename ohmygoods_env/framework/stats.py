@@ -47,6 +47,7 @@ __all__ = [
     "ahead_share",
     "anchored_rating",
     "bradley_terry",
+    "finish_key",
     "mean_interval",
     "multiplayer_ratings",
     "pair_outcomes",
