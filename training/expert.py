@@ -44,7 +44,7 @@ from ohmygoods_agents.slotnet import SlotNet, make_prior, prior_actions
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.matches import play_games
-from ohmygoods_env.policy import BatchPolicy, _info_states
+from ohmygoods_env.policy import BatchPolicy, info_states_of
 
 SAMPLE_KEYS: tuple[str, ...] = ("obs", "mask", "info", "visits", "reward", "game")
 
@@ -65,7 +65,7 @@ class RecordingPolicy(BatchPolicy):
     def __call__(self, games: BatchGames, rows: np.ndarray) -> np.ndarray:
         obs = games.observe(rows=rows)
         masks = games.masks(copy=True)[rows]
-        infos = _info_states(games.state, rows)
+        infos = info_states_of(games.state, rows)
         out = np.empty(rows.shape[0], np.int64)
         for j, i in enumerate(rows):
             self.agent.last_visits = {}

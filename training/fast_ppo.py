@@ -56,7 +56,7 @@ from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.policy import BatchPolicy
 from ohmygoods_env.rules import DEFAULT_MAX_ROUNDS
 
-from .league_spec import BASELINES, SEARCH_PREFIX, League, opponent_agent, search_sims
+from .league_spec import BASELINES, SEARCH_PREFIX, League, keep_snapshot, opponent_agent, search_sims
 from .shaping import SHAPED_MODES, potentials
 from .stats import MatchResult, SoloResult, match, solo_score
 
@@ -183,14 +183,7 @@ class SelfPlayRollout:
         for p in frozen.parameters():
             p.requires_grad_(False)
         agent = SlotNetAgent(frozen, deterministic=False, seed=int(self.rng.integers(1 << 31)), name="snapshot")
-        entry = ("snapshot", BatchPolicy(agent))
-        if len(self.snapshots) >= self.league.max_snapshots:
-            old = self.snapshots.pop(0)
-            self.opponents[old] = entry
-            self.snapshots.append(old)
-        else:
-            self.snapshots.append(len(self.opponents))
-            self.opponents.append(entry)
+        keep_snapshot(self.opponents, self.snapshots, ("snapshot", BatchPolicy(agent)), self.league.max_snapshots)
 
     def _assign(self, rows: np.ndarray) -> None:
         """Draw the owners of every seat of the games in ``rows`` (one learner seat at least)."""

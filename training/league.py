@@ -29,7 +29,7 @@ from ohmygoods_env.envs.gym_env import LearnerGames
 from ohmygoods_env.envs.sb3 import OhMyGoodsVecEnv
 from ohmygoods_env.policy import BatchPolicy, RandomAgent
 
-from .league_spec import SNAPSHOT, old_self_as_snapshot, opponent_agent, parse_entries
+from .league_spec import SNAPSHOT, keep_snapshot, old_self_as_snapshot, opponent_agent, parse_entries
 
 # ===================================================================== agents
 
@@ -73,13 +73,7 @@ class OpponentPool:
         agent = snapshot(
             policy, deterministic=False, seed=int(self.rng.integers(1 << 31)), name=f"{SNAPSHOT}#{len(self.agents)}"
         )
-        if len(self.snapshots) >= self.max_snapshots:
-            old = self.snapshots.pop(0)
-            self.agents[old] = agent  # games that still hold the old index now meet the new snapshot
-            self.snapshots.append(old)
-        else:
-            self.snapshots.append(len(self.agents))
-            self.agents.append(agent)
+        keep_snapshot(self.agents, self.snapshots, agent, self.max_snapshots)
 
     def sample(self, n: int) -> np.ndarray:
         """``n`` agent indices (never 0) drawn by kind weights."""

@@ -44,6 +44,8 @@ __all__ = [
     "SELF",
     "SNAPSHOT",
     "League",
+    "keep_snapshot",
+    "old_self_as_snapshot",
     "opponent_agent",
     "parse_entries",
     "search_sims",
@@ -117,6 +119,20 @@ def old_self_as_snapshot(entries: dict[str, float]) -> dict[str, float]:
         key = SNAPSHOT if name == SELF else name
         out[key] = out.get(key, 0.0) + w
     return out
+
+
+def keep_snapshot(entries: list[Any], snapshots: list[int], entry: Any, max_snapshots: int) -> int:
+    """Add a frozen snapshot ``entry`` to a league's ``entries``; ``snapshots`` lists the indices of the
+    snapshots, oldest first. Beyond ``max_snapshots`` the oldest is replaced in place (games that still
+    hold its index meet the new snapshot). Returns the new snapshot's index."""
+    if len(snapshots) >= max_snapshots:
+        index = snapshots.pop(0)
+        entries[index] = entry
+    else:
+        index = len(entries)
+        entries.append(entry)
+    snapshots.append(index)
+    return index
 
 
 @dataclass
