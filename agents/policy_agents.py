@@ -2,8 +2,9 @@
 
 * :class:`PolicyAgent` — the base: one forward pass per batch, illegal actions masked, then the
   most likely action (``deterministic=True``) or a sample from the agent's own seeded
-  generator. A network with a rule-based prior (:mod:`ohmygoods_agents.slotnet`) also reads the
-  acting seats' information states (``needs_info_state``).
+  generator (:func:`sample_masked`, Gumbel-max, the training loop's sampler too). A network
+  with a rule-based prior (:mod:`ohmygoods_agents.slotnet`) also reads the acting seats'
+  information states (``needs_info_state``).
 * :class:`MLPAgent` — a checkpoint's ``mlp`` network (``layers.K`` tensors, one activation),
   or the actor of a live sb3-contrib ``MaskablePPO`` policy (:meth:`MLPAgent.from_sb3_policy`;
   :func:`sb3_actor_tensors` reads its state dict, nothing is unpickled).
@@ -23,7 +24,7 @@ import numpy as np
 
 from ohmygoods_env.policy import Agent
 
-__all__ = ["MLPAgent", "PolicyAgent", "SlotNetAgent", "build_network", "sb3_actor_tensors"]
+__all__ = ["MLPAgent", "PolicyAgent", "SlotNetAgent", "build_network", "sample_masked", "sb3_actor_tensors"]
 
 _SB3_ACTIVATIONS = {
     "Tanh": "tanh",
@@ -47,6 +48,14 @@ def _current_layout() -> dict[str, Any]:
     from .checkpoint import current_layout
 
     return current_layout()
+
+
+def sample_masked(logits: Any, gen: Any) -> Any:
+    """One action per row from masked logits (Gumbel-max: illegal actions, at ``-inf`` or ``-1e9``, are
+    never drawn); the sampler of every policy agent and of the training loop's learner."""
+    torch = _torch()
+    u = torch.rand(logits.shape, generator=gen).clamp_(1e-20, 1.0)
+    return (logits - torch.log(-torch.log(u))).argmax(dim=1)
 
 
 class PolicyAgent(Agent):
@@ -104,8 +113,7 @@ class PolicyAgent(Agent):
         with torch.no_grad():
             if self.deterministic:
                 return logits.argmax(dim=1).numpy().astype(np.int64)
-            probs = torch.softmax(logits, dim=1)
-            return torch.multinomial(probs, 1, generator=self._gen).squeeze(1).numpy().astype(np.int64)
+            return sample_masked(logits, self._gen).numpy().astype(np.int64)
 
     def act(self, observation: np.ndarray, mask: np.ndarray, info_state: Any = None) -> int:
         infos = None if info_state is None else np.asarray(info_state)[None, :]

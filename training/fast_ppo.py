@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import torch
 from numba import njit
-from ohmygoods_agents.policy_agents import SlotNetAgent
+from ohmygoods_agents.policy_agents import SlotNetAgent, sample_masked
 from ohmygoods_agents.slotnet import NEG, SlotNet, make_prior
 from torch import nn
 
@@ -93,12 +93,6 @@ def legal_index(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 def legal_logits(logits: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
     """The logits of the legal ids (padding at ``NEG``): ``[n, K]``."""
     return logits.gather(1, ids).masked_fill(~valid, NEG)
-
-
-def sample_masked(logits: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """One action per row from masked logits (Gumbel-max: illegal actions at ``-1e9`` are never drawn)."""
-    u = torch.rand(logits.shape, generator=gen).clamp_(1e-20, 1.0)
-    return (logits - torch.log(-torch.log(u))).argmax(dim=1)
 
 
 #: the agent of a live :class:`SlotNet` (its earlier name here)
