@@ -43,6 +43,7 @@ from ohmygoods_env.argtypes import int_at_least
 from ohmygoods_env.rules import EDITIONS
 
 from .league import LeagueVecEnv, OpponentPool, snapshot
+from .league_spec import SNAPSHOT
 from .stats import MatchResult, match
 
 EVAL_FIELDS = (
@@ -314,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         results = run_eval(snapshot(model.policy, deterministic=True), args, seed=args.seed + 7919)
         write_eval_rows(out / "eval.csv", 0, time.perf_counter() - t0, results)
         print("[bc] " + "; ".join(str(r) for r in results), file=sys.stderr, flush=True)
-    if args.resume or "self" in pool.kinds:
+    if args.resume or SNAPSHOT in pool.kinds:
         pool.add_snapshot(model.policy)
     remaining = max(0, args.total_steps - model.num_timesteps)
     league = LeagueCallback(args, pool, out, t0)
