@@ -1,4 +1,4 @@
-"""Policy checkpoints that run no code when loaded, and the agent that plays them.
+"""Policy checkpoints that run no code when loaded: the file format, loading, and the shipped list.
 
 A checkpoint is two files side by side:
 
@@ -454,8 +454,8 @@ _MOVED = (
 
 
 def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        raise AttributeError(
+    if name in _MOVED:  # an ImportError, so that ``from ohmygoods_agents.checkpoint import NAME`` shows it
+        raise ImportError(
             f"ohmygoods_agents.checkpoint.{name} moved to the training tools: "
             f"from ohmygoods_training.convert import {name}"
         )

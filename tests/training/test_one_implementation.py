@@ -139,3 +139,15 @@ def test_an_mlp_checkpoint_plays_as_its_numpy_forward(tmp_path) -> None:
             np.tanh(obs @ t["layers.0.weight"].T + t["layers.0.bias"]) @ t["layers.1.weight"].T + t["layers.1.bias"]
         )
         assert agent.act(obs, mask) == int(np.flatnonzero(mask)[np.argmax(logits[mask != 0])])
+
+
+def test_moved_checkpoint_tools_say_where_they_went() -> None:
+    with pytest.raises(ImportError, match=r"from ohmygoods_training.convert import export_sb3"):
+        from ohmygoods_agents.checkpoint import export_sb3  # noqa: F401
+    from ohmygoods_agents import checkpoint
+    from ohmygoods_training import convert
+
+    for name in ("convert_checkpoint", "verify_conversion", "read_sb3_zip", "BLOCK_PIECES"):
+        with pytest.raises(ImportError, match="moved to the training tools"):
+            getattr(checkpoint, name)
+        assert hasattr(convert, name)
