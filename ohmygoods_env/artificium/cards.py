@@ -5,9 +5,9 @@ returns an :class:`ArtTables` of plain ``int32`` arrays that the kernels of
 :mod:`ohmygoods_env.artificium.core` read:
 
 * ``types`` ``int32[N_TYPES, NT_FIELDS]``: one row per card type (A1.2, A1.3): kind, count,
-  VP, up to two input resources, output resource and amount, coin cost, effect.
-* ``board`` ``int32[N_RES, NB_FIELDS]``: buy price, sell price, tier per resource (A1.5, A5.6).
-* ``track`` ``int32[TRACK_CELLS]``: the resource a score-track cell gives, -1 for none (A5.8).
+  VP, up to two input resources, output resource and amount, coin cost, effect (A7.2).
+* ``board`` ``int32[N_RES, NB_FIELDS]``: buy price, sell price, tier per resource (A1.5, A1.5).
+* ``track`` ``int32[TRACK_CELLS]``: the resource a score-track cell gives, -1 for none (A5.4).
 * ``card_type`` ``int32[N_CARDS]``: the type of each of the 108 physical cards, ids in type order.
 
 Every problem in a table raises :class:`ArtTableError` naming the file, row and field and
@@ -35,7 +35,7 @@ KIND_ACTION, KIND_BUILDING = 0, 1
 #: Card types (rows of cards.csv) and physical cards (A1.1).
 N_TYPES = 16
 N_CARDS = 108
-#: Score-track cells 0..TRACK_CELLS-1; a cell that gives a resource lies in 1..TRACK_CELLS-1 (A5.8).
+#: Score-track cells 0..TRACK_CELLS-1; a cell that gives a resource lies in 1..TRACK_CELLS-1 (A5.4).
 TRACK_CELLS = 100
 #: Highest price or tier a board row may hold (sane limits for a user-supplied table).
 MAX_PRICE = 20

@@ -265,7 +265,7 @@ def count_at(g, loc):
 
 @njit(cache=True)
 def first_of_type(g, CT, loc, t):
-    """Lowest card id of type ``t`` at ``loc`` (cards of one type are interchangeable), or -1."""
+    """Lowest card id of type ``t`` at ``loc`` (A9.9: cards of one type are interchangeable), or -1."""
     for c in range(N_CARDS):
         if g[F_LOC + c] == loc and CT[c] == t:
             return c
@@ -316,7 +316,7 @@ def _pay_res(g, p, r):
 
 @njit(cache=True)
 def _score(g, TR, p, vp):
-    """A5.7, A5.8: move ``p``'s marker ``vp`` cells on; every cell reached or passed gives its resource."""
+    """A5.3, A5.4: move ``p``'s marker ``vp`` cells on; every cell reached or passed gives its resource."""
     old = g[F_VP + p]
     new = old + vp
     for cell in range(old + 1, min(new, TRACK_CELLS - 1) + 1):
@@ -376,7 +376,7 @@ def _start_round(g):
 
 @njit(cache=True)
 def init_game(g, T, B, TR, CT, seed, num_players):
-    """A2.1-A2.4: a new game for ``num_players`` seats from a 64-bit ``seed`` (int64 bits)."""
+    """A2.1, A2.2, A2.4: a new game for ``num_players`` seats from a 64-bit ``seed`` (int64 bits)."""
     g[:] = 0
     g[F_NP] = num_players
     seed_rng(g, seed)
@@ -650,7 +650,7 @@ def _apply_card(g, T, B, TR, CT, p, c):
 
 @njit(cache=True)
 def _build(g, T, TR, CT, p, c, t, e):
-    """A5.7, A7.1-A7.4: pay the inputs, make the output, score, then the Mage / Knight."""
+    """A5.3, A7.1-A7.4: pay the inputs, make the output, score, then the Mage / Knight."""
     for k in (T_IN0, T_IN1):
         if T[t, k] >= 0:
             _pay_res(g, p, T[t, k])

@@ -6,7 +6,8 @@ implements the framework's ``ForwardModel`` interface: ``pending_players`` (ever
 seat during the simultaneous card choice, A4.1), ``legal_mask(player)``, ``step`` (the
 current player), ``step_joint`` (every pending seat at once, all checked first),
 ``observe``, ``clone``, ``rewards``, ``scores``, ``winners``, ``determinize``,
-``record`` / ``replay``, and 64-bit seeds. Every bad input raises a clear error and leaves
+``record`` / ``replay``, and 64-bit seeds. Every decision is asked, none is applied
+automatically (A9.10). Every bad input raises a clear error and leaves
 the state unchanged (:class:`IllegalActionError`, :class:`GameOverError`, ``TypeError``,
 ``ValueError``). It also owns the words for actions (:func:`describe`).
 """
@@ -191,7 +192,7 @@ class Game:
         return int(self.state[L.F_COINS + self._check_player(player)])
 
     def vp(self, player: int) -> int:
-        """Score-track position (A5.7)."""
+        """Score-track position (A5.3)."""
         return int(self.state[L.F_VP + self._check_player(player)])
 
     def resources(self, player: int) -> list[int]:
