@@ -52,6 +52,8 @@ def _redeal(g, me):
         c = pool[i]
         g[F_LOC + c] = places[i]
         g[F_KNOW + c] = 0 if places[i] == L_DECK else 1 << ((places[i] - L_HAND) % MAX_PLAYERS)
+        if L_CHOSEN <= places[i] < L_CHOSEN + MAX_PLAYERS:
+            g[F_CHOSEN + places[i] - L_CHOSEN] = c
     k = 0
     for c in range(N_CARDS):
         if g[F_LOC + c] == L_DECK:
