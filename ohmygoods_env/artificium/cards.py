@@ -225,7 +225,7 @@ def _parse_board(path: Path) -> tuple[np.ndarray, np.ndarray]:
         if r.raw("resource") != RESOURCES[i]:
             raise r.fail("resource", f"{RESOURCES[i]!r} (resources in the order {list(RESOURCES)})")
         board[i, B_SELL] = r.int("sell", 1, MAX_PRICE)
-        board[i, B_BUY] = r.int("buy", board[i, B_SELL], MAX_PRICE)
+        board[i, B_BUY] = r.int("buy", board[i, B_SELL] + 1, MAX_PRICE)  # A1.5: buy > sell
         board[i, B_TIER] = r.int("tier", 1, MAX_TIER)
         _parse_cells(r, i, track)
     return board, track
