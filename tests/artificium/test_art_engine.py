@@ -143,3 +143,13 @@ def test_scenario_errors_name_the_problem():
         Scenario(2).coins(0, 99).coins(1, 9).build()
     with pytest.raises(ScenarioError, match="player"):
         Scenario(2).hand(2, [0])
+
+
+def test_the_package_facts_for_the_game_registry():
+    import ohmygoods_env.artificium as art
+
+    g = art.new_game(4, seed=3)
+    assert g.num_players == 4 and g.num_actions == art.NUM_ACTIONS and art.obs_size(4) == g.observe(0).size
+    assert (art.MIN_PLAYERS, art.MAX_PLAYERS, art.NAME) == (2, 6, "artificium")
+    with pytest.raises(TypeError, match="unknown option"):
+        art.new_game(2, seed=1, rules="royal")
