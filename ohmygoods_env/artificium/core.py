@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from .. import _jit
+from .. import core as _omg_core
 from ..core import GOLDEN, mix64
 from . import cards as _cards
 from . import layout as _layout
@@ -1045,6 +1046,6 @@ def check_invariants(g, T, B, TR, CT):
     return 0
 
 
-_jit.register(globals(), _cards, _layout)
+_jit.register(globals(), _cards, _layout, _omg_core)  # mix64 comes from the package's core
 
 __all__ = ["STATE_LEN", "init_game", "legal_mask", "apply_action", "step_checked"]
