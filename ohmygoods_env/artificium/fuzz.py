@@ -11,6 +11,7 @@ word seeded through ``ohmygoods_env.core.mix64``, never the games' RNG.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -164,6 +165,24 @@ def run_fuzz(games: int = 200, num_players: int = 0, seed: int = 0, check: bool 
         t.types, t.board, t.track, t.card_type, int(num_players), int(games), np.int64(seed), check, stats
     )
     return FuzzReport(int(stats[1]), int(stats[0]), time.perf_counter() - t0, int(code), int(stats[2]))
+
+
+def bench_step(num_players: int, games_per_call: int = 20, seed: int = 0) -> Callable[[], tuple[int, int, int]]:
+    """A loop body for ``ohmygoods_env.bench.timer.timed``: each call plays ``games_per_call`` random games
+    (new seeds each call) and returns ``(agent steps, decisions, games)``; decisions = agent steps here."""
+    if not L.MIN_PLAYERS <= int(num_players) <= L.MAX_PLAYERS:
+        raise ValueError(f"num_players must be in [{L.MIN_PLAYERS}, {L.MAX_PLAYERS}], got {num_players}")
+    t = default_tables()
+    calls = [0]
+
+    def step() -> tuple[int, int, int]:
+        stats = np.zeros(3, np.int64)
+        base = np.int64((seed + calls[0] * games_per_call) % (1 << 62))
+        fuzz_games(t.types, t.board, t.track, t.card_type, int(num_players), games_per_call, base, False, stats)
+        calls[0] += 1
+        return int(stats[0]), int(stats[0]), int(stats[1])
+
+    return step
 
 
 def bench(num_players: int, games: int = 200, seed: int = 0) -> dict:
