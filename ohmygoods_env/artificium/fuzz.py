@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from .. import _jit
+from ..batch import nth_legal, rng_below
 from ..core import mix64
 from . import cards as _cards
 from . import core
@@ -33,28 +34,8 @@ FAIL_ROUNDS = 103  # the game ended before or after round 4
 
 
 @njit(cache=True)
-def _next(word):
-    x = word[0]
-    x ^= x << np.uint64(13)
-    x ^= x >> np.uint64(7)
-    x ^= x << np.uint64(17)
-    word[0] = x
-    return x
-
-
-@njit(cache=True)
 def _below(word, n):
-    return np.int64(((_next(word) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
-def _nth(mask, k):
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    return rng_below(word, 0, n)
 
 
 @njit(cache=True)
@@ -106,7 +87,7 @@ def _play_one(g, T, B, TR, CT, word, check, stats):
             return FAIL_NO_ACTION
         if check and steps % 16 == 0 and not _refused(g, T, B, TR, CT, p, mask, word):
             return FAIL_NOT_REFUSED
-        core.apply_action(g, T, B, TR, CT, p, _nth(mask, _below(word, n)))
+        core.apply_action(g, T, B, TR, CT, p, nth_legal(mask, _below(word, n)))
         steps += 1
         stats[0] += 1
         if check:
