@@ -20,7 +20,7 @@ from . import cards as _cards
 from . import core
 from . import layout as L
 from .cards import ArtTables, default_tables
-from .engine import IllegalActionError, _check_int
+from .engine import Game, IllegalActionError, _check_int
 
 
 def episode_seed(seed: int, row: int, episode: int) -> int:
@@ -114,6 +114,12 @@ class ArtBatch:
                 for i in range(self.n)
             ]
         )
+
+    def game(self, i: int) -> Game:
+        """Row ``i`` as a :class:`Game` (a copy) that continues from its position."""
+        row = _check_int(i, "row", 0, self.n - 1)
+        seed = episode_seed(self.seed, row, int(self.episodes[row]))
+        return Game.from_state(self.state[row], seed, self.tables)
 
     def reset_done(self) -> np.ndarray:
         """Start a new game in every finished row; returns the rows restarted."""

@@ -48,3 +48,11 @@ def test_finished_rows_restart():
     while not b.done.all():
         b.step(_random_actions(b.masks(), rng))  # a finished row ignores its action
     assert len(b.reset_done()) == 2 and not b.done.any() and (b.episodes == 1).all()
+
+
+def test_a_row_as_a_game():
+    b = ArtBatch(3, 4, seed=9)
+    g = b.game(1)
+    assert np.array_equal(g.state, b.state[1]) and g.seed == episode_seed(9, 1, 0)
+    g.step(g.legal_actions()[0])
+    assert not np.array_equal(g.state, b.state[1])  # a copy
