@@ -181,3 +181,18 @@ def test_from_state_continues_and_refuses_a_broken_row():
         Game.from_state(bad)
     with pytest.raises(ValueError, match="shape"):
         Game.from_state(g.state[:10])
+
+
+def test_bad_seats_in_queries_and_pickling():
+    import pickle
+
+    g = Game(2, seed=6)
+    for bad, err in (("0", TypeError), (2, ValueError), (-1, ValueError), (True, TypeError)):
+        with pytest.raises(err, match="player"):
+            g.observe(bad)
+        with pytest.raises(err, match="player"):
+            g.legal_mask(bad)
+        with pytest.raises(err, match="player"):
+            render_text(g, bad)
+    h = pickle.loads(pickle.dumps(g))
+    assert np.array_equal(h.state, g.state) and h.seed == g.seed
