@@ -17,6 +17,7 @@ seeded by ``core.seed_rng``).
 from __future__ import annotations
 
 from .cards import N_ASSISTANT_CARDS, N_COLOURS, N_DECK, N_GOODS, N_RES
+from .framework.registry import append_range
 from .rules import MAX_PLAYERS as MAX_PLAYERS  # per-player blocks are sized by the rules' largest table
 
 #: Version of the action/observation layout; env ids end in ``-v{LAYOUT_VERSION}``.
@@ -138,9 +139,7 @@ _acts: list[tuple[str, int, int]] = []
 
 
 def _a(name: str, n: int = 1) -> int:
-    off = _acts[-1][1] + _acts[-1][2] if _acts else 0
-    _acts.append((name, off, n))
-    return off
+    return append_range(_acts, name, n)
 
 
 A_KEEP = _a("keep hand")
@@ -177,9 +176,7 @@ _fields: list[tuple[str, int, int]] = []
 
 
 def _f(name: str, n: int = 1) -> int:
-    off = _fields[-1][1] + _fields[-1][2] if _fields else 0
-    _fields.append((name, off, n))
-    return off
+    return append_range(_fields, name, n)
 
 
 F_NP = _f("num_players")
@@ -262,15 +259,11 @@ _obs: list[tuple[str, int, int, float, str]] = []
 
 
 def _o(name: str, n: int, scale: float = 1.0, bound: str = "one") -> int:
-    off = _obs[-1][1] + _obs[-1][2] if _obs else 0
-    _obs.append((name, off, n, float(scale), bound))
-    return off
+    return append_range(_obs, name, n, float(scale), bound)
 
 
 def _feat(table: list[tuple[str, int, int, float, str]], name: str, n: int = 1, scale: float = 1.0, bound: str = "one"):
-    off = table[-1][1] + table[-1][2] if table else 0
-    table.append((name, off, n, float(scale), bound))
-    return off
+    return append_range(table, name, n, float(scale), bound)
 
 
 def _scale(table: list[tuple[str, int, int, float, str]], off: int) -> float:

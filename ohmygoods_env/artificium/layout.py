@@ -85,6 +85,7 @@ offset  size  scale  feature
 
 from __future__ import annotations
 
+from ..framework.registry import append_range
 from .cards import N_CARDS, N_RES, N_TYPES
 
 #: Version of the action/observation layout; env ids end in ``-v{LAYOUT_VERSION}``.
@@ -143,9 +144,7 @@ _acts: list[tuple[str, int, int]] = []
 
 
 def _a(name: str, n: int = 1) -> int:
-    off = _acts[-1][1] + _acts[-1][2] if _acts else 0
-    _acts.append((name, off, n))
-    return off
+    return append_range(_acts, name, n)
 
 
 A_SWAP = _a("market swap", N_TYPES * N_TYPES)  # + give_type * N_TYPES + take_type
@@ -174,9 +173,7 @@ _fields: list[tuple[str, int, int]] = []
 
 
 def _f(name: str, n: int = 1) -> int:
-    off = _fields[-1][1] + _fields[-1][2] if _fields else 0
-    _fields.append((name, off, n))
-    return off
+    return append_range(_fields, name, n)
 
 
 F_NP = _f("num_players")
@@ -215,18 +212,14 @@ _obs: list[tuple[str, int, int, float]] = []
 
 
 def _o(name: str, n: int, scale: float = 1.0) -> int:
-    off = _obs[-1][1] + _obs[-1][2] if _obs else 0
-    _obs.append((name, off, n, float(scale)))
-    return off
+    return append_range(_obs, name, n, float(scale))
 
 
 _pf: list[tuple[str, int, int, float]] = []
 
 
 def _feat(name: str, n: int = 1, scale: float = 1.0) -> int:
-    off = _pf[-1][1] + _pf[-1][2] if _pf else 0
-    _pf.append((name, off, n, float(scale)))
-    return off
+    return append_range(_pf, name, n, float(scale))
 
 
 PF_PRESENT = _feat("seat in the game")
