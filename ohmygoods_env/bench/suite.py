@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import anchors, engine, marl
+from .artificium import artificium_rows
 from .table import Row
 
 __all__ = ["SIZES", "fill_games", "suite"]
@@ -12,7 +13,8 @@ SIZES = (1, 16, 256, 1024, 4096, 16384)
 
 
 def suite(sizes: tuple[int, ...] = SIZES, seconds: float = 2.0, with_anchors: bool = True) -> list[Row]:
-    """Our rows (one ``BatchGames.step`` row per size, then the other modes, front ends and envs), then the anchors."""
+    """Our rows (one ``BatchGames.step`` row per size, then the other modes, front ends and envs, then
+    *Artificium*'s engine), then the anchors."""
     big, mid, small = max(sizes), min(max(sizes), 1024), min(max(sizes), 256)
     rows = [engine.bench_batch(size, seconds) for size in sizes]
     rows.append(engine.bench_batch(big, seconds, mode="play_random"))
@@ -23,6 +25,7 @@ def suite(sizes: tuple[int, ...] = SIZES, seconds: float = 2.0, with_anchors: bo
     rows.append(engine.bench_game(seconds))
     rows.append(engine.bench_gym(seconds))
     rows.append(engine.bench_aec(seconds))
+    rows.extend(artificium_rows(seconds))
     if with_anchors:
         rows += [anchors.bench_pgx(seconds), anchors.bench_openspiel(seconds), anchors.bench_pz_connect_four(seconds)]
     return rows
