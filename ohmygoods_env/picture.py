@@ -47,11 +47,13 @@ import numpy as np
 from . import core
 from . import layout as L
 from .actions import action_kind, describe
+from .cardfacts import card_text
 from .cards import (
     A_COST,
     A_REQ0,
     A_VP,
     B_COLOUR,
+    B_COST,
     B_GOOD,
     B_KIND,
     B_NEED0,
@@ -68,6 +70,7 @@ from .cards import (
     RESOURCES,
 )
 from .render import (
+    PUBLIC,
     _assistant_label,
     _decision_text,
     _hand_size,
@@ -147,6 +150,14 @@ class _Svg:
         self.text(x + w / 2, y + h / 2 + size * 0.36, label, size, "white" if colour in _DARK else "#1a1a1a",
                   True, "middle")  # fmt: skip
 
+    def open_group(self, title: str, **data: int) -> None:
+        """Start a group whose ``<title>`` is the tooltip of what it holds (the full card on hover)."""
+        attrs = "".join(f' data-{k}="{v}"' for k, v in data.items())
+        self.parts.append(f"<g{attrs}><title>{escape(title)}</title>")
+
+    def close_group(self) -> None:
+        self.parts.append("</g>")
+
     def document(self) -> str:
         w, h = self.width, self.height
         head = (
@@ -203,7 +214,10 @@ def _marks(game: Game, s: np.ndarray, viewer: int | None, show_legal: bool) -> _
 def _draw_header(d: _Svg, game: Game, s: np.ndarray, viewer: int | None, last_move: str | None) -> None:
     n = game.num_players
     edition = "royal" if s[L.F_ROYAL] else "omg2"
-    who = "spectator view (all hands shown)" if viewer is None else f"view of player {viewer}"
+    if viewer is None:
+        who = "spectator view (all hands shown)"
+    else:
+        who = "public view (every hand hidden)" if viewer == PUBLIC else f"view of player {viewer}"
     d.text(14, 26, f"Oh my Goods! ({edition}, {n} players) \u2014 {who}", 19, bold=True)
     loc = s[L.F_LOC : L.F_LOC + L.N_CARDS]
     pile = f"deck {int(s[L.F_DECK_N])} cards, discard pile {int(np.count_nonzero(loc == L.L_DISCARD))}"
@@ -266,6 +280,7 @@ def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y
     bid = int(s[L.F_BLD + base + slot])
     b = game.cards.buildings[bid]
     colour = _COLOURS[int(b[B_COLOUR])]
+    d.open_group(card_text(game.cards, bid), player=p, slot=slot, card=bid)
     d.rect(x, y, _CARD_W, _CARD_H, "#fbfaf7", _MARK if marked else "#555", 3.5 if marked else 1)
     d.rect(x, y, _CARD_W, 38, COLOUR_RGB[colour], "none", 0, rx=5)
     fg = "white" if colour in _DARK else "#1a1a1a"
@@ -279,8 +294,9 @@ def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y
         goods = int(s[L.F_GOODS + base + slot])
         shown = sum(1 for _, sl in shown_goods(s, p) if sl == slot)  # public identities, R3.2, R7.7
         d.text(x + 6, y + 113, f"goods: {goods}" + (f", {shown} shown" if shown else ""), 12, bold=goods > 0)
-    sun = ", half-sun" if b[B_SUN] else ""
-    d.text(x + 6, y + 129, f"{int(b[B_VP])} VP{sun}", 12)
+    sun = " \u25d1 half-sun" if b[B_SUN] else ""
+    cost = "" if colour == "charburner" else f"cost {int(b[B_COST])} \u00b7 "
+    d.text(x + 6, y + 129, f"{cost}{int(b[B_VP])} VP{sun}", 11 if sun else 12)
     staff = int(s[L.F_STAFF + base + slot])
     if staff == L.STAFF_ASSISTANT:
         aslot = int(s[L.F_ASLOT + base + slot])
@@ -290,15 +306,29 @@ def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y
     if text:
         d.rect(x + 4, y + 134, _CARD_W - 8, 13, "#dfe9f7", "none", 0, rx=3)
         d.text(x + 8, y + 145, text, 10.5)
+    d.close_group()
 
 
 def _hand_card(d: _Svg, game: Game, c: int, x: float, y: float, marked: bool) -> None:
-    res = RESOURCES[int(game.cards.buildings[c, B_RES])]
+    """A hand (or set-aside) card: its hand-card resource colour, name, cost and VP; every fact on hover."""
+    b = game.cards.buildings[c]
+    res = RESOURCES[int(b[B_RES])]
+    d.open_group(card_text(game.cards, c), card=c)
     d.rect(x, y, _CARD_W, _HAND_H - 4, COLOUR_RGB[res], _MARK if marked else "#555", 3.5 if marked else 1)
     fg = "white" if res in _DARK else "#1a1a1a"
     lines = _wrap(game.cards.name(c), 15)[:2]
     for i, line in enumerate(lines):
-        d.text(x + 5, y + (15 if len(lines) == 2 else 22) + 13 * i, line, 11.5, fg, True)
+        d.text(x + 5, y + (13 if len(lines) == 2 else 17) + 11 * i, line, 10.5, fg, True)
+    sun = " \u25d1" if b[B_SUN] else ""
+    d.text(x + 5, y + _HAND_H - 8, f"{res} \u00b7 cost {int(b[B_COST])} \u00b7 {int(b[B_VP])} VP{sun}", 9.5, fg)
+    d.close_group()
+
+
+def _declared_build(game: Game, p: int) -> int:
+    """The set-aside card seat ``p`` is paying to build now (announced, so public), else -1."""
+    s = game.state
+    paying = int(s[L.F_DEC]) == L.D_PAY and int(s[L.F_PAY_FOR]) == L.PAY_BUILD and int(s[L.F_PH]) == L.PH_P4
+    return int(s[L.F_ASIDE + p]) if paying and int(s[L.F_CUR]) == p else -1
 
 
 def _card_back(d: _Svg, x: float, y: float, w: float, h: float, label: str = "") -> None:
@@ -326,8 +356,11 @@ def _draw_player(d: _Svg, game: Game, s: np.ndarray, p: int, viewer: int | None,
     xa = 12 + L.MAX_SLOTS * (_CARD_W + _GAP) + 10
     d.text(xa, top + 12, "set aside", 12, "#444")
     aside = int(s[L.F_ASIDE + p])
+    declared = _declared_build(game, p)
     if (viewer is None or p == viewer) and aside >= 0:
         _hand_card(d, game, aside, xa, top + 20, False)
+    elif declared >= 0:  # being paid for: the build was announced, the card is public (R7.10)
+        _hand_card(d, game, declared, xa, top + 20, False)
     elif _has_aside(s, p):
         _card_back(d, xa, top + 20, _CARD_W, _HAND_H - 4, "hidden card")
     hand_y = top + _CARD_H + 10
@@ -426,9 +459,12 @@ def move_text(game: Game, action: int, viewer: int | None = None) -> str:
     if hides_move(game, viewer):
         return f"player {p} {_hidden_choice(game)}"
     aside = int(game.state[L.F_ASIDE + p]) if p >= 0 else -1
-    if int(action) in (L.A_BUILD, L.A_NO_BUILD) and aside >= 0:  # revealed at sunset (R5.2): name it
-        verb = "build" if int(action) == L.A_BUILD else "do not build"
-        return f"player {p}: {verb} {game.cards.name(aside)}"
+    if int(action) == L.A_BUILD and aside >= 0:  # announced: the card is built (R7.10)
+        return f"player {p}: build {game.cards.name(aside)}"
+    if int(action) == L.A_NO_BUILD and aside >= 0:
+        if viewer is None or viewer == p or game.rules.royal:  # royal: to the face-up discard pile (§9)
+            return f"player {p}: do not build {game.cards.name(aside)}"
+        return f"player {p}: do not build (the card set aside goes back to the hand, unseen, R7.11)"
     return f"player {p}: {describe(int(action), game)}"
 
 
