@@ -57,9 +57,9 @@ class _Turn:
     aside: int | None = -1  # -1: not chosen yet, None: nothing set aside, else the card
     made: dict[int, int] = field(default_factory=dict)  # slot -> goods made by production
     chained: dict[int, int] = field(default_factory=dict)  # slot -> goods made by chains
-    fed: dict[int, int] = field(default_factory=dict)  # slot -> goods fed into chains
+    fed: dict[tuple[int, int], int] = field(default_factory=dict)  # (chain slot, slot) -> goods fed into it
     spent: list[int] = field(default_factory=list)  # hand cards spent for production
-    chain_cards: list[int] = field(default_factory=list)  # hand cards fed into chains
+    chain_cards: list[tuple[int, int]] = field(default_factory=list)  # (chain slot, hand card) fed into it
     paid: dict[int, int] = field(default_factory=dict)  # slot -> goods paid (building or hiring)
     built: int | None = None
     not_built: int | None = -1  # -1: no such choice; None: a hidden card; else the card
@@ -96,6 +96,7 @@ class Chronicle:
         self.turns = [_Turn() for _ in range(game.num_players)]
         self.p4_seen: set[int] = set()  # seats with phase-IV facts not yet written
         self.p4_done: set[int] = set()  # seats whose phase-IV line is written
+        self.in_p4 = int(game.state[L.F_PH]) == L.PH_P4  # phase IV under way (perhaps paused by R3.1)
 
     def clone(self) -> Chronicle:
         out = object.__new__(Chronicle)
@@ -104,7 +105,7 @@ class Chronicle:
         out.turns = [dataclasses.replace(t, moves=list(t.moves), made=dict(t.made), chained=dict(t.chained),
                                          fed=dict(t.fed), spent=list(t.spent), chain_cards=list(t.chain_cards),
                                          paid=dict(t.paid)) for t in self.turns]  # fmt: skip
-        out.p4_seen, out.p4_done = set(self.p4_seen), set(self.p4_done)
+        out.p4_seen, out.p4_done, out.in_p4 = set(self.p4_seen), set(self.p4_done), self.in_p4
         return out
 
     # ------------------------------------------------------------------ following the game
@@ -148,8 +149,8 @@ class Chronicle:
             out += self._reveal(s0)
         if int(s1[L.F_PH]) == L.PH_P4 or ph == L.PH_P4:
             self._goods(s0, s1, p if ph == L.PH_P4 else -1, dec, a)
-        if ph == L.PH_P4 or int(s1[L.F_PH]) == L.PH_P4:
-            out += self._turn_ends(s0, s1)
+        if self.in_p4 or int(s1[L.F_PH]) == L.PH_P4:
+            out += self._turn_ends(s1)
         return out
 
     # ------------------------------------------------------------------ phase II (hidden until the reveal)
@@ -196,7 +197,7 @@ class Chronicle:
         if L.A_SPEND <= a < L.A_CHAIN_HAND:
             t.spent.append(a - L.A_SPEND)
         elif L.A_CHAIN_HAND <= a < L.A_CHAIN_GOODS:
-            t.chain_cards.append(a - L.A_CHAIN_HAND)
+            t.chain_cards.append((int(s[L.F_CHAIN_SLOT]), a - L.A_CHAIN_HAND))
         elif a == L.A_NO_BUILD:
             card = int(s[L.F_ASIDE + p])
             public = self._sees(p) or bool(s[L.F_ROYAL])  # royal: the card goes to the face-up discard pile
@@ -222,15 +223,24 @@ class Chronicle:
                     self.p4_seen.add(q)
                     book = t.chained if q == mover and slot == chain_slot else t.made
                     book[slot] = book.get(slot, 0) + delta
+                elif delta < 0 and q == mover and dec == L.D_PAY:
+                    t.paid[slot] = t.paid.get(slot, 0) - delta
                 elif delta < 0 and q == mover:
-                    book = t.paid if dec == L.D_PAY else t.fed
-                    book[slot] = book.get(slot, 0) - delta
+                    key = (chain_slot, slot)
+                    t.fed[key] = t.fed.get(key, 0) - delta
             if nb1 > nb0:
                 t.built = int(s1[L.F_BLD + base + nb0])
 
-    def _turn_ends(self, s0: np.ndarray, s1: np.ndarray) -> list[Note]:
-        """Lines for the seats whose production turn is over (every seat when phase IV ends)."""
-        if int(s1[L.F_PH]) != L.PH_P4:  # the phase ended: every seat gets its line, those with nothing to do too
+    def _turn_ends(self, s1: np.ndarray) -> list[Note]:
+        """Lines for the seats whose production turn is over (every seat left when phase IV ends).
+
+        The empty-deck rule (R3.1) may interrupt phase IV: the seats discarding then are not taking turns.
+        """
+        ph = int(s1[L.F_PH])
+        if ph == L.PH_REFILL:
+            return []
+        self.in_p4 = ph == L.PH_P4
+        if not self.in_p4:  # the phase ended: every seat gets its line, those with nothing to do too
             ended = [p for p in range(self.shadow.num_players) if p not in self.p4_done]
         else:
             ended = sorted(p for p in self.p4_seen if p != int(s1[L.F_CUR]))
@@ -249,8 +259,8 @@ class Chronicle:
         if t.spent:
             parts.append("spent from hand: " + ", ".join(f"{names(c)} as {self._res(c)}" for c in t.spent))
         for slot, n in sorted(t.chained.items()):
-            inputs = [f"{names(c)} as {self._res(c)} from hand" for c in t.chain_cards]
-            inputs += [f"{self._goods_text(s, p, fs, k)}" for fs, k in sorted(t.fed.items())]
+            inputs = [f"{names(c)} as {self._res(c)} from hand" for cs, c in t.chain_cards if cs == slot]
+            inputs += [f"{self._goods_text(s, p, fs, k)}" for (cs, fs), k in sorted(t.fed.items()) if cs == slot]
             parts.append(f"chain: {' + '.join(inputs) or 'inputs'} -> {self._goods_text(s, p, slot, n)}")
         if t.built is not None:
             paid = sum(k * self._value(s, p, slot) for slot, k in t.paid.items() if slot < int(s[L.F_NB + p]))

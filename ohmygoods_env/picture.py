@@ -294,9 +294,9 @@ def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y
         goods = int(s[L.F_GOODS + base + slot])
         shown = sum(1 for _, sl in shown_goods(s, p) if sl == slot)  # public identities, R3.2, R7.7
         d.text(x + 6, y + 113, f"goods: {goods}" + (f", {shown} shown" if shown else ""), 12, bold=goods > 0)
-    sun = " \u25d1 half-sun" if b[B_SUN] else ""
+    sun = " \u25d1" if b[B_SUN] else ""  # the half-sun (R5.1)
     cost = "" if colour == "charburner" else f"cost {int(b[B_COST])} \u00b7 "
-    d.text(x + 6, y + 129, f"{cost}{int(b[B_VP])} VP{sun}", 11 if sun else 12)
+    d.text(x + 6, y + 129, f"{cost}{int(b[B_VP])} VP{sun}", 12)
     staff = int(s[L.F_STAFF + base + slot])
     if staff == L.STAFF_ASSISTANT:
         aslot = int(s[L.F_ASLOT + base + slot])

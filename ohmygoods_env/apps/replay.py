@@ -1,6 +1,6 @@
 """``ohmygoods replay``: one game of a ``games.jsonl`` as a self-contained HTML page.
 
-``ohmygoods replay FILE --game K [--seat S | --spectator] -o game.html``
+``ohmygoods replay FILE --game K [--seat S | --spectator | --public] -o game.html``
 
 ``FILE`` is the ``games.jsonl`` of ``ohmygoods tournament`` or ``ohmygoods play``: one
 JSON object per line, each with a ``record`` (rules, players, seed and the actions:
@@ -15,7 +15,8 @@ after each seat's production, a summary of what every seat did
 (:class:`~ohmygoods_env.chronicle.Chronicle`, for the same view). A seat view hides
 what that seat may not see, in the pictures and in the log: opponents' hands, set-aside
 cards and phase-II choices until the reveal (R5.2), and a run of an opponent's hidden
-choices is one step, so their number stays hidden too. The default view is the spectator's.
+choices is one step, so their number stays hidden too. The default view is the spectator's;
+``--public`` shows no hand at all (:data:`~ohmygoods_env.render.PUBLIC`).
 The page steps with buttons, a slider, the arrow keys or a click on a move in the log.
 """
 
@@ -213,6 +214,7 @@ def _parser():
     view = ap.add_mutually_exclusive_group()
     view.add_argument("--seat", type=int_at_least(0), default=None, help="show what this seat saw")
     view.add_argument("--spectator", action="store_true", help="show every hand (the default view)")
+    view.add_argument("--public", action="store_true", help="show no hand: what a spectator at the table sees")
     ap.add_argument("-o", "--out", default="game.html", help="the HTML file to write")
     return ap
 
@@ -233,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
 
     warm_engine()
     try:
-        page = replay_html(row, args.seat)
+        page = replay_html(row, PUBLIC if args.public else args.seat)
     except ReplayError as exc:
         ap.error(f"{args.file}, {exc}")
     try:

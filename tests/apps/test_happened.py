@@ -14,6 +14,7 @@ import pytest
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.actions import action_kind
+from ohmygoods_env.apps import replay as R
 from ohmygoods_env.cardfacts import card_facts
 from ohmygoods_env.cards import N_BUILDING_CARDS
 from ohmygoods_env.chronicle import Chronicle
@@ -51,11 +52,11 @@ def _play(game: Game, chronicle: Chronicle, seed: int, until=None) -> list:
 # ---------------------------------------------------------------------------- the chronicle
 
 
-@pytest.mark.parametrize(("players", "rules"), [(1, "omg2"), (2, "royal"), (3, "omg2"), (4, "royal")])
-def test_every_reveal_and_every_production_turn_is_summed_up(players, rules) -> None:
-    game = Game(players, rules, seed=7)
+def _summed_up(players: int, rules: str, seed: int) -> int:
+    """Play a random game through a chronicle; check its lines; return how many chains they name."""
+    game = Game(players, rules, seed=seed)
     chronicle = Chronicle(game, 0, ["you"] + ["random"] * (players - 1))
-    notes = _play(game, chronicle, 1)
+    notes = _play(game, chronicle, seed)
     reveals = [n for n in notes if n.kind == "reveal"]
     productions = [n for n in notes if n.kind == "production"]
     rounds = int(game.state[L.F_ROUND])
@@ -67,6 +68,23 @@ def test_every_reveal_and_every_production_turn_is_summed_up(players, rules) -> 
     assert sum(len(re.findall(r"(?:: |; )built ", n.text)) for n in productions) == built
     for n in reveals:
         assert ("worker to " in n.text) or ("no worker placed" in n.text)
+    chains = 0
+    for n in productions:  # a chain turns each card fed into it into one good (R7.8): inputs == goods made
+        for inputs, made in re.findall(r"chain: (.*?) -> (\d+) ", n.text):
+            fed = sum(1 if " from hand" in part else int(part.split()[0]) for part in inputs.split(" + "))
+            assert fed == int(made), n.text
+            chains += 1
+    return chains
+
+
+@pytest.mark.parametrize(("players", "rules"), [(1, "omg2"), (2, "royal"), (3, "omg2"), (4, "royal")])
+def test_every_reveal_and_every_production_turn_is_summed_up(players, rules) -> None:
+    _summed_up(players, rules, 7)
+
+
+def test_chains_are_summed_up_with_their_own_inputs() -> None:
+    """Several chains in one turn (the final round's R8.2 opens any): each lists only what went into it."""
+    assert sum(_summed_up(2, "omg2", seed) for seed in range(4)) >= 3
 
 
 def test_the_seat_view_names_no_hidden_card_and_the_spectator_does() -> None:
@@ -279,3 +297,24 @@ def test_watch_and_replay_requests_are_checked(server) -> None:
     assert _call(server, f"/api/hint?id={watch['id']}")[0] == 400
     assert _call(server, "/api/step", {"id": watch["id"]}, token=False)[0] == 403  # the page's token, as every POST
     assert np.array_equal(web.game.state, before)
+
+
+def test_a_replay_page_carries_what_happened_in_its_view(tmp_path) -> None:
+    """Seat and public views of one recorded game: the chronicle's lines of that view, per step."""
+    game = Game(2, "omg2", seed=12)
+    _play(game, Chronicle(game, None), 12)
+    row = {"record": game.record().to_dict(), "seats": ["greedy", "random"]}
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    for argv, viewer in ((["--seat", "1"], 1), (["--public"], PUBLIC)):
+        out = tmp_path / "game.html"
+        assert R.main([str(path), "--game", "0", *argv, "-o", str(out)]) == 0
+        html = out.read_text()
+        data = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>', html, re.S)[1])
+        replayed = Game(2, "omg2", seed=12)
+        expected = Chronicle(replayed, viewer, ["player 0 (greedy)", "player 1 (random)"])
+        for a in game.actions:
+            expected.step(replayed, a)
+        assert [t for step in data["notes"] for t in step] == [n.text for n in expected.notes]
+        assert len(data["notes"]) == len(data["log"]) + 1
+        assert ("public view" in html) == (viewer == PUBLIC)
