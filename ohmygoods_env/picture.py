@@ -52,6 +52,9 @@ from .cards import (
     A_COST,
     A_REQ0,
     A_VP,
+    B_CH_G1,
+    B_CH_G2,
+    B_CH_HAND,
     B_COLOUR,
     B_COST,
     B_GOOD,
@@ -113,7 +116,7 @@ _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 WIDTH = 1340
 _HEADER, _MARKET, _PLAYER, _DISPLAY, _CHOICES = 92, 100, 292, 96, 190
-_CARD_W, _CARD_H, _GAP = 124, 150, 6
+_CARD_W, _CARD_H, _GAP = 124, 162, 6
 _HAND_PER_ROW, _HAND_ROWS, _HAND_H = 9, 2, 40
 _MAX_CHOICES = 16
 
@@ -275,6 +278,13 @@ def _needs(d: _Svg, b: np.ndarray, x: float, y: float) -> None:
         d.text(x, y + 16, "needs nothing", 12)
 
 
+def _chain_text(b: np.ndarray) -> str:
+    """A building's chain, short (R7.7, R7.8): its inputs and how many goods one run makes."""
+    ins = [RESOURCES[int(b[B_CH_HAND])]] if b[B_CH_HAND] >= 0 else []
+    ins += [GOODS[int(b[k])] for k in (B_CH_G1, B_CH_G2) if b[k] >= 0]
+    return f"chain: {'+'.join(ins)} \u2192 {2 if len(ins) == 2 else 1}" if ins else ""
+
+
 def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y: float, marked: bool) -> None:
     base = p * L.MAX_SLOTS
     bid = int(s[L.F_BLD + base + slot])
@@ -288,6 +298,10 @@ def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y
     for i, line in enumerate(lines):
         d.text(x + 6, y + (16 if len(lines) == 2 else 24) + 15 * i, line, 12.5, fg, True)
     d.text(x + _CARD_W - 5, y + 50, f"slot {slot}", 10, "#666", anchor="end")
+    chain = _chain_text(b)
+    if chain:
+        d.text(x + 6, y + 64, chain, 10, "#333")
+    y += 12  # below the chain's line
     _needs(d, b, x + 6, y + 56)
     if b[B_GOOD] >= 0:
         d.text(x + 6, y + 96, f"\u2192 {GOODS[b[B_GOOD]]} ({int(b[B_VALUE])})", 12)
