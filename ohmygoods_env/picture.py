@@ -5,7 +5,8 @@
 :func:`~ohmygoods_env.infostate.redact`), so a seat's picture never shows more than its text
 view, its observation or its agents' information state: opponents' hands and set-aside cards are
 hidden (their backs are counted), and during the phase-II choices (R5.2) opponents appear as
-they were at the start of phase II. ``viewer=None`` is the spectator view (every hand shown).
+they were at the start of phase II. ``viewer=None`` is the spectator view (every hand shown), ``viewer="public"`` the public view (no hand shown,
+:data:`~ohmygoods_env.render.PUBLIC`).
 The drawing is a plain string of SVG 1.1 (no dependency, no script, no external resource),
 deterministic: the same view of the same position gives the same bytes.
 
@@ -21,10 +22,15 @@ header     edition, view, round and phase, pending decision and who acts, deck
 market     the two market rows: cards per resource in the resource colours,
            half-suns, "cut short" (R3.1)
 player     per seat: score, coins, hand size, tags; the buildings in slot order
-           as cards (name in full, what each needs drawn as resource chips with
-           counts, good and value, goods, VP, staff); the set-aside card (or a
-           hidden back); the hand as named cards (own seat or spectator), else
-           one back per card. The seat to act has a yellow background.
+           as cards (name in full, the chain, what each needs drawn as resource
+           chips with counts, good and value, goods, cost, VP, half-sun, staff);
+           the set-aside card (or a hidden back; face up while its build is
+           being paid for, as announced); the hand as cards with name, hand-card
+           resource, cost, VP and half-sun (own seat or spectator), else one
+           back per card. Every card is a group (``data-card``; a building also
+           ``data-player`` and ``data-slot``) whose ``<title>`` is the whole
+           card (:func:`~ohmygoods_env.cardfacts.card_text`): the full card on
+           hover. The seat to act has a yellow background.
 display    the assistants on display: label, cost, VP, buildings needed (R6)
 choices    the legal moves of the seat to act, numbered, in ``describe`` words
            (shown to that seat and to the spectator; 16 at most, then "+N
