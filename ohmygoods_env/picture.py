@@ -5,8 +5,8 @@
 :func:`~ohmygoods_env.infostate.redact`), so a seat's picture never shows more than its text
 view, its observation or its agents' information state: opponents' hands and set-aside cards are
 hidden (their backs are counted), and during the phase-II choices (R5.2) opponents appear as
-they were at the start of phase II. ``viewer=None`` is the spectator view (every hand shown), ``viewer="public"`` the public view (no hand shown,
-:data:`~ohmygoods_env.render.PUBLIC`).
+they were at the start of phase II. ``viewer=None`` is the spectator view (every hand shown),
+``viewer="public"`` the public view (no hand shown, :data:`~ohmygoods_env.render.PUBLIC`).
 The drawing is a plain string of SVG 1.1 (no dependency, no script, no external resource),
 deterministic: the same view of the same position gives the same bytes.
 
