@@ -62,6 +62,10 @@ def _slot_card(game: Game, player: int, slot: int) -> int:
     return int(game.state[L.F_BLD + player * L.MAX_SLOTS + slot])
 
 
+def _coins(n: int) -> str:
+    return f"{n} coin" + ("" if n == 1 else "s")
+
+
 def _worker(game: Game, player: int, slot: int, mode: int) -> str:
     """Needs, what the market covers now, and the yield of one work mode (R7.2, R7.4)."""
     b = game.cards.buildings[_slot_card(game, player, slot)]
@@ -85,21 +89,21 @@ def _worker(game: Game, player: int, slot: int, mode: int) -> str:
     else:
         now = f"{missing} missing now{row2}, {'your hand can supply them' if covered else 'more than your hand holds'}"
     mode_text = "sloppy: all but one of" if mode else "efficient: all of"
-    return f"{mode_text} {needs}; {now} -> {makes} {good} ({makes * value} coins)"
+    return f"{mode_text} {needs}; {now} -> {makes} {good} ({_coins(makes * value)})"
 
 
 def _cost(game: Game, player: int, card: int) -> str:
     cost = int(game.cards.buildings[card, B_COST])
     have = int(core.coins(game.state, game.cards.buildings, player))
-    state = "you can pay it now" if have >= cost else f"{cost - have} coins short now"
-    return f"cost {cost}, your goods are worth {have} coins: {state}"
+    state = "you can pay it now" if have >= cost else f"{_coins(cost - have)} short now"
+    return f"cost {cost}, your goods are worth {_coins(have)}: {state}"
 
 
 def _pay(game: Game, player: int, slot: int) -> str:
     b = game.cards.buildings[_slot_card(game, player, slot)]
     due, value = int(game.state[L.F_PAY_DUE]), int(b[B_VALUE])
     left = max(0, due - value)
-    return f"spends 1 {GOODS[int(b[B_GOOD])]} worth {value} coins; {due} due, {left} still due after"
+    return f"spends 1 {GOODS[int(b[B_GOOD])]} worth {_coins(value)}; {due} due, {left} still due after"
 
 
 def _hire(game: Game, k: int) -> str:
