@@ -66,12 +66,12 @@ def _coins(n: int) -> str:
     return f"{n} coin" + ("" if n == 1 else "s")
 
 
-def _worker(game: Game, player: int, slot: int, mode: int) -> str:
+def _worker(game: Game, player: int, slot: int, mode: int, makes: int | None = None) -> str:
     """Needs, what the market covers now, and the yield of one work mode (R7.2, R7.4)."""
     b = game.cards.buildings[_slot_card(game, player, slot)]
     market, hand = market_now(game, player), _hand_res(game, player)
     good, value = GOODS[int(b[B_GOOD])], int(b[B_VALUE])
-    makes = 1 if mode else 2
+    makes = makes if makes is not None else 1 if mode else 2
     if b[B_NEED_ANY] > 0:
         need = int(b[B_NEED_ANY]) - mode
         missing = max(0, need - int(market.sum()))
@@ -88,7 +88,7 @@ def _worker(game: Game, player: int, slot: int, mode: int) -> str:
         now = f"the market covers it now{row2}"
     else:
         now = f"{missing} missing now{row2}, {'your hand can supply them' if covered else 'more than your hand holds'}"
-    mode_text = "sloppy: all but one of" if mode else "efficient: all of"
+    mode_text = "sloppy: all but one of" if mode else ("efficient: all of" if makes == 2 else "assistant: all of")
     return f"{mode_text} {needs}; {now} -> {makes} {good} ({_coins(makes * value)})"
 
 
@@ -121,6 +121,11 @@ def explain(game: Game, action: int) -> str:
     kind, i = action_kind(int(action))
     if kind == "place worker":
         return _worker(game, p, i // 2, i % 2)
+    if kind == "produce":
+        staff = int(game.state[L.F_STAFF + p * L.MAX_SLOTS + i])
+        if staff == L.STAFF_ASSISTANT:
+            return _worker(game, p, i, 0, makes=1)
+        return _worker(game, p, i, 1 if staff == L.STAFF_SLOPPY else 0)
     if kind == "set aside":
         f = card_facts(game.cards, i)
         return f"to build in phase IV: {f['vp']} VP; {_cost(game, p, i)}"
@@ -138,7 +143,9 @@ def explain(game: Game, action: int) -> str:
         return _hire(game, i)
     if kind == "move assistant":
         return "costs 2 coins in goods (R5.3)"
-    if kind == "discard hand":
-        n = len(game.hand(p))
-        return f"discard your {n} cards and draw {n} new ones"
+    if kind in ("discard hand", "discard hand, keep one"):
+        n = len(game.hand(p)) - (kind != "discard hand")
+        return f"discard {n} cards face up and draw {n} new ones (R4.1)"
+    if kind == "keep hand":
+        return f"keep your {len(game.hand(p))} cards; 2 more come from the deck (R4.2)"
     return ""
