@@ -406,7 +406,8 @@ def test_watching_agents_play_in_a_headless_browser(server, tmp_path, players, r
         browser.find_element(By.ID, "seed").send_keys("2")
         browser.find_element(By.ID, "start").click()
         wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") in ("watching", "over"))
-        web = next(g for g in server.games.values() if g.watch and g.names == names)
+        web = list(server.games.values())[-1]  # the newest game (the module's server has others)
+        assert web.watch and web.names == names and web.game.seed == 2
         title = "public view (every hand hidden)" if view == "public" else f"view of player {view}"
         seen = set()
         read = (
@@ -448,7 +449,8 @@ def test_a_solo_royal_game_in_a_headless_browser(server) -> None:
         browser.find_element(By.ID, "seed").send_keys("6")
         browser.find_element(By.ID, "start").click()
         wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "playing")
-        web = next(g for g in server.games.values() if g.names == ["you"] and g.game.rules.royal)
+        web = list(server.games.values())[-1]  # the newest game (the module's server has others)
+        assert web.names == ["you"] and web.game.rules.royal and web.game.seed == 6
         while browser.execute_script("return document.body.dataset.state") == "playing":
             n = len(web.game.actions)
             browser.execute_script("document.querySelector('#choices button.choice:last-of-type').click()")
