@@ -1,4 +1,4 @@
-"""Policy checkpoints that run no code when loaded, and the agent that plays them.
+"""Policy checkpoints that run no code when loaded: the file format, loading, and the shipped list.
 
 A checkpoint is two files side by side:
 
@@ -13,31 +13,24 @@ A checkpoint is two files side by side:
     the weights, tensors ``layers.K.weight`` / ``layers.K.bias`` (safetensors holds raw
     arrays and a JSON header: loading it cannot execute code).
 
-:class:`PolicyAgent` is the one policy agent: one forward pass per batch, illegal actions
-masked, then the most likely action (``deterministic=True``) or a sample from its own
-seeded generator. It is built from a checkpoint (:func:`load_policy`), from a live
-sb3-contrib ``MaskablePPO`` policy (:meth:`PolicyAgent.from_sb3_policy`, the league's frozen
-snapshots) or, only with ``trust_pickle=True``, from a Stable-Baselines3 ``.zip``: SB3 unpickles
-the ``":serialized:"`` entries of such a zip, so loading one can run any code it carries.
+:func:`load_policy` reads a checkpoint (every field checked before any tensor is allocated)
+and builds the agent of its network kind (:func:`agent_from_tensors`:
+:class:`~ohmygoods_agents.policy_agents.MLPAgent` or
+:class:`~ohmygoods_agents.policy_agents.SlotNetAgent`, the policy agents of
+:mod:`ohmygoods_agents.policy_agents`); only with ``trust_pickle=True`` does it load a
+Stable-Baselines3 ``.zip``: SB3 unpickles the ``":serialized:"`` entries of such a zip, so
+loading one can run any code it carries. :func:`shipped_checkpoints` lists the agents shipped
+as package data.
 
-:func:`export_sb3` turns a MaskablePPO zip into a checkpoint **without** unpickling anything
-(``policy.pth`` through ``torch.load(weights_only=True)``, ``data`` as plain JSON).
-:func:`convert_checkpoint` maps a checkpoint to the current layout by block and action-range
-name: columns of blocks present in both are copied (a block that grew keeps its old entries
-first, as the layout appends new entries at the end), new observation columns are zero, and
-new actions get zero weights and a bias of :data:`NEW_ACTION_BIAS`, so they are chosen only
-when nothing else is legal. Blocks that were renamed or split map through
-:data:`BLOCK_PIECES`. :func:`verify_conversion` checks that the converted policy acts
-like the original on positions the layout change leaves alone.
-
-Command line: ``python -m ohmygoods_training.export`` (``sb3``, ``convert``, ``verify``).
+Turning an SB3 zip into a checkpoint without unpickling anything and converting a checkpoint
+between observation/action layouts are training tools: :mod:`ohmygoods_training.convert`
+(command line: ``python -m ohmygoods_training.export`` ``sb3``, ``convert``, ``verify``).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import zipfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -47,12 +40,11 @@ import numpy as np
 from ohmygoods_env import actions as A
 from ohmygoods_env import layout as L
 from ohmygoods_env.files import BadJSON, loads_bounded, read_json_file, write_atomic
-from ohmygoods_env.policy import Agent
+
+from .policy_agents import MLPAgent, PolicyAgent, SlotNetAgent, build_network, sb3_actor_tensors
 
 FORMAT = "ohmygoods-policy"
 FORMAT_VERSION = 1
-#: bias of actions a converted network never saw: far below any trained logit
-NEW_ACTION_BIAS = -1.0e9
 ACTIVATIONS: tuple[str, ...] = ("tanh", "relu", "elu", "leaky_relu", "gelu", "silu")
 CONVERT_COMMAND = "python -m ohmygoods_training.export convert IN.json OUT.json"
 #: limits a checkpoint must keep, checked before anything is allocated
@@ -94,7 +86,8 @@ def current_layout() -> dict[str, Any]:
     }
 
 
-def _same_layout(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def same_layout(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two layout descriptions have the same blocks, sizes and action ranges (the version aside)."""
     keys = ("obs_dim", "obs_blocks", "n_actions", "action_ranges")
     return all(json.loads(json.dumps(a.get(k))) == json.loads(json.dumps(b.get(k))) for k in keys)
 
@@ -121,227 +114,6 @@ def _check_blocks(blocks: Any, total: Any, what: str, where: str) -> list[tuple[
     return out
 
 
-# ===================================================================== the network
-
-
-def _torch():
-    try:
-        import torch
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError("playing a policy checkpoint needs torch and safetensors: pip install -e '.[train]'") from exc
-    return torch
-
-
-def build_network(tensors: dict[str, Any], activation: str):
-    """``torch.nn.Sequential`` of ``Linear`` layers with ``activation`` between them, weights from ``tensors``."""
-    torch = _torch()
-    k = 0
-    mods: list[Any] = []
-    acts = {
-        "tanh": torch.nn.Tanh,
-        "relu": torch.nn.ReLU,
-        "elu": torch.nn.ELU,
-        "leaky_relu": torch.nn.LeakyReLU,
-        "gelu": torch.nn.GELU,
-        "silu": torch.nn.SiLU,
-    }
-    while f"layers.{k}.weight" in tensors:
-        w = torch.as_tensor(np.asarray(tensors[f"layers.{k}.weight"], np.float32))
-        b = torch.as_tensor(np.asarray(tensors[f"layers.{k}.bias"], np.float32))
-        lin = torch.nn.Linear(w.shape[1], w.shape[0])
-        with torch.no_grad():
-            lin.weight.copy_(w)
-            lin.bias.copy_(b)
-        if mods:
-            mods.append(acts[activation]())
-        mods.append(lin)
-        k += 1
-    return torch.nn.Sequential(*mods).eval()
-
-
-class PolicyAgent(Agent):
-    """A masked policy network as an agent (see the module docstring).
-
-    ``tensors``: ``layers.K.weight`` / ``layers.K.bias`` arrays; ``activation`` between layers.
-    """
-
-    needs_observation = True
-    needs_info_state = False
-
-    def __init__(
-        self,
-        tensors: dict[str, Any],
-        activation: str = "tanh",
-        *,
-        name: str = "ppo",
-        deterministic: bool = True,
-        seed: int | None = None,
-        layout: dict[str, Any] | None = None,
-        network: dict[str, Any] | None = None,
-    ) -> None:
-        torch = _torch()
-        self.name = name
-        self.deterministic = bool(deterministic)
-        self.activation = activation
-        self.layout = current_layout() if layout is None else layout
-        self.network = network
-        self._prior = None
-        if network is not None and network.get("kind") == "slotnet":
-            from .slotnet import PolicyLogits, from_tensors, make_prior
-
-            self.net = PolicyLogits(from_tensors(tensors, network, layout)).eval()
-            if network.get("prior") is not None:  # the prior reads the acting seat's information state
-                self._prior = make_prior(network["prior"])
-                self.needs_info_state = True
-        else:
-            self.net = build_network(tensors, activation)
-        self._gen = torch.Generator()
-        self.seed(seed)
-
-    def seed(self, seed: int | None = None) -> None:
-        self._gen.manual_seed(int(np.random.SeedSequence().entropy % (1 << 63)) if seed is None else int(seed))
-
-    # ------------------------------------------------------------------ construction
-    @classmethod
-    def from_sb3_policy(cls, policy: Any, **kwargs: Any) -> PolicyAgent:
-        """A frozen copy of the actor of a live ``MaskableActorCriticPolicy`` (features, policy net, action head)."""
-        tensors, activation = sb3_actor_tensors(policy.state_dict(), getattr(policy, "activation_fn", None))
-        return cls(tensors, activation, **kwargs)
-
-    def tensors(self) -> dict[str, np.ndarray]:
-        """The weights as ``layers.K.weight`` / ``layers.K.bias`` numpy arrays."""
-        out: dict[str, np.ndarray] = {}
-        if self.network is not None and self.network.get("kind") == "slotnet":
-            return {k: v.detach().cpu().numpy().copy() for k, v in self.net.inner.state_dict().items()}
-        linears = [m for m in self.net if hasattr(m, "weight")]
-        for k, lin in enumerate(linears):
-            out[f"layers.{k}.weight"] = lin.weight.detach().cpu().numpy().copy()
-            out[f"layers.{k}.bias"] = lin.bias.detach().cpu().numpy().copy()
-        return out
-
-    # ------------------------------------------------------------------ acting
-    def logits(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None):
-        """Masked logits (``-inf`` on illegal actions) of a batch, one forward pass.
-
-        A network with a prior (``network.prior``) also needs the acting seats' information states.
-        """
-        torch = _torch()
-        prior = None
-        if self._prior is not None:
-            from .slotnet import prior_actions
-
-            prior = prior_actions(self._prior, f"the {self.name} agent", observations, masks, info_states)
-        with torch.no_grad():
-            x = torch.as_tensor(np.asarray(observations, np.float32))
-            out = self.net(x) if prior is None else self.net(x, prior)
-            return out.masked_fill(~torch.as_tensor(np.asarray(masks).astype(np.bool_)), -torch.inf)
-
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
-        m = np.asarray(masks)
-        n_actions = int(self.layout["n_actions"])
-        if m.ndim != 2 or m.shape[1] != n_actions:
-            raise ValueError(f"masks must have shape (N, {n_actions}), got {m.shape}")
-        if not m.any(axis=1).all():
-            raise ValueError("no legal action: a mask is all zero (is the game over?)")
-        torch = _torch()
-        logits = self.logits(observations, m, info_states)
-        with torch.no_grad():
-            if self.deterministic:
-                return logits.argmax(dim=1).numpy().astype(np.int64)
-            probs = torch.softmax(logits, dim=1)
-            return torch.multinomial(probs, 1, generator=self._gen).squeeze(1).numpy().astype(np.int64)
-
-    def act(self, observation: np.ndarray, mask: np.ndarray, info_state: Any = None) -> int:
-        infos = None if info_state is None else np.asarray(info_state)[None, :]
-        return int(self.act_batch(np.asarray(observation)[None, :], np.asarray(mask)[None, :], infos)[0])
-
-
-# ===================================================================== SB3 → tensors (no unpickling)
-
-_SB3_ACTIVATIONS = {
-    "Tanh": "tanh",
-    "ReLU": "relu",
-    "ELU": "elu",
-    "LeakyReLU": "leaky_relu",
-    "GELU": "gelu",
-    "SiLU": "silu",
-}
-
-
-def sb3_actor_tensors(state: dict[str, Any], activation_fn: Any = None) -> tuple[dict[str, np.ndarray], str]:
-    """The actor of a MaskablePPO ``MlpPolicy`` state dict as ``layers.K`` arrays, plus the activation name.
-
-    Reads ``mlp_extractor.policy_net.*`` and ``action_net.*``; a features extractor with weights
-    (anything but ``Flatten``) is refused.
-    """
-    extra = [k for k in state if k.startswith(("features_extractor.", "pi_features_extractor."))]
-    if extra:
-        raise CheckpointError(f"only a Flatten features extractor is supported, the policy has weights {extra[:3]}")
-    idx = sorted({int(k.split(".")[2]) for k in state if k.startswith("mlp_extractor.policy_net.")})
-    tensors: dict[str, np.ndarray] = {}
-    for k, i in enumerate(idx):
-        for part in ("weight", "bias"):
-            tensors[f"layers.{k}.{part}"] = _np(state[f"mlp_extractor.policy_net.{i}.{part}"])
-    for part in ("weight", "bias"):
-        if f"action_net.{part}" not in state:
-            raise CheckpointError("the policy has no action_net: is it a MaskablePPO MlpPolicy?")
-        tensors[f"layers.{len(idx)}.{part}"] = _np(state[f"action_net.{part}"])
-    name = "Tanh" if activation_fn is None else getattr(activation_fn, "__name__", str(activation_fn))
-    name = name.rsplit(".", 1)[-1].strip("'<>")
-    if name not in _SB3_ACTIVATIONS:
-        raise CheckpointError(f"unsupported activation {name!r}: expected one of {sorted(_SB3_ACTIVATIONS)}")
-    return tensors, _SB3_ACTIVATIONS[name]
-
-
-def _np(t: Any) -> np.ndarray:
-    return t.detach().cpu().numpy().astype(np.float32) if hasattr(t, "detach") else np.asarray(t, np.float32)
-
-
-def read_sb3_zip(path: str | Path) -> tuple[dict[str, np.ndarray], str, dict[str, Any]]:
-    """``(tensors, activation, facts)`` of a MaskablePPO zip, without unpickling anything.
-
-    ``policy.pth`` is read with ``torch.load(weights_only=True)`` (tensors only); ``data`` is
-    parsed as JSON and only its plain entries are used (``policy_kwargs.activation_fn`` as
-    text, the observation shape, ``num_timesteps``): the ``":serialized:"`` pickles are never
-    touched.
-    """
-    torch = _torch()
-    p = Path(path)
-    try:
-        with zipfile.ZipFile(p) as z:
-            for name, most in (("data", MAX_DESCRIPTION_BYTES * 16), ("policy.pth", MAX_WEIGHTS_BYTES)):
-                if z.getinfo(name).file_size > most:  # the size it unpacks to, read before unpacking
-                    raise CheckpointError(f"{str(p)!r}: {name} unpacks to more than {most} bytes")
-            data = loads_bounded(z.read("data"), max_digits=64, allow_nan=True)
-            if not isinstance(data, dict):
-                raise CheckpointError(f"{str(p)!r}: 'data' is not a JSON object")
-            with z.open("policy.pth") as f:
-                import io
-
-                state = torch.load(io.BytesIO(f.read(MAX_WEIGHTS_BYTES + 1)), map_location="cpu", weights_only=True)
-    except CheckpointError:
-        raise
-    except (zipfile.BadZipFile, KeyError, BadJSON) as exc:
-        raise CheckpointError(f"{str(p)!r} is not a Stable-Baselines3 zip with 'data' and 'policy.pth': {exc}") from exc
-    except Exception as exc:  # torch's weights-only unpickler refuses anything but tensors
-        raise CheckpointError(f"{str(p)!r}: policy.pth is not a plain tensor file: {exc}") from exc
-
-    def entry(key: str) -> dict:
-        value = data.get(key)
-        return value if isinstance(value, dict) else {}
-
-    act = entry("policy_kwargs").get("activation_fn")
-    tensors, activation = sb3_actor_tensors(state, act if isinstance(act, str) else None)
-    facts = {
-        "num_timesteps": data.get("num_timesteps"),
-        "policy_class": str(entry("policy_class").get(":type:")),
-    }
-    shape = entry("observation_space").get("_shape")
-    if isinstance(shape, str):
-        facts["observation_shape"] = shape
-    return tensors, activation, facts
-
-
 # ===================================================================== save / load
 
 
@@ -365,7 +137,7 @@ def save_checkpoint(
     if network is not None:
         _check_slotnet(tensors, network, str(dst), layout)
     else:
-        network = {"kind": "mlp", "sizes": _sizes(tensors, str(dst)), "activation": activation}
+        network = {"kind": "mlp", "sizes": mlp_sizes(tensors, str(dst)), "activation": activation}
         network["output"] = "action logits"
     weights = dst.with_suffix(".safetensors")
     write_atomic(weights, save({k: np.ascontiguousarray(v, np.float32) for k, v in tensors.items()}))
@@ -413,7 +185,7 @@ def _shape(v: Any) -> tuple[int, ...]:
     return tuple(v) if isinstance(v, tuple) else tuple(v.shape)
 
 
-def _sizes(tensors: dict[str, Any], where: str) -> list[int]:
+def mlp_sizes(tensors: dict[str, Any], where: str) -> list[int]:
     """Layer widths of ``layers.K`` tensors (arrays or shapes), input first; the chain must fit."""
     k, sizes = 0, []
     while f"layers.{k}.weight" in tensors:
@@ -558,7 +330,7 @@ def read_checkpoint(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, 
     if slotnet:  # checked against its own layout: load_policy refuses one that is not this engine's
         _check_slotnet(shapes, net, repr(str(wpath)), layout)
     else:
-        sizes = _sizes(shapes, repr(str(wpath)))
+        sizes = mlp_sizes(shapes, repr(str(wpath)))
         if sizes != net.get("sizes"):
             raise CheckpointError(
                 f"{where}: the weights have layer sizes {sizes}, the description says {net.get('sizes')}"
@@ -607,25 +379,34 @@ def load_policy(
         return _load_sb3_trusted(zp, seed=seed, deterministic=deterministic, name=name)
     tensors, desc = read_checkpoint(p)
     layout = desc["layout"]
-    if not _same_layout(layout, current_layout()):
+    if not same_layout(layout, current_layout()):
         raise CheckpointError(
             f"{str(p)!r} was made for observation/action layout {layout.get('version')!r} "
             f"({layout['obs_dim']} features, {layout['n_actions']} actions); this engine has "
             f"{current_layout()['version']!r} ({L.OBS_DIM} features, {L.N_ACTIONS} actions). Convert it: "
             f"{CONVERT_COMMAND}"
         )
-    return PolicyAgent(
+    return agent_from_tensors(
         tensors,
-        desc["network"].get("activation", "relu"),
+        desc["network"],
+        layout=layout,
         name=name or str(desc.get("name") or f"ppo:{p.stem}"),
         deterministic=deterministic,
         seed=seed,
-        layout=layout,
-        network=desc["network"],
     )
 
 
-def _load_sb3_trusted(path: Path, *, seed: int | None, deterministic: bool, name: str | None) -> PolicyAgent:
+def agent_from_tensors(
+    tensors: dict[str, Any], network: dict[str, Any], *, layout: dict[str, Any] | None = None, **kwargs: Any
+) -> PolicyAgent:
+    """The policy agent of a checkpoint's tensors and ``network`` entry, by the network's kind (``mlp`` or
+    ``slotnet``); ``layout`` is the one it reads (default: this engine's); ``kwargs`` go to the agent."""
+    if network.get("kind") == "slotnet":
+        return SlotNetAgent.from_tensors(tensors, network, layout=layout, **kwargs)
+    return MLPAgent(tensors, network.get("activation", "relu"), layout=layout, **kwargs)
+
+
+def _load_sb3_trusted(path: Path, *, seed: int | None, deterministic: bool, name: str | None) -> MLPAgent:
     """Load an SB3 zip through ``MaskablePPO.load`` (unpickles: the caller opted in)."""
     if not path.is_file():
         raise FileNotFoundError(f"no SB3 zip at {str(path)!r}")
@@ -637,232 +418,9 @@ def _load_sb3_trusted(path: Path, *, seed: int | None, deterministic: bool, name
     shape = tuple(getattr(model.observation_space, "shape", ()) or ())
     if shape != (L.OBS_DIM,):
         raise CheckpointError(f"{str(path)!r} expects observations of shape {shape}, the game gives ({L.OBS_DIM},)")
-    return PolicyAgent.from_sb3_policy(
+    return MLPAgent.from_sb3_policy(
         model.policy, name=name or f"sb3:{path.stem}", deterministic=deterministic, seed=seed
     )
-
-
-def export_sb3(src: str | Path, dst: str | Path, layout: dict[str, Any] | None = None, **fields: Any) -> Path:
-    """Write the actor of the MaskablePPO zip ``src`` as the checkpoint ``dst`` (nothing is unpickled)."""
-    tensors, activation, facts = read_sb3_zip(src)
-    layout = current_layout() if layout is None else layout
-    sizes = _sizes(tensors, repr(str(src)))
-    if sizes[0] != layout["obs_dim"] or sizes[-1] != layout["n_actions"]:
-        raise CheckpointError(
-            f"{str(src)!r} maps {sizes[0]} -> {sizes[-1]}; the layout has {layout['obs_dim']} features and "
-            f"{layout['n_actions']} actions (export it with the layout it was trained on)"
-        )
-    return save_checkpoint(dst, tensors, activation, layout, source={"sb3_zip": Path(src).name, **facts}, **fields)
-
-
-# ===================================================================== conversion between layouts
-
-
-#: Observation blocks whose name changed between layouts: old name -> pieces ``(new block,
-#: first entry inside it, entries)`` that hold the old block's entries in order (same values).
-#: v0 -> v1: scales moved out of the names, the player-count one-hot gained solo (entry 0),
-#: the market block and the pending block were split into named parts.
-BLOCK_PIECES: dict[str, tuple[tuple[str, int, int], ...]] = {
-    "number of players 2/3/4, one-hot": (("number of players 1/2/3/4, one-hot", 1, 3),),
-    "round / 20": (("round", 0, 1),),
-    "deck size / 94, discard size / 94": (("deck size, discard size", 0, 2),),
-    "my hand per resource / 5": (("my hand per resource", 0, 5),),
-    "market row 1 and row 2 per resource / 5, half-suns per row / 2": (
-        ("market row 1 and row 2 per resource", 0, 10),
-        ("half-suns per market row", 0, 2),
-    ),
-    "pending: production slot (9), missing per resource (5), missing any, allowance, chain slot (9), "
-    "chain must run, coins due / 20, payment purpose (3), assistant being hired (8)": (
-        ("pending production slot, one-hot", 0, 9),
-        ("pending missing resources", 0, 5),
-        ("pending missing any", 0, 1),
-        ("pending sloppy allowance", 0, 1),
-        ("pending chain slot, one-hot", 0, 9),
-        ("chain must run", 0, 1),
-        ("coins due", 0, 1),
-        ("payment purpose, one-hot (move, build, hire)", 0, 3),
-        ("assistant being hired, one-hot", 0, 8),
-    ),
-    "per seat (me first): hand size / 10, buildings / 9, coins / 30, assistants / 4, VP / 30, "
-    "has set-aside card, seat in play": (("per seat (me first) x player features (below)", 0, 28),),
-    "per seat x slot: building features (see docs)": (("per seat x slot: building features (below)", 0, 1656),),
-    "per assistant display position: features (see docs)": (
-        ("per assistant display position: features (below)", 0, 104),
-    ),
-}
-
-
-def _column_map(src: list, dst: list, pieces: dict | None = None) -> tuple[np.ndarray, list[str], list[str]]:
-    """``index[j]`` = source entry of destination entry ``j`` (-1: new); notes on new / resized / dropped blocks.
-
-    A source block maps to the destination block of the same name (a block that grew keeps
-    its entries first), else through ``pieces`` (:data:`BLOCK_PIECES`), else it is dropped.
-    """
-    pieces = BLOCK_PIECES if pieces is None else pieces
-    dst_by_name = {n: (o, k) for n, o, k in dst}
-    total = sum(k for _, _, k in dst)
-    index = np.full(total, -1, np.int64)
-    notes, dropped = [], []
-    for n, so, sk in src:
-        if n in dst_by_name:
-            o, k = dst_by_name[n]
-            if sk > k:
-                raise CheckpointError(f"block {n!r} shrank from {sk} to {k} entries: no mapping by name")
-            if sk < k:
-                notes.append(f"grown: {n!r} {sk} -> {k} (old entries first)")
-            index[o : o + sk] = np.arange(so, so + sk)
-        elif n in pieces:
-            cursor = so
-            for new_name, start, count in pieces[n]:
-                if new_name not in dst_by_name or start + count > dst_by_name[new_name][1]:
-                    raise CheckpointError(
-                        f"block {n!r} maps onto {new_name!r}[{start}:{start + count}], not in the layout"
-                    )
-                o = dst_by_name[new_name][0] + start
-                index[o : o + count] = np.arange(cursor, cursor + count)
-                cursor += count
-            if cursor != so + sk:
-                raise CheckpointError(f"block {n!r} has {sk} entries, its pieces cover {cursor - so}")
-            notes.append(f"renamed: {n!r} -> " + ", ".join(repr(p[0]) for p in pieces[n]))
-        else:
-            dropped.append(f"dropped: {n!r} ({sk})")
-    for n, o, k in dst:
-        filled = int((index[o : o + k] >= 0).sum())
-        if filled == 0:
-            notes.append(f"new: {n!r} ({k})")
-        elif filled < k and n not in {x for x, _, _ in src}:
-            notes.append(f"partly new: {n!r} ({k - filled} of {k} entries)")
-    return index, notes, dropped
-
-
-def _map_actions(w: np.ndarray, b: np.ndarray, act_idx: np.ndarray, n_actions: int) -> tuple[np.ndarray, np.ndarray]:
-    """The action head's rows in the new action order; new actions get zero weights and :data:`NEW_ACTION_BIAS`."""
-    new_w = np.zeros((n_actions, w.shape[1]), np.float32)
-    new_b = np.full(n_actions, NEW_ACTION_BIAS, np.float32)
-    have = act_idx >= 0
-    new_w[have] = w[act_idx[have]]
-    new_b[have] = b[act_idx[have]]
-    return new_w, new_b
-
-
-def _slotnet_trunk(w: np.ndarray, obs_idx: np.ndarray, src: dict[str, Any], dst: dict[str, Any]) -> np.ndarray:
-    """A slotnet's first trunk layer in the new layout: its columns are the observation without
-    the slot block (mapped like an MLP's first layer), then the slot encodings (unchanged)."""
-    from .slotnet import SLOT_BLOCK, layout_dims
-
-    try:
-        src_dim, so, src_rest, _ = layout_dims(src)
-        dst_dim, do, dst_rest, _ = layout_dims(dst)
-    except ValueError as exc:
-        raise CheckpointError(f"a slotnet reads the block {SLOT_BLOCK!r}: {exc}") from exc
-    k = src_dim - src_rest
-    if not np.array_equal(obs_idx[do : do + k], np.arange(so, so + k)):
-        raise CheckpointError(f"the block {SLOT_BLOCK!r} must map onto itself to convert a slotnet")
-    rest = np.r_[0:do, do + k : dst_dim]
-    src_pos = obs_idx[rest]
-    have = np.flatnonzero(src_pos >= 0)
-    src_col = np.where(src_pos < so, src_pos, src_pos - k)[have]
-    new = np.zeros((w.shape[0], dst_rest + w.shape[1] - src_rest), np.float32)
-    new[:, have] = w[:, src_col]
-    new[:, dst_rest:] = w[:, src_rest:]
-    return new
-
-
-def convert_tensors(
-    tensors: dict[str, np.ndarray], src: dict[str, Any], dst: dict[str, Any], network: dict[str, Any] | None = None
-) -> tuple[dict[str, np.ndarray], list[str]]:
-    """Map a network from layout ``src`` to layout ``dst`` by block and action-range name.
-
-    ``network`` is the checkpoint's description (an MLP when absent). Only the layers that
-    read the observation (an MLP's first layer; a slotnet's first trunk layer) and the action
-    head change; observation features new in ``dst`` get zero weights.
-    """
-    obs_idx, obs_notes, obs_drop = _column_map(src["obs_blocks"], dst["obs_blocks"])
-    act_idx, act_notes, act_drop = _column_map(src["action_ranges"], dst["action_ranges"], {})
-    out = {k: np.array(v, np.float32) for k, v in tensors.items()}
-    if network is not None and network.get("kind") == "slotnet":
-        out["trunk.0.weight"] = _slotnet_trunk(out["trunk.0.weight"], obs_idx, src, dst)
-        head = ("pi.weight", "pi.bias")
-    else:
-        n = len(_sizes(tensors, "tensors")) - 1
-        w0 = out["layers.0.weight"]
-        new_w0 = np.zeros((w0.shape[0], dst["obs_dim"]), np.float32)
-        have = obs_idx >= 0
-        new_w0[:, have] = w0[:, obs_idx[have]]
-        out["layers.0.weight"] = new_w0
-        head = (f"layers.{n - 1}.weight", f"layers.{n - 1}.bias")
-    out[head[0]], out[head[1]] = _map_actions(out[head[0]], out[head[1]], act_idx, dst["n_actions"])
-    notes = [f"observation {x}" for x in obs_notes + obs_drop] + [f"action {x}" for x in act_notes + act_drop]
-    return out, notes
-
-
-def convert_checkpoint(src: str | Path, dst: str | Path, layout: dict[str, Any] | None = None) -> tuple[Path, list]:
-    """Write checkpoint ``src`` mapped to ``layout`` (default: the engine's) as ``dst``; ``(path, notes)``."""
-    tensors, desc = read_checkpoint(src)
-    target = current_layout() if layout is None else layout
-    net = desc["network"]
-    new, notes = convert_tensors(tensors, desc["layout"], target, net)
-    fields = {k: v for k, v in desc.items() if k not in ("format", "format_version", "weights", "network", "layout")}
-    history = list(fields.pop("conversions", []))
-    history.append({"from": desc["layout"].get("version"), "to": target.get("version"), "notes": notes})
-    slotnet = net if net.get("kind") == "slotnet" else None
-    out = save_checkpoint(dst, new, net.get("activation", "relu"), target, slotnet, **fields, conversions=history)
-    return out, notes
-
-
-def verify_conversion(
-    original: str | Path,
-    converted: str | Path,
-    positions: int = 300,
-    seed: int = 0,
-    max_games: int = 400,
-    players: int | None = None,
-) -> dict[str, int]:
-    """Compare the actions of ``original`` and ``converted`` on positions of the current engine.
-
-    Games (``omg2``, ``players`` seats: by default the checkpoint's ``players``, else 2) are
-    played by the converted policy in every seat, one move in four random. A position
-    counts when the original can choose every legal action (none is new to the layout).
-    Its observation is mapped back to the original layout by name (features the original
-    lacks are left out: the converted network gives them zero weight) and both networks
-    choose deterministically, from the acting seat's information state where they have a
-    prior. Returns ``{"positions", "agree", "skipped"}``.
-    """
-    from ohmygoods_env.engine import Game
-    from ohmygoods_env.policy import info_state_of
-
-    t_src, d_src = read_checkpoint(original)
-    t_dst, d_dst = read_checkpoint(converted)
-    if not _same_layout(d_dst["layout"], current_layout()):
-        raise CheckpointError(f"{str(converted)!r} is not in this engine's layout: convert it first")
-    net_src, net_dst = d_src["network"], d_dst["network"]
-    a = PolicyAgent(t_src, net_src.get("activation", "relu"), layout=d_src["layout"], network=net_src)
-    b = PolicyAgent(t_dst, net_dst.get("activation", "relu"), network=net_dst)
-    obs_idx, _, _ = _column_map(d_src["layout"]["obs_blocks"], d_dst["layout"]["obs_blocks"])
-    act_idx, _, _ = _column_map(d_src["layout"]["action_ranges"], d_dst["layout"]["action_ranges"], {})
-    inv = {int(s): d for d, s in enumerate(act_idx) if s >= 0}
-    n = int(players if players is not None else d_dst.get("players") or 2)
-    rng = np.random.default_rng(seed)
-    counted = agree = skipped = 0
-    for g in range(max_games):
-        game = Game(n, "omg2", seed=seed * 1_000_003 + g)
-        while not game.done and counted < positions:
-            p = game.current_player
-            obs, mask, info = game.observe(p), game.legal_mask(), info_state_of(game.state, p)
-            y = b.act(obs, mask, info)
-            if mask[act_idx < 0].any():
-                skipped += 1
-            else:
-                o_src = np.zeros(d_src["layout"]["obs_dim"], np.float32)
-                m_src = np.zeros(d_src["layout"]["n_actions"], np.int8)
-                o_src[obs_idx[obs_idx >= 0]] = obs[obs_idx >= 0]
-                m_src[act_idx[act_idx >= 0]] = mask[act_idx >= 0]
-                counted += 1
-                agree += int(inv[a.act(o_src, m_src, info)] == y)
-            game.step(int(rng.choice(np.flatnonzero(mask))) if rng.random() < 0.25 else y)
-        if counted >= positions:
-            break
-    return {"positions": counted, "agree": agree, "skipped": skipped}
 
 
 # ===================================================================== shipped agents
@@ -883,24 +441,45 @@ def shipped_checkpoints() -> dict[str, Path]:
     return out
 
 
+#: names that moved to the training tools (:mod:`ohmygoods_training.convert`)
+_MOVED = (
+    "BLOCK_PIECES",
+    "NEW_ACTION_BIAS",
+    "convert_checkpoint",
+    "convert_tensors",
+    "export_sb3",
+    "read_sb3_zip",
+    "verify_conversion",
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:  # an ImportError, so that ``from ohmygoods_agents.checkpoint import NAME`` shows it
+        raise ImportError(
+            f"ohmygoods_agents.checkpoint.{name} moved to the training tools: "
+            f"from ohmygoods_training.convert import {name}"
+        )
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "CONVERT_COMMAND",
     "CheckpointError",
     "FORMAT",
-    "NEW_ACTION_BIAS",
+    "MLPAgent",
     "PolicyAgent",
+    "SlotNetAgent",
     "UntrustedCheckpointError",
+    "agent_from_tensors",
     "build_network",
-    "convert_checkpoint",
-    "convert_tensors",
     "current_layout",
-    "export_sb3",
     "load_policy",
+    "mlp_sizes",
     "read_checkpoint",
     "read_description",
-    "read_sb3_zip",
+    "same_layout",
     "save_checkpoint",
+    "sb3_actor_tensors",
     "shipped_checkpoints",
-    "verify_conversion",
     "weight_shapes",
 ]

@@ -15,7 +15,7 @@ the protocol, report schema and external agents are described in ``docs/evaluati
   (:func:`ohmygoods_agents.tournament.run_games`: progress bar, workers, every finished game
   appended to a games file at once) and builds the report (:func:`report_section`): win rate
   (ties split) with 95% Wilson interval, mean score margin, solo mean score, an anchored
-  Bradley–Terry rating (:func:`ohmygoods_env.stats.anchored_rating`), the agent's mean
+  Bradley–Terry rating (:func:`ohmygoods_env.framework.stats.anchored_rating`), the agent's mean
   decision time and the machine.
 * :func:`format_markdown`, :func:`plot_report`, :func:`compare_reports` /
   :func:`format_comparison` — the report as a table, one figure, and two reports compared.
@@ -39,7 +39,15 @@ from typing import Any
 import numpy as np
 
 from ohmygoods_env import layout as L
-from ohmygoods_env.stats import anchored_rating, mean_interval, rate_difference, value_difference, wilson
+from ohmygoods_env.framework.stats import (
+    ahead_share,
+    anchored_rating,
+    mean_interval,
+    rate_difference,
+    value_difference,
+    wilson,
+    win_share,
+)
 
 from . import tournament as T
 
@@ -152,7 +160,7 @@ def schedule(protocol: Protocol, tier: str, players: int) -> tuple[list[str], li
         for d in range(deals):
             for rot in range(players):
                 seats = (0,) if players == 1 else tuple(0 if s == rot else lineup + 1 for s in range(players))
-                agent_seeds = tuple(T._derive(protocol.version, players, seeds[d], rot, s) for s in range(players))
+                agent_seeds = tuple(T.derive_seed(protocol.version, players, seeds[d], rot, s) for s in range(players))
                 number = d * players + rot
                 specs.append(T.GameSpec(len(specs), lineup, number, seeds[d], seats, agent_seeds))
     return labels, specs
@@ -189,20 +197,10 @@ def _subject_seat(game: dict) -> int:
     return game["agent_index"].index(0)
 
 
-def _win_share(game: dict, seat: int) -> float:
-    return 1.0 / len(game["winners"]) if seat in game["winners"] else 0.0
-
-
-def _ahead_share(game: dict, seat: int) -> float:
-    """Share of the other seats that ``seat`` finished ahead of (R8.3; equal counts half)."""
-    others = [t for t in range(len(game["scores"])) if t != seat]
-    return sum(T._ahead(game, seat, t) for t in others) / len(others)
-
-
 def opponent_row(label: str, spec: str, games: list[dict], players: int) -> dict[str, Any]:
     """The agent's results against one ladder agent (see ``docs/evaluation.md`` for the fields)."""
     seats = [_subject_seat(g) for g in games]
-    shares = [_win_share(g, s) for g, s in zip(games, seats, strict=True)]
+    shares = [win_share(g, s) for g, s in zip(games, seats, strict=True)]
     margins = [
         g["scores"][s] - max(g["scores"][t] for t in range(players) if t != s)
         for g, s in zip(games, seats, strict=True)
@@ -228,7 +226,7 @@ def opponent_row(label: str, spec: str, games: list[dict], players: int) -> dict
         "opponent_score_mean": float(
             np.mean([g["scores"][t] for g, s in zip(games, seats, strict=True) for t in range(players) if t != s])
         ),
-        "ahead_share": float(np.mean([_ahead_share(g, s) for g, s in zip(games, seats, strict=True)])),
+        "ahead_share": float(np.mean([ahead_share(g, s) for g, s in zip(games, seats, strict=True)])),
     }
 
 

@@ -34,13 +34,13 @@ Statistics:
   ratings finite when an agent never loses), on the Elo scale (400 log10; ``random`` = 0
   when it plays, else mean 0). 95% intervals from a bootstrap over games (``--bootstrap``
   resamples); for a perfect record, where every resample is alike, from the Wilson bounds of
-  the pairwise win rates (:func:`wilson_rating_bounds`). The anchor prints "0 (anchor)".
+  the pairwise win rates (:func:`~ohmygoods_env.framework.stats.wilson_rating_bounds`). The anchor prints "0 (anchor)".
 * Rating, 3-4 players: the multiplayer Plackett-Luce model of openskill on each game's
-  ranking (:func:`ohmygoods_env.stats.multiplayer_ratings`), 95% intervals from the
+  ranking (`ohmygoods_env.framework.stats.multiplayer_ratings`), 95% intervals from the
   posterior (never zero-width). Pairwise Bradley-Terry on multiplayer games counts one game
   as several dependent comparisons, and its bootstrap gave zero-width intervals. Without
   openskill the 3-4 player ratings are left out (NaN) with a message saying what to install.
-* Intervals of proportions: the one Wilson function, :func:`ohmygoods_env.stats.wilson`.
+* Intervals of proportions: the one Wilson function, `ohmygoods_env.framework.stats.wilson`.
 
 Output (``--out``, default ``results/<agents>_<players>p_<rules>_seed<seed>``):
 ``games.jsonl`` (one line per game, with its ``record``: rules, players, seed and actions, so
@@ -57,18 +57,25 @@ import json
 import multiprocessing as mp
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from ohmygoods_env import Game
 from ohmygoods_env.files import BadJSON, loads_bounded, write_atomic
-from ohmygoods_env.stats import Z95, mean_interval, multiplayer_ratings, wilson
+from ohmygoods_env.framework.stats import (
+    Z95,
+    ahead,
+    bradley_terry,
+    mean_interval,
+    multiplayer_ratings,
+    pairwise,
+    wilson,
+    wilson_rating_bounds,
+)
+from ohmygoods_env.matches import play_game
 
 from . import make_agent
-from .base import Agent, info_state_of
 
 # ===================================================================== schedule
 
@@ -85,7 +92,8 @@ class GameSpec:
     agent_seeds: tuple[int, ...]
 
 
-def _derive(*words: int) -> int:
+def derive_seed(*words: int) -> int:
+    """A 32-bit seed derived from ``words`` (numpy's ``SeedSequence``): the seeds of scheduled games and agents."""
     return int(np.random.SeedSequence([int(w) for w in words]).generate_state(1, np.uint32)[0])
 
 
@@ -110,34 +118,13 @@ def schedule(n_agents: int, players: int, games: int, seed: int) -> list[GameSpe
             rot = k % players
             deal = k // players
             seats = lineup[rot:] + lineup[:rot]
-            agent_seeds = tuple(_derive(seed, li, k, s, 7) for s in range(players))
+            agent_seeds = tuple(derive_seed(seed, li, k, s, 7) for s in range(players))
             deal_lineup = 0 if players == 1 else li  # solo: every agent plays the same deals
-            specs.append(GameSpec(len(specs), li, k, _derive(seed, deal_lineup, deal, 1), seats, agent_seeds))
+            specs.append(GameSpec(len(specs), li, k, derive_seed(seed, deal_lineup, deal, 1), seats, agent_seeds))
     return specs
 
 
 # ===================================================================== playing
-
-
-def play_game(agents: list[Agent], num_players: int, rules: str, seed: int) -> tuple[Game, list[float], list[int]]:
-    """Play one game; agents see only observation, mask and their information state.
-
-    Returns the finished game, each seat's thinking time (s) and number of decisions.
-    """
-    g = Game(num_players, rules, seed=seed)
-    thinking = [0.0] * num_players
-    moves = [0] * num_players
-    while not g.done:
-        p = g.current_player
-        obs = g.observe(p)
-        mask = g.legal_mask()
-        info = info_state_of(g.state, p)
-        t0 = time.perf_counter()
-        a = agents[p].act(obs, mask, info)
-        thinking[p] += time.perf_counter() - t0
-        moves[p] += 1
-        g.step(int(a))
-    return g, thinking, moves
 
 
 _WORKER: dict = {}
@@ -269,73 +256,11 @@ def run_games(
 # ===================================================================== statistics
 
 
-def _ahead(game: dict, s: int, t: int) -> float:
-    a = (game["scores"][s], game["leftover"][s])
-    b = (game["scores"][t], game["leftover"][t])
-    return 1.0 if a > b else (0.5 if a == b else 0.0)
-
-
-def pairwise(games: list[dict], k: int) -> tuple[np.ndarray, np.ndarray]:
-    """wins[i, j]: comparisons agent i's seat finished ahead of agent j's; count[i, j]: comparisons."""
-    wins = np.zeros((k, k))
-    count = np.zeros((k, k))
-    for g in games:
-        idx = g["agent_index"]
-        for s, t in itertools.permutations(range(len(idx)), 2):
-            i, j = idx[s], idx[t]
-            if i == j:
-                continue
-            wins[i, j] += _ahead(g, s, t)
-            count[i, j] += 1
-    return wins, count
-
-
-def bradley_terry(wins: np.ndarray, count: np.ndarray, prior: float = 1.0, iters: int = 2000) -> np.ndarray:
-    """Elo-scale Bradley-Terry ratings (MM algorithm) with ``prior`` virtual games per pair."""
-    k = wins.shape[0]
-    off = 1 - np.eye(k)
-    w = wins + prior / 2 * off
-    n_ij = count + prior * off  # comparisons between i and j (count is symmetric)
-    total_w = w.sum(1)
-    gamma = np.ones(k)
-    for _ in range(iters):
-        den = (n_ij / (gamma[:, None] + gamma[None, :])).sum(1)
-        new = total_w / np.maximum(den, 1e-300)
-        new /= np.exp(np.mean(np.log(new)))
-        if np.max(np.abs(new - gamma)) < 1e-10:
-            gamma = new
-            break
-        gamma = new
-    return 400.0 * np.log10(gamma)
-
-
-def wilson_rating_bounds(
-    wins: np.ndarray, count: np.ndarray, i: int, rate: Callable[[np.ndarray, np.ndarray], np.ndarray]
-) -> tuple[float, float]:
-    """Agent ``i``'s rating with its wins against each opponent moved to the Wilson bounds.
-
-    A bootstrap over games has no spread when every comparison of a pair went one way (each
-    resample is the same perfect record), which gave zero-width intervals such as "645 [645,
-    645]". The Wilson interval of each of ``i``'s pairwise win rates is not degenerate, so its
-    bounds, as ratings of the same model (with its prior), give the interval: for a perfect
-    record it ends at the point estimate, the most the prior allows.
-    """
-    bounds = []
-    for side in (0, 1):
-        w = wins.astype(float).copy()
-        for j in np.flatnonzero(count[i] > 0):
-            if j != i:
-                w[i, j] = wilson(wins[i, j], count[i, j])[side] * count[i, j]
-                w[j, i] = count[i, j] - w[i, j]
-        bounds.append(float(rate(w, count)[i]))
-    return min(bounds), max(bounds)
-
-
 def solo_summary(names: list[str], games: list[dict]) -> dict:
     """Solo games (R10.3, a score attack): each agent's mean score with a 95% interval.
 
     The interval is the normal (t-free, n is large) interval of the mean,
-    ``mean ± 1.96 · sd / sqrt(n)`` (:func:`ohmygoods_env.stats.mean_interval`).
+    ``mean ± 1.96 · sd / sqrt(n)`` (`ohmygoods_env.framework.stats.mean_interval`).
     """
     agents = []
     for i, name in enumerate(names):
@@ -426,7 +351,7 @@ def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: i
         seats = [(g, s) for g in games for s, a in enumerate(g["agent_index"]) if a == i]
         scores = np.array([g["scores"][s] for g, s in seats], float)
         won = sum(1.0 / len(g["winners"]) for g, s in seats if s in g["winners"])
-        ranks = [1 + sum(_ahead(g, t, s) for t in range(len(g["scores"])) if t != s) for g, s in seats]
+        ranks = [1 + sum(ahead(g, t, s) for t in range(len(g["scores"])) if t != s) for g, s in seats]
         lo, hi = wilson(won, len(seats))
         n_dec = sum(g["seat_decisions"][s] for g, s in seats)
         entry = {

@@ -143,13 +143,16 @@ class RandomAgent(Agent):
 # ===================================================================== batched play
 
 
-def _info_states(state: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Redacted information states of the acting seat of each of ``rows``."""
+def info_states_of(state: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Redacted information states (``int32[len(rows), STATE_LEN]``) of the acting seat of each of ``rows``
+    of a batch state."""
     out = np.zeros((rows.shape[0], state.shape[1]), np.int32)
     for j, i in enumerate(rows):
         redact(state[i], int(state[i, L.F_CUR]), out[j])
     return out
 
+
+_info_states = info_states_of  # its earlier private name
 
 _ZERO_OBS = np.zeros((1, L.OBS_DIM), np.float32)
 _ZERO_OBS.flags.writeable = False
@@ -192,7 +195,7 @@ class BatchPolicy:
             obs = games.observe(rows=rows)
         else:
             obs = np.broadcast_to(_ZERO_OBS, (rows.shape[0], L.OBS_DIM))
-        infos = _info_states(games.state, rows) if self.needs_info_state else None
+        infos = info_states_of(games.state, rows) if self.needs_info_state else None
         return self.act(obs, games.masks(copy=False)[rows], infos)
 
 
@@ -319,6 +322,7 @@ __all__ = [
     "RandomAgent",
     "agent_names",
     "info_state_of",
+    "info_states_of",
     "make_agent",
     "play_owned",
     "register_agent",

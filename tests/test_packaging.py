@@ -69,6 +69,7 @@ def test_wheel_top_level_names(wheel: Path) -> None:
             assert set(z.read(top_level_txt).decode().split()) == TOP_LEVEL
         entry_points = z.read(next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
     assert "ohmygoods_agents/checkpoints/ppo_2p.safetensors" in names  # package data of the renamed folder
+    assert "ohmygoods_env/framework/stats.py" in names  # the game-agnostic subpackage ships too
     assert "ohmygoods_agents.registry:" in entry_points and "= agents." not in entry_points
 
 

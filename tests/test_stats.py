@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import math
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +92,67 @@ def test_rate_and_value_differences_say_when_two_results_differ() -> None:
     assert d == pytest.approx(-0.5) and lo < 0 < hi
     with pytest.raises(ValueError, match="games on both sides"):
         rate_difference(1, 0, 1, 1)
+
+
+# ------------------------------------------------------------------ one statistics module, for any game
+
+ROOT = Path(__file__).resolve().parents[1]
+STATS_IMPORTS = {"__future__", "itertools", "math", "collections.abc", "typing", "numpy", "openskill.models"}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    out = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    return out | {("." * n.level) + (n.module or "") for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+
+
+def test_the_statistics_module_knows_no_game_and_keeps_its_old_name() -> None:
+    from ohmygoods_env import stats as old
+    from ohmygoods_env.framework import stats as S
+
+    assert _imports(ROOT / "ohmygoods_env" / "framework" / "stats.py") <= STATS_IMPORTS
+    assert old.__all__ == S.__all__ and all(getattr(old, n) is getattr(S, n) for n in S.__all__)
+    from ohmygoods_agents import evaluation, tournament
+
+    for name in ("bradley_terry", "pairwise", "wilson_rating_bounds", "ahead"):
+        assert getattr(tournament, name) is getattr(S, name)
+    assert evaluation.ahead_share is S.ahead_share and evaluation.win_share is S.win_share
+
+
+def test_counting_finished_games() -> None:
+    from ohmygoods_env.framework.stats import ahead, ahead_share, pair_outcomes, pairwise, win_rate_interval, win_share
+
+    g = {"scores": [10, 10, 7], "leftover": [3, 1, 9], "winners": [0], "agent_index": [0, 1, 1]}
+    assert [ahead(g, 0, 1), ahead(g, 1, 0), ahead(g, 1, 2)] == [1.0, 0.0, 1.0]
+    assert ahead({"scores": [4, 4]}, 0, 1) == 0.5  # no tie-break: equal scores tie
+    assert ahead_share(g, 1) == 0.5 and win_share(g, 0) == 1.0 and win_share({"winners": [0, 2]}, 2) == 0.5
+    h = {"scores": [5, 5, 5], "leftover": [0, 0, 0], "agent_index": [1, 0, 0]}
+    assert pair_outcomes([g, h], 0, 1) == (2, 2, 0)
+    wins, count = pairwise([g, h], 2)
+    assert wins.tolist() == [[0.0, 3.0], [1.0, 0.0]] and count.tolist() == [[0.0, 4.0], [4.0, 0.0]]
+    rate, lo, hi = win_rate_interval(6, 2, 10)
+    assert rate == 0.7 and (lo, hi) == wilson(7, 10)
+    with pytest.raises(ValueError, match="at least one game"):
+        win_rate_interval(0, 0, 0)
+
+
+def _private_names_of_other_modules(path: Path) -> list[str]:
+    """``module._name`` uses in ``path`` where ``module`` is an imported module (not a class or value)."""
+    tree = ast.parse(path.read_text())
+    modules = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom):
+            modules |= {a.asname or a.name for a in n.names if a.name[:1].islower() and a.name[:1] != "_"}
+    return [
+        f"{n.value.id}.{n.attr}"
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in modules
+        and n.attr.startswith("_") and not n.attr.startswith("__")
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "path", ["agents/evaluation.py", "ohmygoods_env/apps/evaluate.py", "training/evaluate.py", "training/stats.py"]
+)
+def test_evaluation_uses_public_api_only(path: str) -> None:
+    assert _private_names_of_other_modules(ROOT / path) == []

@@ -16,7 +16,7 @@ end to end           whole iterations (rollout + update), learner decisions per 
 
 Shipped: ``MaskablePPO`` over ``LeagueVecEnv`` with train_ppo.py's settings of
 ``agents/checkpoints/ppo_2p.zip`` (64 envs, ``n_steps`` 128, batch 1024, 5 epochs, policy
-256-256, value 128-128, league ``heuristic:0.5,self:0.3,greedy:0.1,random:0.1``). New:
+256-256, value 128-128, league ``heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1``). New:
 :class:`ohmygoods_training.fast_ppo.FastPPO` with :class:`~ohmygoods_training.fast_ppo.PPOConfig`'s defaults.
 Both run with torch on ``--threads`` threads (default 1). Every rate comes from the one timer of
 :mod:`ohmygoods_env.bench.timer` (``timed`` for the env-only loops, ``Tally`` sections for the
@@ -36,7 +36,7 @@ import torch
 
 from ohmygoods_env.bench.timer import Tally, timed
 
-SHIPPED_LEAGUE = "heuristic:0.5,self:0.3,greedy:0.1,random:0.1"
+SHIPPED_LEAGUE = "heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1"
 
 
 def _env_only(step: Callable[[], int], env_steps: int, warmup_calls: int) -> float:

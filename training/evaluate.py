@@ -51,6 +51,8 @@ def tournament_match(
     harness; the policy's row of the result."""
     from ohmygoods_agents import tournament as T
 
+    from ohmygoods_env.framework.stats import pair_outcomes
+
     spec = f"sb3:{checkpoint}" if str(checkpoint).endswith(".zip") else f"ppo:{checkpoint}"
     names = [spec, opponent]
     kwargs: dict[str, dict[str, Any]] = {"mcts": {"sims": mcts_sims, "seconds": None}}
@@ -62,16 +64,7 @@ def tournament_match(
     wall = time.perf_counter() - t0
     summary = T.summarize(names, played, bootstrap=0, seed=seed)
     cell = summary["winrate_matrix"][0][1]
-    wins = ties = losses = 0
-    for g in played:
-        mine = [s for s, a in enumerate(g["agent_index"]) if a == 0]
-        theirs = [s for s, a in enumerate(g["agent_index"]) if a == 1]
-        for s in mine:
-            for t in theirs:
-                v = T._ahead(g, s, t)
-                wins += v == 1.0
-                ties += v == 0.5
-                losses += v == 0.0
+    wins, ties, losses = pair_outcomes(played, 0, 1)
     return {
         "opponent": opponent,
         "games": len(played),

@@ -43,7 +43,8 @@ from ohmygoods_agents.slotnet import SlotNet, make_prior, prior_actions
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
-from ohmygoods_env.policy import BatchPolicy, _info_states, play_owned
+from ohmygoods_env.matches import play_games
+from ohmygoods_env.policy import BatchPolicy, info_states_of
 
 SAMPLE_KEYS: tuple[str, ...] = ("obs", "mask", "info", "visits", "reward", "game")
 
@@ -64,7 +65,7 @@ class RecordingPolicy(BatchPolicy):
     def __call__(self, games: BatchGames, rows: np.ndarray) -> np.ndarray:
         obs = games.observe(rows=rows)
         masks = games.masks(copy=True)[rows]
-        infos = _info_states(games.state, rows)
+        infos = info_states_of(games.state, rows)
         out = np.empty(rows.shape[0], np.int64)
         for j, i in enumerate(rows):
             self.agent.last_visits = {}
@@ -76,19 +77,14 @@ class RecordingPolicy(BatchPolicy):
 
 
 def play_recorded(agents: list[Any], num_games: int, seed: int, num_players: int = 2) -> dict[str, np.ndarray]:
-    """Play ``num_games`` games (seats rotating as in :func:`ohmygoods_training.league.play_games`) and
+    """Play ``num_games`` games (seats rotating as in :func:`ohmygoods_env.matches.play_games`) and
     return the samples of every searched decision as arrays (keys :data:`SAMPLE_KEYS`)."""
     if len(agents) != num_players:
         raise ValueError(f"need {num_players} agents, got {len(agents)}")
     if not 0 < num_games <= 1000:
         raise ValueError(f"num_games must be in 1..1000 (game ids are seed * 1000 + index), got {num_games}")
-    games = BatchGames(num_games, num_players, "omg2", seed, illegal="raise", reward_mode="win")
-    g = np.arange(num_games)[:, None]
-    seat_of = (np.arange(num_players)[None, :] + g) % num_players
-    owner = np.zeros((num_games, num_players), np.int64)
-    owner[g, seat_of] = np.arange(num_players)[None, :]
     policies = [RecordingPolicy(a) for a in agents]
-    rewards = play_owned(games, np.arange(num_games, dtype=np.int64), owner, policies.__getitem__)
+    rewards, _ = play_games(policies, num_games, num_players, "omg2", seed)
     samples = [s for p in policies for s in p.samples]
     n = len(samples)
     out = {

@@ -32,14 +32,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ohmygoods_agents.checkpoint import (
-    CheckpointError,
-    convert_checkpoint,
-    export_sb3,
-    read_checkpoint,
-    read_description,
-    verify_conversion,
-)
+from ohmygoods_agents.checkpoint import CheckpointError, read_checkpoint, read_description
+
+from .convert import convert_checkpoint, export_sb3, verify_conversion
 
 
 def ship(

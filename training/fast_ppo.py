@@ -40,15 +40,15 @@ import json
 import math
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 from numba import njit
-from ohmygoods_agents import make_agent
-from ohmygoods_agents.slotnet import NEG, SlotNet, make_prior, prior_actions
+from ohmygoods_agents.policy_agents import SlotNetAgent, sample_masked
+from ohmygoods_agents.slotnet import NEG, SlotNet, make_prior
 from torch import nn
 
 from ohmygoods_env import layout as L
@@ -56,32 +56,11 @@ from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.policy import BatchPolicy
 from ohmygoods_env.rules import DEFAULT_MAX_ROUNDS
 
+from .league_spec import BASELINES, SEARCH_PREFIX, League, keep_snapshot, opponent_agent, search_sims
 from .shaping import SHAPED_MODES, potentials
 from .stats import MatchResult, SoloResult, match, solo_score
 
 LEARNER = -1
-BASELINES: tuple[str, ...] = ("heuristic", "greedy", "random")
-SEARCH_PREFIX = "mcts"  # league entry ``mctsN``: ohmygoods_agents.mcts.MCTSAgent with N simulations per decision
-
-
-def search_sims(name: str) -> int | None:
-    """``N`` for a league entry ``mctsN`` (N ≥ 1), else None; a malformed ``mcts...`` raises."""
-    if not name.startswith(SEARCH_PREFIX):
-        return None
-    tail = name[len(SEARCH_PREFIX) :]
-    if not tail.isdigit() or int(tail) < 1:
-        raise ValueError(
-            f"league entry {name!r}: the search takes its simulations per decision in the name, e.g. {SEARCH_PREFIX}200"
-        )
-    return int(tail)
-
-
-def league_agent(name: str, seed: int) -> Any:
-    """The agent behind the league entry ``name`` (a baseline or ``mctsN``)."""
-    sims = search_sims(name)
-    if sims is not None:
-        return make_agent("mcts", seed=seed, sims=sims)
-    return make_agent(name, seed=seed)
 
 
 # ===================================================================== network
@@ -116,40 +95,8 @@ def legal_logits(logits: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor) -
     return logits.gather(1, ids).masked_fill(~valid, NEG)
 
 
-def sample_masked(logits: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """One action per row from masked logits (Gumbel-max: illegal actions at ``-1e9`` are never drawn)."""
-    u = torch.rand(logits.shape, generator=gen).clamp_(1e-20, 1.0)
-    return (logits - torch.log(-torch.log(u))).argmax(dim=1)
-
-
-class NetAgent:
-    """A network as a batched agent (``act_batch(observations, masks[, info_states])``): argmax or a
-    sample of the masked policy. A network with a prior also reads the information states."""
-
-    needs_observation = True
-    needs_info_state = False
-
-    def __init__(self, net: SlotNet, deterministic: bool = True, seed: int = 0, name: str = "fast_ppo") -> None:
-        self.net = net
-        self.deterministic = bool(deterministic)
-        self.name = name
-        self._gen = torch.Generator().manual_seed(int(seed))
-        self._prior = make_prior(net.prior) if net.prior is not None else None
-        self.needs_info_state = self._prior is not None
-
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
-        prior = prior_actions(self._prior, self.name, observations, masks, info_states)
-        with torch.no_grad():
-            obs = torch.as_tensor(np.asarray(observations, np.float32))
-            m = torch.as_tensor(np.asarray(masks) != 0)
-            logits, _ = self.net(obs, m, prior)
-            if self.deterministic:
-                return logits.argmax(dim=1).numpy().astype(np.int64)
-            return sample_masked(logits, self._gen).numpy()
-
-    def act(self, observation: np.ndarray, mask: np.ndarray, info_state: Any = None) -> int:
-        infos = None if info_state is None else np.asarray(info_state)[None]
-        return int(self.act_batch(np.asarray(observation)[None], np.asarray(mask)[None], infos)[0])
+#: the agent of a live :class:`SlotNet` (its earlier name here)
+NetAgent = SlotNetAgent
 
 
 # ===================================================================== GAE
@@ -172,53 +119,6 @@ def gae_per_seat(values, rewards, next_idx, done, boot, gamma, lam, adv):
             adv[i] = rewards[i] + gamma * values[j] - values[i] + gamma * lam * adv[j]
         else:
             adv[i] = rewards[i] + gamma * boot[i] - values[i]
-
-
-# ===================================================================== league
-
-
-@dataclass
-class League:
-    """Who plays the seats that are not the learner's.
-
-    ``self_share``: the chance that a seat (beyond the one learner seat every game has) is the
-    learner too. The other seats go to ``weights``: ``snapshot``, the baselines and any
-    ``mctsN`` (the search with ``N`` simulations; about 0.1 ms per simulation, so a search seat
-    costs far more than a network or baseline seat: give it a small share). Until the first
-    snapshot is taken, the ``snapshot`` share of seats is the learner's.
-    """
-
-    self_share: float = 0.6
-    weights: dict[str, float] = field(
-        default_factory=lambda: {"snapshot": 0.5, "heuristic": 0.2, "greedy": 0.2, "random": 0.1}
-    )
-    max_snapshots: int = 5
-
-    @classmethod
-    def parse(cls, text: str, max_snapshots: int = 5) -> League:
-        """``"self:0.6,snapshot:0.2,heuristic:0.1,greedy:0.05,mcts200:0.05"`` (self = the learner's share of seats)."""
-        w: dict[str, float] = {}
-        share = 0.0
-        for item in text.split(","):
-            name, _, val = item.strip().partition(":")
-            if not name:
-                continue
-            x = float(val) if val else 1.0
-            if name == "self":
-                share = x
-            elif name in ("snapshot", *BASELINES) or search_sims(name) is not None:
-                w[name] = x
-            else:
-                raise ValueError(
-                    f"unknown league entry {name!r}: expected self, snapshot, {', '.join(BASELINES)} "
-                    f"or {SEARCH_PREFIX}N (the search with N simulations)"
-                )
-            if x < 0:
-                raise ValueError(f"league entry {name!r} has a negative weight {x}")
-        total = share + sum(w.values())
-        if total <= 0:
-            raise ValueError(f"league {text!r} has no positive weight")
-        return cls(share / total, {k: v / total for k, v in w.items()}, max_snapshots)
 
 
 # ===================================================================== rollouts
@@ -261,7 +161,7 @@ class SelfPlayRollout:
         for k, name in enumerate(self._fixed):
             if self.league.weights[name] > 0:
                 self._fixed_idx[name] = len(self.opponents)
-                self.opponents.append((name, BatchPolicy(league_agent(name, seed + 17 * k))))
+                self.opponents.append((name, BatchPolicy(opponent_agent(name, seed + 17 * k))))
         self.snapshots: list[int] = []
         # a network with a prior: the prior's choice for every learner decision (a training input)
         self.prior = BatchPolicy(make_prior(net.prior)) if net.prior is not None else None
@@ -276,15 +176,8 @@ class SelfPlayRollout:
         frozen = copy.deepcopy(self.net).eval()
         for p in frozen.parameters():
             p.requires_grad_(False)
-        agent = NetAgent(frozen, deterministic=False, seed=int(self.rng.integers(1 << 31)), name="snapshot")
-        entry = ("snapshot", BatchPolicy(agent))
-        if len(self.snapshots) >= self.league.max_snapshots:
-            old = self.snapshots.pop(0)
-            self.opponents[old] = entry
-            self.snapshots.append(old)
-        else:
-            self.snapshots.append(len(self.opponents))
-            self.opponents.append(entry)
+        agent = SlotNetAgent(frozen, deterministic=False, seed=int(self.rng.integers(1 << 31)), name="snapshot")
+        keep_snapshot(self.opponents, self.snapshots, ("snapshot", BatchPolicy(agent)), self.league.max_snapshots)
 
     def _assign(self, rows: np.ndarray) -> None:
         """Draw the owners of every seat of the games in ``rows`` (one learner seat at least)."""
@@ -555,58 +448,29 @@ class FastPPO:
         info.update(samples=n, rollout_s=t1 - t0, update_s=t2 - t1)
         return info
 
-    def agent(self, deterministic: bool = True) -> NetAgent:
-        return NetAgent(self.net, deterministic=deterministic)
+    def agent(self, deterministic: bool = True) -> SlotNetAgent:
+        return SlotNetAgent(self.net, deterministic=deterministic, seed=0, name="fast_ppo")
 
 
 # ===================================================================== warm start
 
 
-def behaviour_clone(
-    net: SlotNet,
-    data: dict[str, np.ndarray],
-    epochs: int = 3,
-    minibatch: int = 1024,
-    lr: float = 1e-3,
-    vf_coef: float = 0.5,
-    seed: int = 0,
-    log: Any = None,
-) -> dict[str, float]:
-    """Fit ``net`` to a teacher's play (:func:`ohmygoods_training.imitation.collect`): cross-entropy of the
-    masked policy on the teacher's actions plus ``vf_coef`` times the value error on the
-    recorded returns. Returns the last epoch's losses and the share of decisions where the
-    network's most likely action is the teacher's."""
+def behaviour_clone(net: SlotNet, data: dict[str, np.ndarray], epochs: int = 3, **options: Any) -> dict[str, float]:
+    """Fit ``net`` to a teacher's play (:func:`ohmygoods_training.imitation.collect`) with the one cloning loop,
+    :func:`ohmygoods_training.imitation.clone` (``options``: its ``minibatch``, ``lr``, ``vf_coef``, ``seed``,
+    ``log``): cross-entropy of the masked policy on the teacher's actions plus ``vf_coef`` times the
+    value error on the recorded returns. Returns the last epoch's losses and the share of decisions
+    where the network's most likely action is the teacher's."""
     if net.prior is not None:
         raise ValueError("behaviour cloning is for networks without a prior (a prior network starts as its teacher)")
-    opt = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
-    n = len(data["actions"])
-    gen = torch.Generator().manual_seed(int(seed))
-    stats: dict[str, float] = {}
+    from .imitation import clone
+
+    def forward(obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = net.features(obs)
+        return net.pi(h).masked_fill(~mask, NEG), net.v(h).squeeze(1)
+
     net.train()
-    for epoch in range(epochs):
-        perm = torch.randperm(n, generator=gen).numpy()
-        tot = np.zeros(3)
-        for s in range(0, n, minibatch):
-            i = perm[s : s + minibatch]
-            obs = torch.from_numpy(data["obs"][i].astype(np.float32))
-            mask = torch.from_numpy(data["masks"][i])
-            act = torch.from_numpy(data["actions"][i].astype(np.int64))
-            ret = torch.from_numpy(data["returns"][i])
-            h = net.features(obs)
-            logits = net.pi(h).masked_fill(~mask, NEG)
-            lp = torch.log_softmax(logits, 1)
-            loss_pi = -lp.gather(1, act[:, None]).mean()
-            loss_v = ((net.v(h).squeeze(1) - ret) ** 2).mean()
-            opt.zero_grad(set_to_none=True)
-            (loss_pi + vf_coef * loss_v).backward()
-            nn.utils.clip_grad_norm_(net.parameters(), 0.5)
-            opt.step()
-            tot += [loss_pi.item() * len(i), loss_v.item() * len(i), float((logits.argmax(1) == act).sum())]
-        loss_pi_m, loss_v_m, acc = (float(x) for x in tot / n)
-        stats = {"epoch": epoch + 1, "loss_pi": loss_pi_m, "loss_v": loss_v_m, "accuracy": acc}
-        if log is not None:
-            log(stats)
-    return stats
+    return clone(net.parameters(), forward, data, epochs, **options)
 
 
 # ===================================================================== checkpoints
@@ -755,8 +619,8 @@ def evaluate(net: SlotNet, opponent: str, games: int, players: int, rules: str, 
     net.eval()
     try:
         if players == 1:
-            return solo_score(NetAgent(net, deterministic=True), games, rules, seed=seed)
-        return match(NetAgent(net, deterministic=True), opponent, games, players, rules, seed=seed)
+            return solo_score(SlotNetAgent(net, name="fast_ppo"), games, rules, seed=seed)
+        return match(SlotNetAgent(net, name="fast_ppo"), opponent, games, players, rules, seed=seed)
     finally:
         net.train(was)
 
@@ -998,13 +862,13 @@ __all__ = [
     "PPOConfig",
     "SelfPlayRollout",
     "SlotNet",
+    "SlotNetAgent",
     "build_parser",
     "final_evaluation",
     "gae_per_seat",
     "init_path",
     "legal_index",
     "legal_logits",
-    "league_agent",
     "load_net",
     "main",
     "masked_entropy",

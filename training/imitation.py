@@ -8,25 +8,28 @@ moves (the label stays the teacher's choice), so the data also covers states the
 would not reach. Value targets are the seat's final reward (``reward_mode`` times
 ``reward_scale``) discounted by ``gamma`` per later decision of that seat.
 
-:func:`pretrain` minimises cross-entropy of the masked policy on the teacher's actions plus
-``vf_coef`` times the value error, with Adam, before PPO starts (``train_ppo --bc-games``).
+:func:`clone` is the one behaviour-cloning loop of both training loops: it minimises the
+cross-entropy of the masked policy on the teacher's actions plus ``vf_coef`` times the value
+error, with Adam. :func:`pretrain` runs it on an SB3 policy before PPO starts (``train_ppo
+--bc-games``); :func:`ohmygoods_training.fast_ppo.behaviour_clone` on a
+:class:`~ohmygoods_agents.slotnet.SlotNet` (``--bc-games``).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 import torch
-from ohmygoods_agents import make_agent
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
 from ohmygoods_env.policy import BatchPolicy
 
-from .league import POOL_AGENT_KWARGS
+from .league_spec import opponent_agent
 from .shaping import potentials
 
 
@@ -48,7 +51,7 @@ def collect(
     With ``shaped`` the returns are those of potential-based shaping (:mod:`ohmygoods_training.shaping`):
     the discounted final reward minus the seat's potential at the decision, both times ``reward_scale``.
     """
-    teacher_policy = BatchPolicy(make_agent(teacher, seed=seed, **POOL_AGENT_KWARGS.get(teacher, {})))
+    teacher_policy = BatchPolicy(opponent_agent(teacher, seed))
     rng = np.random.default_rng(seed)
     words = make_rng(batch, seed + 1)
     obs_l, mask_l, act_l, ret_l, phi_l = [], [], [], [], []
@@ -100,47 +103,71 @@ def collect(
     }
 
 
-def pretrain(
-    policy: Any,
+def clone(
+    parameters: Iterable[torch.nn.Parameter],
+    forward: Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]],
     data: dict[str, np.ndarray],
     epochs: int = 3,
-    batch_size: int = 512,
+    minibatch: int = 1024,
     lr: float = 1e-3,
     vf_coef: float = 0.5,
     seed: int = 0,
-    log: Any = None,
+    log: Callable[[dict[str, float]], Any] | None = None,
+    adam_eps: float = 1e-5,
+    max_grad_norm: float = 0.5,
 ) -> dict[str, float]:
-    """Fit ``policy`` (a MaskableActorCriticPolicy) to the data; returns the last epoch's losses and accuracy."""
-    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    """The one behaviour-cloning loop: fit a policy-value network to a teacher's play (:func:`collect`).
+
+    ``forward(obs, mask) -> (logits, values)`` gives the network's logits with illegal actions
+    masked (any large negative) and its value per row. The loss is the cross-entropy of the masked
+    policy on the teacher's actions plus ``vf_coef`` times the squared value error on the recorded
+    returns, minimised by Adam over minibatches in a seeded order. Returns the last epoch's
+    ``loss_pi``, ``loss_v`` and ``accuracy`` (share of decisions whose most likely action is the
+    teacher's); ``log`` gets them after every epoch.
+    """
+    params = list(parameters)
+    opt = torch.optim.Adam(params, lr=lr, eps=adam_eps)
     n = len(data["actions"])
-    gen = np.random.default_rng(seed)
-    policy.train()
+    gen = torch.Generator().manual_seed(int(seed))
     stats: dict[str, float] = {}
     for epoch in range(epochs):
-        order = gen.permutation(n)
-        tot_pi = tot_v = correct = 0.0
-        for b in range(0, n, batch_size):
-            idx = order[b : b + batch_size]
-            obs = torch.as_tensor(data["obs"][idx].astype(np.float32))
-            acts = torch.as_tensor(data["actions"][idx])
-            masks = data["masks"][idx]
-            ret = torch.as_tensor(data["returns"][idx])
-            values, logp, _ = policy.evaluate_actions(obs, acts, action_masks=masks)
-            loss_pi = -logp.mean()
-            loss_v = torch.nn.functional.mse_loss(values.flatten(), ret)
-            loss = loss_pi + vf_coef * loss_v
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+        perm = torch.randperm(n, generator=gen).numpy()
+        tot = np.zeros(3)
+        for s in range(0, n, minibatch):
+            i = perm[s : s + minibatch]
+            obs = torch.from_numpy(data["obs"][i].astype(np.float32))
+            mask = torch.from_numpy(np.asarray(data["masks"][i], np.bool_))
+            act = torch.from_numpy(data["actions"][i].astype(np.int64))
+            ret = torch.from_numpy(np.asarray(data["returns"][i], np.float32))
+            logits, values = forward(obs, mask)
+            lp = torch.log_softmax(logits, 1)
+            loss_pi = -lp.gather(1, act[:, None]).mean()
+            loss_v = ((values - ret) ** 2).mean()
+            opt.zero_grad(set_to_none=True)
+            (loss_pi + vf_coef * loss_v).backward()
+            torch.nn.utils.clip_grad_norm_(params, max_grad_norm)
             opt.step()
-            with torch.no_grad():
-                dist = policy.get_distribution(obs, action_masks=masks)
-                correct += float((dist.distribution.probs.argmax(1) == acts).sum())
-            tot_pi += float(loss_pi.detach()) * len(idx)
-            tot_v += float(loss_v.detach()) * len(idx)
-        stats = {"epoch": epoch + 1, "loss_pi": tot_pi / n, "loss_v": tot_v / n, "accuracy": correct / n}
+            tot += [loss_pi.item() * len(i), loss_v.item() * len(i), float((logits.argmax(1) == act).sum())]
+        loss_pi_m, loss_v_m, acc = (float(x) for x in tot / n)
+        stats = {"epoch": epoch + 1, "loss_pi": loss_pi_m, "loss_v": loss_v_m, "accuracy": acc}
         if log is not None:
             log(stats)
+    return stats
+
+
+def pretrain(
+    policy: Any, data: dict[str, np.ndarray], epochs: int = 3, batch_size: int = 512, **options: Any
+) -> dict[str, float]:
+    """Fit ``policy`` (a MaskableActorCriticPolicy) to the data with :func:`clone` (``options``: its ``lr``,
+    ``vf_coef``, ``seed``, ``log``); returns the last epoch's losses and accuracy."""
+
+    def forward(obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        dist = policy.get_distribution(obs, action_masks=mask.numpy())
+        return dist.distribution.logits, policy.predict_values(obs).flatten()
+
+    policy.train()
+    options.setdefault("adam_eps", 1e-8)  # torch's default, as SB3 policies were always cloned
+    stats = clone(policy.parameters(), forward, data, epochs, batch_size, **options)
     policy.set_training_mode(False)
     return stats
 
@@ -162,4 +189,4 @@ def warm_start(policy: Any, games: int, args: Any, scale: float) -> dict[str, fl
     return stats
 
 
-__all__ = ["collect", "pretrain", "warm_start"]
+__all__ = ["clone", "collect", "pretrain", "warm_start"]

@@ -1,5 +1,9 @@
-"""Match statistics: win rates with Wilson 95% intervals (:func:`ohmygoods_env.stats.wilson`), and matches
-of one agent against a baseline."""
+"""Training's match results: one agent against a baseline (:func:`match`) or alone (:func:`solo_score`).
+
+The games are played by :func:`ohmygoods_env.matches.play_games`; the win rate and its Wilson 95%
+interval come from :mod:`ohmygoods_env.framework.stats` (ties count half). Nothing here imports
+stable-baselines3.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from ohmygoods_agents import make_agent
 
-from ohmygoods_env.stats import mean_interval, wilson
+from ohmygoods_env.framework.stats import mean_interval, wilson, win_rate_interval
+from ohmygoods_env.matches import play_games
 
-from .league import POOL_AGENT_KWARGS, play_games
+from .league_spec import opponent_agent
 
 
 @dataclass
@@ -50,14 +54,13 @@ def match(
     import time
 
     t0 = time.perf_counter()
-    opp = make_agent(opponent, seed=seed, **POOL_AGENT_KWARGS.get(opponent, {}))
+    opp = opponent_agent(opponent, seed)
     agents = [agent] + [opp] * (num_players - 1)
     rewards, seat_of = play_games(agents, games, num_players, rules, seed)
     mine = rewards[np.arange(games), seat_of[:, 0]]
     wins, ties = int((mine > 0).sum()), int((mine == 0).sum())
     losses = games - wins - ties
-    rate = (wins + 0.5 * ties) / games
-    lo, hi = wilson(wins + 0.5 * ties, games)
+    rate, lo, hi = win_rate_interval(wins, ties, games)
     return MatchResult(opponent, games, wins, ties, losses, rate, lo, hi, time.perf_counter() - t0)
 
 

@@ -19,7 +19,7 @@ Output directory (``--out runs/NAME``):
 
 Example::
 
-    python -m ohmygoods_training.train_ppo --total-steps 2000000 --opponents heuristic:0.6,self:0.3,random:0.1 \\
+    python -m ohmygoods_training.train_ppo --total-steps 2000000 --opponents heuristic:0.6,snapshot:0.3,random:0.1 \\
         --reward margin --out runs/ppo2p
 """
 
@@ -43,6 +43,7 @@ from ohmygoods_env.argtypes import int_at_least
 from ohmygoods_env.rules import EDITIONS
 
 from .league import LeagueVecEnv, OpponentPool, snapshot
+from .league_spec import SNAPSHOT
 from .stats import MatchResult, match
 
 EVAL_FIELDS = (
@@ -94,7 +95,11 @@ def build_parser(prog: str = "python -m ohmygoods_training.train_ppo") -> argpar
         help="reward of a finished game (margin: own score minus the best other; win: +1/0/-1)",
     )
     p.add_argument("--reward-scale", type=float, default=None, help="None: 1 for win, 0.1 for score/margin")
-    p.add_argument("--opponents", default="random,heuristic,self", help="pool: kinds with optional weights k:w")
+    p.add_argument(
+        "--opponents",
+        default="random,heuristic,snapshot",
+        help="pool: league entries with optional weights k:w (snapshot, heuristic, greedy, random, mctsN)",
+    )
     p.add_argument("--max-snapshots", type=int_at_least(1), default=5, help="frozen learner snapshots kept in the pool")
     p.add_argument(
         "--snapshot-every", type=int_at_least(1), default=None, help="steps between snapshots (None: --eval-every)"
@@ -310,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         results = run_eval(snapshot(model.policy, deterministic=True), args, seed=args.seed + 7919)
         write_eval_rows(out / "eval.csv", 0, time.perf_counter() - t0, results)
         print("[bc] " + "; ".join(str(r) for r in results), file=sys.stderr, flush=True)
-    if args.resume or "self" in pool.kinds:
+    if args.resume or SNAPSHOT in pool.kinds:
         pool.add_snapshot(model.policy)
     remaining = max(0, args.total_steps - model.num_timesteps)
     league = LeagueCallback(args, pool, out, t0)

@@ -11,6 +11,23 @@ PettingZoo ids (PettingZoo >= 1.27 keeps its own registries, ``pettingzoo.aec_re
 ``make(ENV_ID, parallel=True, ...)`` the parallel one. The version in the id is
 ``layout.LAYOUT_VERSION``: it goes up whenever the action or observation layout changes,
 and older ids fail with a message that names the current one.
+
+Modules: each adapter is a thin file over the engine and imports no other adapter
+(``tests/envs/test_adapter_imports.py``):
+
+=====================  ============================================================================
+adapters               :mod:`.pettingzoo_env` (AEC), :mod:`.parallel`, :mod:`.gym_env`, :mod:`.vector`,
+                       :mod:`.sb3`, :mod:`.seat_vec`, :mod:`.batched`
+shared                 :mod:`.common` (action ids, spaces, infos, global state, rendering, the
+                       PettingZoo envs' common part), :mod:`.learner` (:class:`LearnerConfig`,
+                       :class:`LearnerGames`: the single-learner core of the Gymnasium, vector and SB3
+                       envs and the training league), :mod:`.sb3_base` (SB3 ``VecEnv`` plumbing),
+                       :mod:`.simultaneous` (the parallel env's simultaneous phases)
+built on adapters      :mod:`.benchmarl_task` (a BenchMARL task over the parallel env)
+=====================  ============================================================================
+
+Options have one spelling in every env: ``num_players``, ``rules``, ``reward``, ``cards``,
+``illegal`` / ``penalty``, rule options (``max_rounds``, ...).
 """
 
 from __future__ import annotations
@@ -72,7 +89,8 @@ __all__ = [
 # VecEnv lives in ``ohmygoods_env.envs.sb3`` (imported on demand: SB3 is an optional extra).
 import gymnasium as _gym  # noqa: E402
 
-from .gym_env import ENV_ID_GYM, LearnerGames, OhMyGoodsEnv, RandomOpponent  # noqa: E402
+from .gym_env import ENV_ID_GYM, OhMyGoodsEnv, RandomOpponent  # noqa: E402
+from .learner import LearnerConfig, LearnerGames  # noqa: E402
 from .vector import OhMyGoodsVectorEnv  # noqa: E402
 
 if ENV_ID_GYM not in _gym.registry:  # importing twice (or reloading) must not register twice
@@ -82,4 +100,4 @@ if ENV_ID_GYM not in _gym.registry:  # importing twice (or reloading) must not r
         vector_entry_point="ohmygoods_env.envs.vector:OhMyGoodsVectorEnv",
     )
 
-__all__ += ["ENV_ID_GYM", "LearnerGames", "OhMyGoodsEnv", "OhMyGoodsVectorEnv", "RandomOpponent"]
+__all__ += ["ENV_ID_GYM", "LearnerConfig", "LearnerGames", "OhMyGoodsEnv", "OhMyGoodsVectorEnv", "RandomOpponent"]

@@ -52,7 +52,7 @@ from ..batch import BatchGames
 from ..cards import CardSet
 from ..checks import check_flag, optional_seed
 from ..rules import RuleSet
-from .pettingzoo_env import global_state
+from .common import check_reward, global_state
 
 __all__ = ["BatchEnv", "BatchStep"]
 
@@ -88,8 +88,8 @@ class BatchEnv:
     ) -> None:
         autoreset = check_flag(autoreset, "autoreset")
         self.games = BatchGames(
-            num_games, num_players, rules, seed=optional_seed(seed),
-            illegal=illegal, penalty=penalty, reward_mode=reward, max_steps=max_steps, cards=cards, **rule_options,
+            num_games, num_players, rules, seed=optional_seed(seed), illegal=illegal, penalty=penalty,
+            reward_mode=check_reward(reward), max_steps=max_steps, cards=cards, **rule_options,
         )  # fmt: skip
         self.autoreset = autoreset
         self.num_games = self.games.num_games
@@ -121,7 +121,7 @@ class BatchEnv:
         return self._timestep(rewards, terminated, truncated)
 
     def global_state(self) -> np.ndarray:
-        """**Privileged** float32[N, STATE_DIM] (:func:`~.pettingzoo_env.global_state`): critics only."""
+        """**Privileged** float32[N, STATE_DIM] (:func:`~.common.global_state`): critics only."""
         g = self.games
         return global_state(g.state, g.observe(np.zeros(self.num_games, np.int64)))
 

@@ -1,8 +1,8 @@
 """PettingZoo ``ParallelEnv`` over :class:`~ohmygoods_env.engine.Game`: every seat steps at once.
 
 This module owns the parallel interface; the rules, masks and observations come from the
-engine, the spaces, seeding, infos and global state from :mod:`.pettingzoo_env` (the AEC
-env), so both envs see a game the same way.
+engine, the spaces, seeding, infos and global state from :mod:`.common`, which the AEC env
+(:mod:`.pettingzoo_env`) uses too, so both envs see a game the same way.
 
 * Agents ``player_0 .. player_{n-1}``; all of them are live from ``reset`` to the end of
   the game and each gets an observation, a reward, flags and an info at every step.
@@ -27,9 +27,9 @@ env), so both envs see a game the same way.
   (``reward="win"``: +1 winners, -1 others, 0 if all tie; ``"score"`` / ``"margin"``) and
   terminates all agents; ``agents`` is then empty until ``reset``. At the end every mask is
   the wait mask.
-* Infos: numbers only, same keys for every agent (``pettingzoo_env.INFO_KEYS``).
+* Infos: numbers only, same keys for every agent (``common.INFO_KEYS``).
 * ``state()`` / ``state_space``: the **privileged** global state for centralised critics
-  (:func:`~ohmygoods_env.envs.pettingzoo_env.global_state`); never for a policy.
+  (:func:`~ohmygoods_env.envs.common.global_state`); never for a policy.
 * Seeding as in the AEC env: ``reset(seed=s)`` deals ``Game(seed=s)`` and re-seeds the env's
   RNG with ``s``; ``reset()`` draws the next game seed from that RNG.
 * Errors (``illegal="raise"``, the default): an illegal action, a missing action of the
@@ -48,23 +48,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from pettingzoo import ParallelEnv
 
 from .. import core
 from .. import layout as L
+from ..cards import CardSet
 from ..checks import check_finite, optional_seed
-from ..engine import Game, IllegalActionError, check_action, illegal_action_message
-from .pettingzoo_env import game_infos, global_state, raw_env, render_spectator
+from ..engine import IllegalActionError, check_action, illegal_action_message
+from ..rules import RuleSet
+from .common import GameAgents, game_infos, render_spectator
 from .simultaneous import SimultaneousPhase
 
 __all__ = ["OhMyGoodsParallelEnv", "parallel_env"]
 
-_SEED_BOUND = 2**63 - 1
 
-
-class OhMyGoodsParallelEnv(ParallelEnv):
+class OhMyGoodsParallelEnv(GameAgents, ParallelEnv):
     """Oh my Goods! as a PettingZoo ``ParallelEnv`` (see the module docstring)."""
 
     metadata = {
@@ -77,64 +76,29 @@ class OhMyGoodsParallelEnv(ParallelEnv):
     def __init__(
         self,
         num_players: int = 2,
-        rules: str = "omg2",
+        rules: str | RuleSet = "omg2",
         render_mode: str | None = None,
         reward: str = "win",
         auto_forced: bool = True,
         illegal: str = "raise",
         penalty: float = -1.0,
         simultaneous: bool = True,
+        cards: CardSet | None = None,
         **rule_options: Any,
     ) -> None:
         if illegal not in ("raise", "penalty"):
             raise ValueError(f"illegal must be one of ['raise', 'penalty'], got {illegal!r}")
         if not isinstance(simultaneous, (bool, np.bool_)):
             raise TypeError(f"simultaneous must be a bool, got {type(simultaneous).__name__} {simultaneous!r}")
-        # The AEC env (same render modes) owns the spaces and validates render_mode, reward and the
-        # game arguments; it is not stepped.
-        spec = raw_env(
-            num_players=num_players,
-            rules=rules,
-            render_mode=render_mode,
-            reward=reward,
-            auto_forced=auto_forced,
-            **rule_options,
-        )
-        self.render_mode = render_mode
-        self.reward_mode = reward
         self.illegal = illegal
         self.penalty = check_finite(penalty, "penalty")
         self._penalised = False
         self.simultaneous = bool(simultaneous)
         self._phase: SimultaneousPhase | None = None
-        self._game_args = (num_players, rules)
-        self._rule_options = {"auto_forced": auto_forced, **rule_options}
-        self._game: Game = spec.game
-        self._rng = np.random.default_rng()
-        self.possible_agents = list(spec.possible_agents)
-        self.agent_name_mapping = dict(spec.agent_name_mapping)
-        self.observation_spaces = spec.observation_spaces
-        self.action_spaces = spec.action_spaces
-        self.state_space = spec.state_space
+        self._setup(num_players, rules, render_mode, reward, auto_forced, cards, rule_options)
         self.agents: list[str] = []
 
     # ------------------------------------------------------------------ spaces and access
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.action_spaces[agent]
-
-    @property
-    def game(self) -> Game:
-        """The underlying engine game (a forward model holding hidden information)."""
-        return self._game
-
-    @property
-    def seed_used(self) -> int | None:
-        """The seed the current game was dealt from (``None`` before the first reset)."""
-        return getattr(self, "_seed_used", None)
-
     @property
     def acting_agents(self) -> list[str]:
         """The agents with a decision in this step, in turn order (empty when the game is over)."""
@@ -155,23 +119,10 @@ class OhMyGoodsParallelEnv(ParallelEnv):
     def _over(self) -> bool:
         return self._game.done or self._penalised
 
-    def state(self) -> np.ndarray:
-        """**Privileged** global state (float32[STATE_DIM]): for centralised critics, never a policy."""
-        g = self._game
-        return global_state(g.state[None], g.observe(0)[None])[0]
-
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """Deal a new game; returns every agent's observation and info."""
-        seed = optional_seed(seed)
-        if seed is not None:
-            game_seed = seed
-            self._rng = np.random.default_rng(game_seed)
-        else:
-            game_seed = int(self._rng.integers(0, _SEED_BOUND))
-        num_players, rules = self._game_args
-        self._game = Game(num_players, rules, seed=game_seed, cards=self._game.cards, **self._rule_options)
-        self._seed_used = game_seed
+        self._deal(optional_seed(seed))
         self._penalised = False
         self._phase = None
         self._begin_phase()
@@ -208,7 +159,7 @@ class OhMyGoodsParallelEnv(ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | np.ndarray | None:
-        """The spectator view, as in the AEC env (:func:`.pettingzoo_env.render_spectator`)."""
+        """The spectator view, as in the AEC env (:func:`.common.render_spectator`)."""
         return render_spectator(self._game, self.render_mode)
 
     def close(self) -> None:

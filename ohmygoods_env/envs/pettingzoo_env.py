@@ -16,6 +16,10 @@ engine.
 * Rewards: 0 during the game; at the end **every** agent receives its final reward
   (``reward="win"``: +1 winners, -1 others, 0 if all tie; or ``"score"`` / ``"margin"``),
   and all agents are terminated. Each then steps ``None`` (``_was_dead_step``).
+* Arguments: ``num_players``, ``rules``, ``render_mode``, ``reward``, ``auto_forced``,
+  ``cards`` and rule options (``max_rounds``, ...), spelled as in every env of
+  :mod:`ohmygoods_env.envs`; the agents, spaces, dealing and ``state()`` are shared with the
+  parallel env (:class:`~ohmygoods_env.envs.common.GameAgents`).
 * An illegal action raises :class:`ValueError` (``IllegalActionError``) naming the action
   and the decision; the game and the env are unchanged. A wrong type raises ``TypeError``.
 * ``infos[agent]`` holds numbers only, with the same keys for every agent at every step
@@ -44,24 +48,30 @@ bad action into a bare ``AssertionError``; the raw env already checks both.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .. import core
 from .. import layout as L
-from .. import spaces as _spaces
 from ..cards import CardSet
 from ..checks import optional_seed
-from ..engine import REWARD_MODES, Game, IllegalActionError
-from ..render import render_text
+from ..engine import IllegalActionError
 from ..rules import RuleSet
+from .common import (
+    INFO_KEYS,
+    N_PLACES,
+    STATE_DIM,
+    GameAgents,
+    game_infos,
+    global_state,
+    observation_high,
+    render_spectator,
+    state_space,
+)
 
 __all__ = [
     "INFO_KEYS",
@@ -75,86 +85,12 @@ __all__ = [
     "state_space",
 ]
 
-#: The keys of every agent's info dict, at every step (values are ints).
-INFO_KEYS: tuple[str, ...] = ("decision", "score", "leftover_coins", "winner")
-#: Card places in the global state: deck, discard, market rows 1 and 2, escrow, empty-deck
-#: discards, then hand, set-aside, built and goods for each of ``MAX_PLAYERS`` seats.
-N_PLACES = L.L_GOODS + L.MAX_PLAYERS
-#: Length of :func:`global_state`: seat 0's observation, each deck card's true place
-#: (one-hot over ``N_PLACES``), each seat's phase-I choice (1 discard) and staff per slot / 3.
-STATE_DIM = L.OBS_DIM + L.N_CARDS * N_PLACES + L.MAX_PLAYERS + L.MAX_PLAYERS * L.MAX_SLOTS
-
-_SEED_BOUND = 2**63 - 1
 # Module-level names for the per-step paths (one global lookup instead of attribute hops).
 _OBS_DIM, _N_ACTIONS, _F_CUR, _F_DEC, _D_OVER = L.OBS_DIM, L.N_ACTIONS, L.F_CUR, L.F_DEC, L.D_OVER
 _F32, _I8 = np.float32, np.int8
 
 
-def global_state(states: np.ndarray, obs_seat0: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """The **privileged** global state (float32[N, STATE_DIM]) of ``N`` games, for centralised critics.
-
-    ``states`` is ``int32[N, STATE_LEN]`` (engine rows), ``obs_seat0`` their observations
-    from seat 0 (``float32[N, OBS_DIM]``). Layout: ``obs_seat0`` | per deck card a one-hot of
-    its true place (:data:`N_PLACES`) | per seat the phase-I choice | per seat x slot the
-    staff code / 3. It holds every hand, set-aside card and the deck's contents: never feed
-    it to a policy.
-    """
-    states = np.asarray(states)
-    n = states.shape[0]
-    if out is None:
-        out = np.empty((n, STATE_DIM), np.float32)
-    out[:, : L.OBS_DIM] = obs_seat0
-    loc = states[:, L.F_LOC : L.F_LOC + L.N_CARDS].astype(np.int64)
-    place = np.where(loc < L.L_GOODS, loc, L.L_GOODS + (loc - L.L_GOODS) // L.MAX_SLOTS)
-    o = L.OBS_DIM
-    onehot = out[:, o : o + L.N_CARDS * N_PLACES].reshape(n, L.N_CARDS, N_PLACES)
-    onehot[:] = 0.0
-    np.put_along_axis(onehot, place[:, :, None], 1.0, axis=2)
-    o += L.N_CARDS * N_PLACES
-    out[:, o : o + L.MAX_PLAYERS] = states[:, L.F_P1 : L.F_P1 + L.MAX_PLAYERS]
-    o += L.MAX_PLAYERS
-    out[:, o:] = states[:, L.F_STAFF : L.F_STAFF + L.MAX_PLAYERS * L.MAX_SLOTS] / 3.0
-    return out
-
-
-def state_space(cards: CardSet | None = None, rules: RuleSet | None = None) -> spaces.Box:
-    """The space of :func:`global_state` rows (privileged: for critics only)."""
-    high = np.ones(STATE_DIM, np.float32)
-    high[: L.OBS_DIM] = observation_high(cards, rules)
-    return spaces.Box(0.0, high, (STATE_DIM,), np.float32)
-
-
-def observation_high(cards: CardSet | None = None, rules: RuleSet | None = None) -> np.ndarray:
-    """Per-entry upper bound (float32[OBS_DIM]): :func:`ohmygoods_env.spaces.observation_high`."""
-    return _spaces.observation_high(cards, rules)
-
-
-def render_spectator(game: Game, render_mode: str | None) -> str | np.ndarray | None:
-    """The spectator view of ``game`` in a PettingZoo render mode (shared by the AEC and parallel envs).
-
-    ``"ansi"`` returns the text of :func:`~ohmygoods_env.render.render_text`, ``"human"`` prints
-    it, ``"rgb_array"`` returns ``uint8[H, W, 3]`` (:func:`~ohmygoods_env.picture.render_image`,
-    needs cairosvg), ``"svg"`` the SVG text (:func:`~ohmygoods_env.picture.render_svg`).
-    """
-    if render_mode is None:
-        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-        return None
-    if render_mode == "rgb_array":
-        from ..picture import render_image
-
-        return render_image(game)
-    if render_mode == "svg":
-        from ..picture import render_svg
-
-        return render_svg(game)
-    text = render_text(game)
-    if render_mode == "ansi":
-        return text
-    print(text)
-    return None
-
-
-class raw_env(AECEnv):
+class raw_env(GameAgents, AECEnv):
     """Oh my Goods! as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata = {
@@ -167,70 +103,20 @@ class raw_env(AECEnv):
     def __init__(
         self,
         num_players: int = 2,
-        rules: str = "omg2",
+        rules: str | RuleSet = "omg2",
         render_mode: str | None = None,
         reward: str = "win",
         auto_forced: bool = True,
+        cards: CardSet | None = None,
         **rule_options: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
-        self.render_mode = render_mode
-        self.reward_mode = reward
-        self._game_args = (num_players, rules)
-        self._rule_options = {"auto_forced": auto_forced, **rule_options}
-        # Built once here so that bad arguments fail at construction, not at reset.
-        self._game = Game(num_players, rules, seed=0, **self._rule_options)
-        self._rng = np.random.default_rng()
-        n = self._game.num_players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        high = observation_high(self._game.cards, self._game.rules)
-        self.observation_spaces = {
-            a: spaces.Dict(
-                OrderedDict(  # a plain dict would be sorted by key; the documented order is kept
-                    observation=spaces.Box(0.0, high, (L.OBS_DIM,), np.float32),
-                    action_mask=spaces.Box(0, 1, (L.N_ACTIONS,), np.int8),
-                )
-            )
-            for a in self.possible_agents
-        }
-        self.action_spaces = {a: spaces.Discrete(L.N_ACTIONS) for a in self.possible_agents}
-        self.state_space = state_space(self._game.cards, self._game.rules)
-
-    # ------------------------------------------------------------------ spaces
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    # ------------------------------------------------------------------ access
-    @property
-    def game(self) -> Game:
-        """The underlying engine game (a forward model holding hidden information)."""
-        return self._game
-
-    @property
-    def seed_used(self) -> int | None:
-        """The seed the current game was dealt from (``None`` before the first reset)."""
-        return getattr(self, "_seed_used", None)
+        self._setup(num_players, rules, render_mode, reward, auto_forced, cards, rule_options)
 
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game; ``seed`` fixes it (same seed, same game), ``None`` draws one from the env's RNG."""
-        seed = optional_seed(seed)
-        if seed is not None:
-            game_seed = seed
-            self._rng = np.random.default_rng(game_seed)
-        else:
-            game_seed = int(self._rng.integers(0, _SEED_BOUND))
-        num_players, rules = self._game_args
-        self._game = Game(num_players, rules, seed=game_seed, cards=self._game.cards, **self._rule_options)
-        self._seed_used = game_seed
+        self._deal(optional_seed(seed))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -251,11 +137,6 @@ class raw_env(AECEnv):
         # One kernel call writes both; the mask is all 0 unless ``p`` is the seat to act.
         core.observe_with_mask(g.state, cards.buildings, cards.assistants, p, obs, mask)
         return {"observation": obs, "action_mask": mask}
-
-    def state(self) -> np.ndarray:
-        """**Privileged** global state (float32[STATE_DIM], :func:`global_state`): critics only, never a policy."""
-        g = self._game
-        return global_state(g.state[None], g.observe(0)[None])[0]
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """Observation, cumulative reward, terminated, truncated and info of ``agent_selection``."""
@@ -323,26 +204,6 @@ class raw_env(AECEnv):
     # ------------------------------------------------------------------ helpers
     def _set_infos(self) -> None:
         self.infos = game_infos(self._game, self.agents, self.agent_name_mapping)
-
-
-def game_infos(game: Game, agents: list[str], mapping: dict[str, int]) -> dict[str, dict[str, int]]:
-    """Every agent's info (:data:`INFO_KEYS`, ints): the acting seat's decision id, final results at the end."""
-    if game.done:
-        scores, winners = game.scores(), game.winners()
-        return {
-            a: {
-                "decision": L.D_OVER,
-                "score": int(scores[mapping[a]][0]),
-                "leftover_coins": int(scores[mapping[a]][1]),
-                "winner": int(mapping[a] in winners),
-            }
-            for a in agents
-        }
-    cur = game.current_player
-    dec = int(game.state[L.F_DEC])
-    return {
-        a: {"decision": dec if mapping[a] == cur else -1, "score": 0, "leftover_coins": 0, "winner": 0} for a in agents
-    }
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):

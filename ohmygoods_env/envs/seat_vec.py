@@ -52,13 +52,10 @@ from ..cards import CardSet
 from ..checks import fresh_seed, offset_seed, optional_seed
 from ..engine import IllegalActionError
 from ..rules import RuleSet
-from .gym_env import action_ids
-from .pettingzoo_env import global_state, observation_high
-from .sb3 import BatchedVecEnv
+from .common import SEED_BOUND, action_ids, check_reward, global_state, observation_high
+from .sb3_base import BatchedVecEnv
 
 __all__ = ["SeatVecEnv"]
-
-_SEED_BOUND = 2**63 - 1
 
 
 class SeatVecEnv(BatchedVecEnv):
@@ -75,7 +72,9 @@ class SeatVecEnv(BatchedVecEnv):
         **rule_options: Any,
     ) -> None:
         self.render_mode = None
-        self.games = BatchGames(num_games, num_players, rules, seed=0, reward_mode=reward, cards=cards, **rule_options)
+        self.games = BatchGames(
+            num_games, num_players, rules, seed=0, reward_mode=check_reward(reward), cards=cards, **rule_options
+        )
         n, p = self.games.num_games, self.games.num_players
         self.num_games, self.num_players = n, p
         high = observation_high(self.games.cards, self.games.rules)
@@ -167,7 +166,7 @@ class SeatVecEnv(BatchedVecEnv):
         return [offset_seed(base, g) for g in range(self.num_games)]
 
     def _next_seeds(self, games: np.ndarray) -> np.ndarray:
-        return np.array([self._rngs[int(i)].integers(0, _SEED_BOUND) for i in games], np.int64)
+        return np.array([self._rngs[int(i)].integers(0, SEED_BOUND) for i in games], np.int64)
 
     def _observe(self) -> np.ndarray:
         g = self.games

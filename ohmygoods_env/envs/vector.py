@@ -1,4 +1,4 @@
-"""Gymnasium ``VectorEnv`` over :class:`~ohmygoods_env.envs.gym_env.LearnerGames`.
+"""Gymnasium ``VectorEnv`` over :class:`~ohmygoods_env.envs.learner.LearnerGames`.
 
 ``num_envs`` games live in one :class:`~ohmygoods_env.batch.BatchGames`; a step is one
 batched learner step plus the batched opponent phase (no Python loop over games). Spaces
@@ -35,7 +35,7 @@ Seeding: ``reset(seed=s)`` makes ``s`` the base seed (env ``i`` plays its ``e``-
 seeds (seeds are ints in ``0 <= s < 2**64``). ``reset()`` continues each env's episodes; the
 first ``reset()`` of a never-seeded env draws its base seed from fresh entropy. Illegal
 actions follow ``illegal=`` (default ``"penalty"``, see :mod:`.gym_env`).
-``opponents`` takes agent names and specs as in :mod:`.gym_env` (``"heuristic"``,
+``opponents`` takes agent names and specs as in :mod:`.learner` (``"heuristic"``,
 ``["mcts", "ppo"]``). The env pickles and deep-copies.
 """
 
@@ -47,52 +47,36 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..batch import BatchGames
-from ..cards import CardSet
 from ..checks import check_seed, check_seeds, fresh_seed
-from ..rules import RuleSet
-from .gym_env import LearnerGames, action_ids, action_space, observation_space
+from .common import action_ids, action_space
+from .learner import LearnerConfig, LearnerGames, LearnerViews
 
 
-class OhMyGoodsVectorEnv(VectorEnv):
-    """``num_envs`` games of Oh my Goods! for one learner seat each (see the module docstring)."""
+class OhMyGoodsVectorEnv(LearnerViews, VectorEnv):
+    """``num_envs`` games of Oh my Goods! for one learner seat each (see the module docstring).
+
+    ``args`` / ``config`` / ``options`` make its :class:`~.learner.LearnerConfig` as in
+    :class:`~.sb3.OhMyGoodsVecEnv` (:meth:`~.learner.LearnerConfig.of`).
+    """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(
         self,
         num_envs: int = 8,
-        num_players: int = 2,
-        rules: str | RuleSet = "omg2",
-        opponents: Any = None,
-        learner_seat: int | str = 0,
-        reward_mode: str = "win",
-        illegal: str = "penalty",
-        penalty: float = -1.0,
-        max_steps: int | None = None,
+        *args: Any,
+        config: LearnerConfig | None = None,
         autoreset_mode: str | AutoresetMode = AutoresetMode.SAME_STEP,
-        cards: CardSet | None = None,
-        **rule_options: Any,
+        **options: Any,
     ) -> None:
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.render_mode = None
-        self._lg = LearnerGames(
-            num_envs,
-            num_players,
-            rules,
-            0,
-            opponents=opponents,
-            learner_seat=learner_seat,
-            reward_mode=reward_mode,
-            illegal=illegal,
-            penalty=penalty,
-            max_steps=max_steps,
-            cards=cards,
-            **rule_options,
-        )
+        #: what the games play (:class:`~.learner.LearnerConfig`, from ``args``, ``config`` and ``options``)
+        self.config = LearnerConfig.of(*args, config=config, **options)
+        self._lg = LearnerGames(num_envs, self.config)
         self.num_envs = self._lg.num_games
-        self.single_observation_space = observation_space(self._lg.games.rules.max_rounds, cards)
+        self.single_observation_space = self._lg.observation_space()
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -101,16 +85,6 @@ class OhMyGoodsVectorEnv(VectorEnv):
         self._seeded = False
 
     # ------------------------------------------------------------------ facts
-    @property
-    def games(self) -> BatchGames:
-        """The underlying batch (state rows, masks, seeds, episode counters)."""
-        return self._lg.games
-
-    @property
-    def seats(self) -> np.ndarray:
-        """int64[N]: the learner's seat in each game."""
-        return self._lg.seat.copy()
-
     def action_masks(self) -> np.ndarray:
         """bool[N, N_ACTIONS]: legal actions of each env's next step (see autoreset modes)."""
         m = self._lg.action_masks()

@@ -18,22 +18,22 @@ import pytest
 from ohmygoods_agents import make_agent
 from ohmygoods_agents.checkpoint import (
     CheckpointError,
+    MLPAgent,
     PolicyAgent,
     UntrustedCheckpointError,
-    convert_checkpoint,
     current_layout,
-    export_sb3,
     load_policy,
     read_checkpoint,
     save_checkpoint,
     shipped_checkpoints,
-    verify_conversion,
 )
 
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
 
 sb3_contrib = pytest.importorskip("sb3_contrib")
+from ohmygoods_training.convert import convert_checkpoint, export_sb3, verify_conversion  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 # the previous shipped 2-player agent (MaskablePPO MLP, trained on layout v0 and converted to v1):
 # the conversion tests use it, as its weights went through a real layout change
@@ -96,7 +96,7 @@ def test_sampling_is_seeded_and_legal(tmp_path, sb3_zip) -> None:
 
 def test_snapshot_of_a_live_policy_matches_predict(sb3_zip) -> None:
     model = sb3_contrib.MaskablePPO.load(sb3_zip, device="cpu")
-    snap = PolicyAgent.from_sb3_policy(model.policy)
+    snap = MLPAgent.from_sb3_policy(model.policy)
     obs, mask = _positions(1)[5]
     assert snap.act(obs, mask) == int(model.predict(obs, action_masks=mask.astype(bool), deterministic=True)[0])
 
@@ -112,7 +112,7 @@ def test_shipped_agent_by_short_name_from_any_directory(tmp_path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["ppo", "PolicyAgent", "1"]
+    assert r.stdout.split() == ["ppo", "SlotNetAgent", "1"]
 
 
 def test_shipped_checkpoint_is_safe_format_in_package_data() -> None:
@@ -291,7 +291,7 @@ def test_shrunk_block_is_refused(tmp_path) -> None:
 def test_shipped_policy_acts_like_the_original_zip_on_v0_positions() -> None:
     """300 positions recorded with the v0 engine and the original MaskablePPO zip, mapped to
     this layout by block name: the converted policy (the previous shipped ``ppo``) chooses the same actions."""
-    from ohmygoods_agents.checkpoint import _column_map
+    from ohmygoods_training.convert import column_map as _column_map
 
     data = np.load(ROOT / "tests" / "agents" / "data" / "ppo_2p_v0_positions.npz")
     v0 = json.loads((ROOT / "tests" / "agents" / "data" / "ppo_2p_v0_positions.json").read_text())["layout"]

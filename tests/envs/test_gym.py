@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env
 import ohmygoods_env.envs
 from ohmygoods_env import layout as L
 from ohmygoods_env.engine import Game, IllegalActionError
-from ohmygoods_env.envs.gym_env import ENV_ID_GYM, LearnerGames, OhMyGoodsEnv, obs_high
+from ohmygoods_env.envs.gym_env import ENV_ID_GYM, LearnerConfig, LearnerGames, OhMyGoodsEnv, obs_high
 from ohmygoods_env.policy import RandomAgent
 
 
@@ -95,7 +95,7 @@ def test_reset_seed_is_deterministic_and_game_seed_option() -> None:
 
 
 def test_full_episodes_with_random_opponents() -> None:
-    env = OhMyGoodsEnv(num_players=2, reward_mode="margin")
+    env = OhMyGoodsEnv(num_players=2, reward="margin")
     rng = np.random.default_rng(1)
     for ep in range(3):
         env.reset(seed=ep)
@@ -146,7 +146,7 @@ class _Batched:
 
 def test_opponent_protocol_callable_act_and_act_batch() -> None:
     act_only, batched = _ActOnly(), _Batched()
-    lg = LearnerGames(5, 3, seed=1, opponents=[act_only, batched], learner_seat=0)
+    lg = LearnerGames(5, LearnerConfig(3, opponents=[act_only, batched], learner_seat=0, illegal="raise"), seed=1)
     rng = np.random.default_rng(0)
     for _ in range(30):
         assert (lg.games.current_player[~lg.done] == 0).all()
@@ -173,7 +173,7 @@ def test_opponent_protocol_callable_act_and_act_batch() -> None:
         return policy
 
     calls = {1: 0, 2: 0}
-    holder.append(LearnerGames(1, 3, seed=2, opponents=[at(1), at(2)], learner_seat=2))
+    holder.append(LearnerGames(1, LearnerConfig(3, opponents=[at(1), at(2)], learner_seat=2, illegal="raise"), seed=2))
     lg2 = holder[0]
     for _ in range(30):
         if lg2.done[0]:

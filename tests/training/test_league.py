@@ -7,10 +7,11 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from ohmygoods_training.league import LeagueVecEnv, OpponentPool, play_games, snapshot  # noqa: E402
+from ohmygoods_training.league import LeagueVecEnv, OpponentPool, snapshot  # noqa: E402
 from ohmygoods_training.stats import match, wilson  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
+from ohmygoods_env.matches import play_games  # noqa: E402
 from ohmygoods_env.policy import RandomAgent  # noqa: E402
 
 
@@ -21,8 +22,8 @@ def test_wilson_interval():
 
 
 def test_pool_parsing_and_sampling():
-    pool = OpponentPool("random:3,greedy:1,self", seed=0)
-    assert pool.kinds == ["random", "greedy", "self"]
+    pool = OpponentPool("random:3,greedy:1,snapshot", seed=0)
+    assert pool.kinds == ["random", "greedy", "snapshot"]
     idx = pool.sample(400)
     assert set(idx) <= {pool.kind_agent["random"], pool.kind_agent["greedy"]}  # no snapshot yet
     with pytest.raises(ValueError):
@@ -30,7 +31,7 @@ def test_pool_parsing_and_sampling():
 
 
 def test_league_env_masks_rewards_and_snapshots():
-    pool = OpponentPool("random,self", seed=1, max_snapshots=2)
+    pool = OpponentPool("random,snapshot", seed=1, max_snapshots=2)
     env = LeagueVecEnv(6, pool, num_players=2, reward_mode="win", seed=1)
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, policy_kwargs={"net_arch": [16]}, device="cpu")
     for _ in range(3):
@@ -47,7 +48,7 @@ def test_league_env_masks_rewards_and_snapshots():
         for i in np.flatnonzero(dones):
             finished += 1
             assert rewards[i] in (-1.0, 0.0, 1.0) and infos[i]["win"] == rewards[i]
-            assert infos[i]["opponent"] in ("random", "self")
+            assert infos[i]["opponent"] in ("random", "snapshot")
     assert finished > 0
 
 

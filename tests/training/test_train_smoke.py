@@ -3,6 +3,7 @@ writes checkpoints, eval rows and ``final.json`` in the safe format, and resumes
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.training
 
 TINY = [
     "--num-envs", "8", "--n-steps", "64", "--batch-size", "128", "--n-epochs", "1",
-    "--net-arch", "32", "--eval-every", "512", "--eval-games", "4", "--opponents", "random,greedy,self",
+    "--net-arch", "32", "--eval-every", "512", "--eval-games", "4", "--opponents", "random,greedy,snapshot",
     "--eval-opponents", "random,greedy", "--best-vs", "greedy", "--seed", "3", "--final-games", "4", "--no-progress",
 ]  # fmt: skip
 
@@ -70,3 +71,18 @@ def test_train_resume_and_evaluate(tmp_path):
     assert evaluate.main([str(out / "final.json"), "--games", "4", "--engine", "batch", "--out", str(res_dir)]) == 0
     assert evaluate.main([str(out / "best.zip"), "--games", "4", "--out", str(res_dir)]) == 2
     assert (res_dir / "results.json").exists() and (res_dir / "learning_curve.png").exists()
+
+
+@pytest.mark.parametrize("spec", ["random,snapshot", "random,self"])
+def test_a_league_with_snapshots_starts_with_one(tmp_path, monkeypatch, spec):
+    """The SB3 loop freezes its first snapshot before learning when the league has snapshots
+    (``snapshot``, or its old spelling ``self``), so snapshot games never wait for the first evaluation."""
+    from ohmygoods_training.league import OpponentPool
+
+    added = []
+    real = OpponentPool.add_snapshot
+    monkeypatch.setattr(OpponentPool, "add_snapshot", lambda pool, policy: added.append(1) or real(pool, policy))
+    args = [*TINY, "--opponents", spec, "--n-steps", "8", "--batch-size", "64", "--eval-every", "100000"]
+    with pytest.warns(DeprecationWarning) if "self" in spec else contextlib.nullcontext():
+        assert train_ppo.main([*args, "--total-steps", "64", "--final-games", "0", "--out", str(tmp_path / "r")]) == 0
+    assert added == [1]

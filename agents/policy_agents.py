@@ -1,0 +1,273 @@
+"""Policy networks as agents: one class per network kind, sharing how a network's logits become moves.
+
+* :class:`PolicyAgent` — the base: one forward pass per batch, illegal actions masked, then the
+  most likely action (``deterministic=True``) or a sample from the agent's own seeded
+  generator (:func:`sample_masked`, Gumbel-max, the training loop's sampler too). A network
+  with a rule-based prior (:mod:`ohmygoods_agents.slotnet`) also reads the acting seats'
+  information states (``needs_info_state``).
+* :class:`MLPAgent` — a checkpoint's ``mlp`` network (``layers.K`` tensors, one activation),
+  or the actor of a live sb3-contrib ``MaskablePPO`` policy (:meth:`MLPAgent.from_sb3_policy`;
+  :func:`sb3_actor_tensors` reads its state dict, nothing is unpickled).
+* :class:`SlotNetAgent` — a :class:`~ohmygoods_agents.slotnet.SlotNet`: a live network while
+  training (the league's frozen snapshots, evaluations) or a checkpoint's ``slotnet`` tensors
+  (:meth:`SlotNetAgent.from_tensors`).
+
+Checkpoint files are read and written by :mod:`ohmygoods_agents.checkpoint`
+(:func:`~ohmygoods_agents.checkpoint.load_policy` builds the agent of the network's kind).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ohmygoods_env.policy import Agent
+
+__all__ = ["MLPAgent", "PolicyAgent", "SlotNetAgent", "build_network", "sample_masked", "sb3_actor_tensors"]
+
+_SB3_ACTIVATIONS = {
+    "Tanh": "tanh",
+    "ReLU": "relu",
+    "ELU": "elu",
+    "LeakyReLU": "leaky_relu",
+    "GELU": "gelu",
+    "SiLU": "silu",
+}
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ImportError("playing a policy checkpoint needs torch and safetensors: pip install -e '.[train]'") from exc
+    return torch
+
+
+def _current_layout() -> dict[str, Any]:
+    from .checkpoint import current_layout
+
+    return current_layout()
+
+
+def sample_masked(logits: Any, gen: Any) -> Any:
+    """One action per row from masked logits (Gumbel-max: illegal actions, at ``-inf`` or ``-1e9``, are
+    never drawn); the sampler of every policy agent and of the training loop's learner."""
+    torch = _torch()
+    u = torch.rand(logits.shape, generator=gen).clamp_(1e-20, 1.0)
+    return (logits - torch.log(-torch.log(u))).argmax(dim=1)
+
+
+class PolicyAgent(Agent):
+    """A masked policy network as an agent (see the module docstring). Subclasses give
+    :meth:`_logits` (unmasked logits of a batch) and :meth:`tensors`."""
+
+    needs_observation = True
+    needs_info_state = False
+
+    def __init__(
+        self, *, name: str, deterministic: bool = True, seed: int | None = None, layout: dict[str, Any] | None = None
+    ) -> None:
+        torch = _torch()
+        self.name = name
+        self.deterministic = bool(deterministic)
+        self.layout = _current_layout() if layout is None else layout
+        self._prior: Any = None
+        self._gen = torch.Generator()
+        self.seed(seed)
+
+    def seed(self, seed: int | None = None) -> None:
+        self._gen.manual_seed(int(np.random.SeedSequence().entropy % (1 << 63)) if seed is None else int(seed))
+
+    def _logits(self, x: Any, prior: Any) -> Any:  # pragma: no cover - every subclass has one
+        raise NotImplementedError
+
+    def tensors(self) -> dict[str, np.ndarray]:  # pragma: no cover - every subclass has one
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ acting
+    def logits(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None):
+        """Masked logits (``-inf`` on illegal actions) of a batch, one forward pass.
+
+        A network with a prior also needs the acting seats' information states.
+        """
+        torch = _torch()
+        prior = None
+        if self._prior is not None:
+            from .slotnet import prior_actions
+
+            prior = prior_actions(self._prior, f"the {self.name} agent", observations, masks, info_states)
+        with torch.no_grad():
+            out = self._logits(torch.as_tensor(np.asarray(observations, np.float32)), prior)
+            return out.masked_fill(~torch.as_tensor(np.asarray(masks).astype(np.bool_)), -torch.inf)
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
+        m = np.asarray(masks)
+        n_actions = int(self.layout["n_actions"])
+        if m.ndim != 2 or m.shape[1] != n_actions:
+            raise ValueError(f"masks must have shape (N, {n_actions}), got {m.shape}")
+        if not m.any(axis=1).all():
+            raise ValueError("no legal action: a mask is all zero (is the game over?)")
+        torch = _torch()
+        logits = self.logits(observations, m, info_states)
+        with torch.no_grad():
+            if self.deterministic:
+                return logits.argmax(dim=1).numpy().astype(np.int64)
+            return sample_masked(logits, self._gen).numpy().astype(np.int64)
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, info_state: Any = None) -> int:
+        infos = None if info_state is None else np.asarray(info_state)[None, :]
+        return int(self.act_batch(np.asarray(observation)[None, :], np.asarray(mask)[None, :], infos)[0])
+
+
+# ===================================================================== MLP
+
+
+def build_network(tensors: dict[str, Any], activation: str):
+    """``torch.nn.Sequential`` of ``Linear`` layers with ``activation`` between them, weights from ``tensors``."""
+    torch = _torch()
+    acts = {
+        "tanh": torch.nn.Tanh,
+        "relu": torch.nn.ReLU,
+        "elu": torch.nn.ELU,
+        "leaky_relu": torch.nn.LeakyReLU,
+        "gelu": torch.nn.GELU,
+        "silu": torch.nn.SiLU,
+    }
+    k = 0
+    mods: list[Any] = []
+    while f"layers.{k}.weight" in tensors:
+        w = torch.as_tensor(np.asarray(tensors[f"layers.{k}.weight"], np.float32))
+        b = torch.as_tensor(np.asarray(tensors[f"layers.{k}.bias"], np.float32))
+        lin = torch.nn.Linear(w.shape[1], w.shape[0])
+        with torch.no_grad():
+            lin.weight.copy_(w)
+            lin.bias.copy_(b)
+        if mods:
+            mods.append(acts[activation]())
+        mods.append(lin)
+        k += 1
+    return torch.nn.Sequential(*mods).eval()
+
+
+class MLPAgent(PolicyAgent):
+    """An MLP policy (``network.kind = "mlp"``): ``tensors`` ``layers.K.weight`` / ``layers.K.bias``,
+    ``activation`` between layers."""
+
+    def __init__(
+        self,
+        tensors: dict[str, Any],
+        activation: str = "tanh",
+        *,
+        name: str = "ppo",
+        deterministic: bool = True,
+        seed: int | None = None,
+        layout: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(name=name, deterministic=deterministic, seed=seed, layout=layout)
+        self.activation = activation
+        self.net = build_network(tensors, activation)
+
+    @property
+    def network(self) -> dict[str, Any]:
+        """The checkpoint's ``network`` entry of this network."""
+        sizes = [int(self.net[0].in_features)] + [int(m.out_features) for m in self.net if hasattr(m, "weight")]
+        return {"kind": "mlp", "sizes": sizes, "activation": self.activation, "output": "action logits"}
+
+    @classmethod
+    def from_sb3_policy(cls, policy: Any, **kwargs: Any) -> MLPAgent:
+        """A frozen copy of the actor of a live ``MaskableActorCriticPolicy`` (features, policy net, action head)."""
+        tensors, activation = sb3_actor_tensors(policy.state_dict(), getattr(policy, "activation_fn", None))
+        return cls(tensors, activation, **kwargs)
+
+    def _logits(self, x: Any, prior: Any) -> Any:
+        return self.net(x)
+
+    def tensors(self) -> dict[str, np.ndarray]:
+        """The weights as ``layers.K.weight`` / ``layers.K.bias`` numpy arrays."""
+        out: dict[str, np.ndarray] = {}
+        for k, lin in enumerate(m for m in self.net if hasattr(m, "weight")):
+            out[f"layers.{k}.weight"] = lin.weight.detach().cpu().numpy().copy()
+            out[f"layers.{k}.bias"] = lin.bias.detach().cpu().numpy().copy()
+        return out
+
+
+def sb3_actor_tensors(state: dict[str, Any], activation_fn: Any = None) -> tuple[dict[str, np.ndarray], str]:
+    """The actor of a MaskablePPO ``MlpPolicy`` state dict as ``layers.K`` arrays, plus the activation name.
+
+    Reads ``mlp_extractor.policy_net.*`` and ``action_net.*``; a features extractor with weights
+    (anything but ``Flatten``) is refused (:class:`~ohmygoods_agents.checkpoint.CheckpointError`).
+    """
+    from .checkpoint import CheckpointError
+
+    extra = [k for k in state if k.startswith(("features_extractor.", "pi_features_extractor."))]
+    if extra:
+        raise CheckpointError(f"only a Flatten features extractor is supported, the policy has weights {extra[:3]}")
+    idx = sorted({int(k.split(".")[2]) for k in state if k.startswith("mlp_extractor.policy_net.")})
+    tensors: dict[str, np.ndarray] = {}
+    for k, i in enumerate(idx):
+        for part in ("weight", "bias"):
+            tensors[f"layers.{k}.{part}"] = _np(state[f"mlp_extractor.policy_net.{i}.{part}"])
+    for part in ("weight", "bias"):
+        if f"action_net.{part}" not in state:
+            raise CheckpointError("the policy has no action_net: is it a MaskablePPO MlpPolicy?")
+        tensors[f"layers.{len(idx)}.{part}"] = _np(state[f"action_net.{part}"])
+    name = "Tanh" if activation_fn is None else getattr(activation_fn, "__name__", str(activation_fn))
+    name = name.rsplit(".", 1)[-1].strip("'<>")
+    if name not in _SB3_ACTIVATIONS:
+        raise CheckpointError(f"unsupported activation {name!r}: expected one of {sorted(_SB3_ACTIVATIONS)}")
+    return tensors, _SB3_ACTIVATIONS[name]
+
+
+def _np(t: Any) -> np.ndarray:
+    return t.detach().cpu().numpy().astype(np.float32) if hasattr(t, "detach") else np.asarray(t, np.float32)
+
+
+# ===================================================================== slotnet
+
+
+class SlotNetAgent(PolicyAgent):
+    """A :class:`~ohmygoods_agents.slotnet.SlotNet` policy (``network.kind = "slotnet"``).
+
+    ``net`` is used as it is (a live network keeps training; pass a frozen copy for a snapshot).
+    A network with a prior reads the acting seats' information states.
+    """
+
+    def __init__(
+        self,
+        net: Any,
+        deterministic: bool = True,
+        seed: int | None = None,
+        name: str = "ppo",
+        *,
+        layout: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(name=name, deterministic=deterministic, seed=seed, layout=layout)
+        self.net = net
+        if net.prior is not None:  # the prior reads the acting seat's information state
+            from .slotnet import make_prior
+
+            self._prior = make_prior(net.prior)
+            self.needs_info_state = True
+
+    @classmethod
+    def from_tensors(
+        cls, tensors: dict[str, Any], network: dict[str, Any], *, layout: dict[str, Any] | None = None, **kwargs: Any
+    ) -> SlotNetAgent:
+        """The agent of a checkpoint's ``slotnet`` tensors and ``network`` entry, on ``layout`` (default:
+        this engine's)."""
+        from .slotnet import from_tensors
+
+        return cls(from_tensors(tensors, network, layout).eval(), layout=layout, **kwargs)
+
+    @property
+    def network(self) -> dict[str, Any]:
+        """The checkpoint's ``network`` entry of this network."""
+        return self.net.description()
+
+    def _logits(self, x: Any, prior: Any) -> Any:
+        return self.net.policy_logits(self.net.features(x), prior)
+
+    def tensors(self) -> dict[str, np.ndarray]:
+        """The weights by the network's parameter names, as numpy arrays."""
+        return {k: v.detach().cpu().numpy().copy() for k, v in self.net.state_dict().items()}

@@ -1,0 +1,74 @@
+"""Playing matches between agents of the one agent protocol (:mod:`ohmygoods_env.policy`): the one place
+that plays finished games for evaluation, tournaments, training statistics and the league.
+
+* :func:`play_game` — one :class:`~ohmygoods_env.engine.Game`, each agent given only its
+  observation, the legal mask and its redacted information state; returns the finished game,
+  each seat's thinking time and decisions (the tournament harness).
+* :func:`play_games` — ``G`` games in one :class:`~ohmygoods_env.batch.BatchGames`, seats
+  rotating game by game (:func:`rotating_seats`); the agents answer batched, one call per
+  agent per step (training statistics, quick matches).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .batch import BatchGames
+from .engine import Game
+from .policy import BatchPolicy, info_state_of, play_owned
+
+__all__ = ["play_game", "play_games", "rotating_seats"]
+
+
+def play_game(agents: Sequence[Any], num_players: int, rules: str, seed: int) -> tuple[Game, list[float], list[int]]:
+    """Play one game; agents see only observation, mask and their information state.
+
+    Returns the finished game, each seat's thinking time (s) and number of decisions.
+    """
+    g = Game(num_players, rules, seed=seed)
+    thinking = [0.0] * num_players
+    moves = [0] * num_players
+    while not g.done:
+        p = g.current_player
+        obs = g.observe(p)
+        mask = g.legal_mask()
+        info = info_state_of(g.state, p)
+        t0 = time.perf_counter()
+        a = agents[p].act(obs, mask, info)
+        thinking[p] += time.perf_counter() - t0
+        moves[p] += 1
+        g.step(int(a))
+    return g, thinking, moves
+
+
+def rotating_seats(num_games: int, num_players: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(seat_of, owner)``, both ``int64[G, P]``: agent ``k`` sits in seat ``(k + i) % P`` of game ``i``
+    (``seat_of[i, k]``), and ``owner[i, p]`` is the agent of seat ``p``."""
+    g = np.arange(num_games)[:, None]
+    seat_of = (np.arange(num_players)[None, :] + g) % num_players
+    owner = np.zeros((num_games, num_players), np.int64)
+    owner[g, seat_of] = np.arange(num_players)[None, :]
+    return seat_of, owner
+
+
+def play_games(
+    agents: Sequence[Any], num_games: int, num_players: int = 2, rules: str = "omg2", seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``num_games`` games between ``agents`` (one per seat), rotating the seats game by game.
+
+    An agent may also be a :class:`~ohmygoods_env.policy.BatchPolicy` (used as it is). Agent ``k``
+    sits in seat ``(k + i) % P`` of game ``i``. Returns ``(rewards float32[G, P], seat_of
+    int64[G, P])``: the ``win`` rewards by seat and the seat of each agent per game.
+    """
+    if len(agents) != num_players:
+        raise ValueError(f"need {num_players} agents, got {len(agents)}")
+    games = BatchGames(num_games, num_players, rules, seed, illegal="raise", reward_mode="win")
+    seat_of, owner = rotating_seats(num_games, num_players)
+    rows = np.arange(num_games, dtype=np.int64)
+    policies = [a if isinstance(a, BatchPolicy) else BatchPolicy(a) for a in agents]
+    rewards = play_owned(games, rows, owner, policies.__getitem__)  # no learner seat: to the end
+    return rewards, seat_of
