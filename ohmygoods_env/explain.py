@@ -141,6 +141,12 @@ def explain(game: Game, action: int) -> str:
         return f"the card stands for 1 {res}" + (" and goes to the discard pile" if kind == "spend hand card" else "")
     if kind == "hire":
         return _hire(game, i)
+    if kind == "place assistant":
+        f = card_facts(game.cards, _slot_card(game, p, i))
+        need = f["production"]
+        each = " + ".join(f"{n} {r}" for r, n in need["needs"].items())
+        needs = f"any {need['needs_any']}" if need["needs_any"] else each
+        return f"from the next round it works there: needs {needs} -> 1 {f['good']}"
     if kind == "move assistant":
         return "costs 2 coins in goods (R5.3)"
     if kind in ("discard hand", "discard hand, keep one"):

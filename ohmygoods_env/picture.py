@@ -412,6 +412,9 @@ def _draw_display(d: _Svg, game: Game, s: np.ndarray, y: float) -> None:
     for j, k in enumerate(shown):
         a = game.cards.assistants[int(s[L.F_A_CARD + k]), int(s[L.F_A_SIDE + k])]
         x = 12 + j * step
+        need = ", ".join(f"{int(a[A_REQ0 + c])} {_COLOURS[c]}" for c in range(len(_COLOURS)) if a[A_REQ0 + c] > 0)
+        d.open_group(f"assistant {_assistant_label(game, s, k)}: cost {int(a[A_COST])} coins, {int(a[A_VP])} VP; "
+                     f"needs buildings: {need or 'none'} (kept, R7.12)", assistant=k)  # fmt: skip
         d.rect(x, y + 26, step - 6, 62, "#f4f1ea")
         d.text(
             x + 6, y + 43, f"{_assistant_label(game, s, k)}: cost {int(a[A_COST])}, {int(a[A_VP])} VP", 12.5, bold=True
@@ -424,6 +427,7 @@ def _draw_display(d: _Svg, game: Game, s: np.ndarray, y: float) -> None:
                 col += 1
         if col == 0:
             d.text(x + 42, y + 66, "nothing", 11)
+        d.close_group()
 
 
 def _draw_choices(d: _Svg, marks: _Marks | None, y: float, viewer: int | None, s: np.ndarray, done: bool) -> None:

@@ -136,6 +136,8 @@ def _concerns(action: int) -> dict[str, int]:
         return {"slot": i // 2}
     if kind == "move assistant":
         return {"slot": i // L.MAX_SLOTS}
+    if kind == "hire":
+        return {"assistant": i}
     return {}
 
 

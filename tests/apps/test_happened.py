@@ -196,6 +196,10 @@ def test_each_choice_is_explained_in_the_games_terms() -> None:
                 assert re.search(r"spends 1 \w+ worth \d+ coins?; \d+ due", text), text
             elif kind in ("spend hand card", "chain with hand card"):
                 assert "stands for 1 " in text
+            elif kind == "hire":
+                assert re.search(r"pay \d+ coins in goods; \d VP; needs buildings: ", text), text
+            elif kind == "place assistant":
+                assert re.search(r"it works there: needs .+ -> 1 \w+$", text), text
             kinds.add(kind) if text else None
         game.step(int(rng.choice(game.legal_actions())))
     assert {"place worker", "set aside", "build", "pay"} <= kinds
