@@ -322,3 +322,35 @@ def test_a_replay_page_carries_what_happened_in_its_view(tmp_path) -> None:
         assert [t for step in data["notes"] for t in step] == [n.text for n in expected.notes]
         assert len(data["notes"]) == len(data["log"]) + 1
         assert ("public view" in html) == (viewer == PUBLIC)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hidden_card_twins_give_the_same_browser_page_until_the_reveal(server, seed) -> None:
+    """Two browser games differing only in the opponents' hidden hand cards: the same state JSON at every
+    decision before the reveal, and the same reveal lines after it."""
+    from ohmygoods_env.apps.serve import WebGame
+
+    webs = []
+    for twin in (False, True):
+        web = WebGame("royal", 3, 0, ["random", "random"], seed=seed)
+        deal = Game(3, "royal", seed=seed)  # back to the deal (the agents may have moved), the twin swapped
+        if twin:
+            swap_cards(deal.state, deal.hand(1)[0], deal.hand(2)[-1])
+        web.game.restore(deal)
+        web.since, web.last_move, web.happened = [], None, []
+        web.chronicle.sync(web.game)
+        web._advance()
+        webs.append(web)
+    assert webs[0].game.hand(1) != webs[1].game.hand(1)
+    steps = 0
+    while True:
+        views = [web.view("g") for web in webs]
+        revealed = [[n for n in v["happened"] if n["kind"] == "reveal"] for v in views]
+        if any(revealed):
+            assert revealed[0] == revealed[1] and len(revealed[0]) == 3
+            break
+        assert views[0] == views[1], steps
+        for web in webs:
+            web.move(views[0]["choices"][0]["action"])
+        steps += 1
+    assert steps >= 2
