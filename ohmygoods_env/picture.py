@@ -5,7 +5,8 @@
 :func:`~ohmygoods_env.infostate.redact`), so a seat's picture never shows more than its text
 view, its observation or its agents' information state: opponents' hands and set-aside cards are
 hidden (their backs are counted), and during the phase-II choices (R5.2) opponents appear as
-they were at the start of phase II. ``viewer=None`` is the spectator view (every hand shown).
+they were at the start of phase II. ``viewer=None`` is the spectator view (every hand shown),
+``viewer="public"`` the public view (no hand shown, :data:`~ohmygoods_env.render.PUBLIC`).
 The drawing is a plain string of SVG 1.1 (no dependency, no script, no external resource),
 deterministic: the same view of the same position gives the same bytes.
 
@@ -21,10 +22,15 @@ header     edition, view, round and phase, pending decision and who acts, deck
 market     the two market rows: cards per resource in the resource colours,
            half-suns, "cut short" (R3.1)
 player     per seat: score, coins, hand size, tags; the buildings in slot order
-           as cards (name in full, what each needs drawn as resource chips with
-           counts, good and value, goods, VP, staff); the set-aside card (or a
-           hidden back); the hand as named cards (own seat or spectator), else
-           one back per card. The seat to act has a yellow background.
+           as cards (name in full, the chain, what each needs drawn as resource
+           chips with counts, good and value, goods, cost, VP, half-sun, staff);
+           the set-aside card (or a hidden back; face up while its build is
+           being paid for, as announced); the hand as cards with name, hand-card
+           resource, cost, VP and half-sun (own seat or spectator), else one
+           back per card. Every card is a group (``data-card``; a building also
+           ``data-player`` and ``data-slot``) whose ``<title>`` is the whole
+           card (:func:`~ohmygoods_env.cardfacts.card_text`): the full card on
+           hover. The seat to act has a yellow background.
 display    the assistants on display: label, cost, VP, buildings needed (R6)
 choices    the legal moves of the seat to act, numbered, in ``describe`` words
            (shown to that seat and to the spectator; 16 at most, then "+N
@@ -47,11 +53,16 @@ import numpy as np
 from . import core
 from . import layout as L
 from .actions import action_kind, describe
+from .cardfacts import card_text
 from .cards import (
     A_COST,
     A_REQ0,
     A_VP,
+    B_CH_G1,
+    B_CH_G2,
+    B_CH_HAND,
     B_COLOUR,
+    B_COST,
     B_GOOD,
     B_KIND,
     B_NEED0,
@@ -68,6 +79,7 @@ from .cards import (
     RESOURCES,
 )
 from .render import (
+    PUBLIC,
     _assistant_label,
     _decision_text,
     _hand_size,
@@ -110,7 +122,7 @@ _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 WIDTH = 1340
 _HEADER, _MARKET, _PLAYER, _DISPLAY, _CHOICES = 92, 100, 292, 96, 190
-_CARD_W, _CARD_H, _GAP = 124, 150, 6
+_CARD_W, _CARD_H, _GAP = 124, 162, 6
 _HAND_PER_ROW, _HAND_ROWS, _HAND_H = 9, 2, 40
 _MAX_CHOICES = 16
 
@@ -146,6 +158,14 @@ class _Svg:
         self.rect(x, y, w, h, COLOUR_RGB[colour], rx=3)
         self.text(x + w / 2, y + h / 2 + size * 0.36, label, size, "white" if colour in _DARK else "#1a1a1a",
                   True, "middle")  # fmt: skip
+
+    def open_group(self, title: str, **data: int) -> None:
+        """Start a group whose ``<title>`` is the tooltip of what it holds (the full card on hover)."""
+        attrs = "".join(f' data-{k}="{v}"' for k, v in data.items())
+        self.parts.append(f"<g{attrs}><title>{escape(title)}</title>")
+
+    def close_group(self) -> None:
+        self.parts.append("</g>")
 
     def document(self) -> str:
         w, h = self.width, self.height
@@ -203,7 +223,10 @@ def _marks(game: Game, s: np.ndarray, viewer: int | None, show_legal: bool) -> _
 def _draw_header(d: _Svg, game: Game, s: np.ndarray, viewer: int | None, last_move: str | None) -> None:
     n = game.num_players
     edition = "royal" if s[L.F_ROYAL] else "omg2"
-    who = "spectator view (all hands shown)" if viewer is None else f"view of player {viewer}"
+    if viewer is None:
+        who = "spectator view (all hands shown)"
+    else:
+        who = "public view (every hand hidden)" if viewer == PUBLIC else f"view of player {viewer}"
     d.text(14, 26, f"Oh my Goods! ({edition}, {n} players) \u2014 {who}", 19, bold=True)
     loc = s[L.F_LOC : L.F_LOC + L.N_CARDS]
     pile = f"deck {int(s[L.F_DECK_N])} cards, discard pile {int(np.count_nonzero(loc == L.L_DISCARD))}"
@@ -261,11 +284,19 @@ def _needs(d: _Svg, b: np.ndarray, x: float, y: float) -> None:
         d.text(x, y + 16, "needs nothing", 12)
 
 
+def _chain_text(b: np.ndarray) -> str:
+    """A building's chain, short (R7.7, R7.8): its inputs and how many goods one run makes."""
+    ins = [RESOURCES[int(b[B_CH_HAND])]] if b[B_CH_HAND] >= 0 else []
+    ins += [GOODS[int(b[k])] for k in (B_CH_G1, B_CH_G2) if b[k] >= 0]
+    return f"chain: {'+'.join(ins)} \u2192 {2 if len(ins) == 2 else 1}" if ins else ""
+
+
 def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y: float, marked: bool) -> None:
     base = p * L.MAX_SLOTS
     bid = int(s[L.F_BLD + base + slot])
     b = game.cards.buildings[bid]
     colour = _COLOURS[int(b[B_COLOUR])]
+    d.open_group(card_text(game.cards, bid), player=p, slot=slot, card=bid)
     d.rect(x, y, _CARD_W, _CARD_H, "#fbfaf7", _MARK if marked else "#555", 3.5 if marked else 1)
     d.rect(x, y, _CARD_W, 38, COLOUR_RGB[colour], "none", 0, rx=5)
     fg = "white" if colour in _DARK else "#1a1a1a"
@@ -273,14 +304,19 @@ def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y
     for i, line in enumerate(lines):
         d.text(x + 6, y + (16 if len(lines) == 2 else 24) + 15 * i, line, 12.5, fg, True)
     d.text(x + _CARD_W - 5, y + 50, f"slot {slot}", 10, "#666", anchor="end")
+    chain = _chain_text(b)
+    if chain:
+        d.text(x + 6, y + 64, chain, 10, "#333")
+    y += 12  # below the chain's line
     _needs(d, b, x + 6, y + 56)
     if b[B_GOOD] >= 0:
         d.text(x + 6, y + 96, f"\u2192 {GOODS[b[B_GOOD]]} ({int(b[B_VALUE])})", 12)
         goods = int(s[L.F_GOODS + base + slot])
         shown = sum(1 for _, sl in shown_goods(s, p) if sl == slot)  # public identities, R3.2, R7.7
         d.text(x + 6, y + 113, f"goods: {goods}" + (f", {shown} shown" if shown else ""), 12, bold=goods > 0)
-    sun = ", half-sun" if b[B_SUN] else ""
-    d.text(x + 6, y + 129, f"{int(b[B_VP])} VP{sun}", 12)
+    sun = " \u25d1" if b[B_SUN] else ""  # the half-sun (R5.1)
+    cost = "" if colour == "charburner" else f"cost {int(b[B_COST])} \u00b7 "
+    d.text(x + 6, y + 129, f"{cost}{int(b[B_VP])} VP{sun}", 12)
     staff = int(s[L.F_STAFF + base + slot])
     if staff == L.STAFF_ASSISTANT:
         aslot = int(s[L.F_ASLOT + base + slot])
@@ -290,15 +326,29 @@ def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y
     if text:
         d.rect(x + 4, y + 134, _CARD_W - 8, 13, "#dfe9f7", "none", 0, rx=3)
         d.text(x + 8, y + 145, text, 10.5)
+    d.close_group()
 
 
 def _hand_card(d: _Svg, game: Game, c: int, x: float, y: float, marked: bool) -> None:
-    res = RESOURCES[int(game.cards.buildings[c, B_RES])]
+    """A hand (or set-aside) card: its hand-card resource colour, name, cost and VP; every fact on hover."""
+    b = game.cards.buildings[c]
+    res = RESOURCES[int(b[B_RES])]
+    d.open_group(card_text(game.cards, c), card=c)
     d.rect(x, y, _CARD_W, _HAND_H - 4, COLOUR_RGB[res], _MARK if marked else "#555", 3.5 if marked else 1)
     fg = "white" if res in _DARK else "#1a1a1a"
     lines = _wrap(game.cards.name(c), 15)[:2]
     for i, line in enumerate(lines):
-        d.text(x + 5, y + (15 if len(lines) == 2 else 22) + 13 * i, line, 11.5, fg, True)
+        d.text(x + 5, y + (13 if len(lines) == 2 else 17) + 11 * i, line, 10.5, fg, True)
+    sun = " \u25d1" if b[B_SUN] else ""
+    d.text(x + 5, y + _HAND_H - 8, f"{res} \u00b7 cost {int(b[B_COST])} \u00b7 {int(b[B_VP])} VP{sun}", 9.5, fg)
+    d.close_group()
+
+
+def _declared_build(game: Game, p: int) -> int:
+    """The set-aside card seat ``p`` is paying to build now (announced, so public), else -1."""
+    s = game.state
+    paying = int(s[L.F_DEC]) == L.D_PAY and int(s[L.F_PAY_FOR]) == L.PAY_BUILD and int(s[L.F_PH]) == L.PH_P4
+    return int(s[L.F_ASIDE + p]) if paying and int(s[L.F_CUR]) == p else -1
 
 
 def _card_back(d: _Svg, x: float, y: float, w: float, h: float, label: str = "") -> None:
@@ -326,8 +376,11 @@ def _draw_player(d: _Svg, game: Game, s: np.ndarray, p: int, viewer: int | None,
     xa = 12 + L.MAX_SLOTS * (_CARD_W + _GAP) + 10
     d.text(xa, top + 12, "set aside", 12, "#444")
     aside = int(s[L.F_ASIDE + p])
+    declared = _declared_build(game, p)
     if (viewer is None or p == viewer) and aside >= 0:
         _hand_card(d, game, aside, xa, top + 20, False)
+    elif declared >= 0:  # being paid for: the build was announced, the card is public (R7.10)
+        _hand_card(d, game, declared, xa, top + 20, False)
     elif _has_aside(s, p):
         _card_back(d, xa, top + 20, _CARD_W, _HAND_H - 4, "hidden card")
     hand_y = top + _CARD_H + 10
@@ -359,6 +412,9 @@ def _draw_display(d: _Svg, game: Game, s: np.ndarray, y: float) -> None:
     for j, k in enumerate(shown):
         a = game.cards.assistants[int(s[L.F_A_CARD + k]), int(s[L.F_A_SIDE + k])]
         x = 12 + j * step
+        need = ", ".join(f"{int(a[A_REQ0 + c])} {_COLOURS[c]}" for c in range(len(_COLOURS)) if a[A_REQ0 + c] > 0)
+        d.open_group(f"assistant {_assistant_label(game, s, k)}: cost {int(a[A_COST])} coins, {int(a[A_VP])} VP; "
+                     f"needs buildings: {need or 'none'} (kept, R7.12)", assistant=k)  # fmt: skip
         d.rect(x, y + 26, step - 6, 62, "#f4f1ea")
         d.text(
             x + 6, y + 43, f"{_assistant_label(game, s, k)}: cost {int(a[A_COST])}, {int(a[A_VP])} VP", 12.5, bold=True
@@ -371,6 +427,7 @@ def _draw_display(d: _Svg, game: Game, s: np.ndarray, y: float) -> None:
                 col += 1
         if col == 0:
             d.text(x + 42, y + 66, "nothing", 11)
+        d.close_group()
 
 
 def _draw_choices(d: _Svg, marks: _Marks | None, y: float, viewer: int | None, s: np.ndarray, done: bool) -> None:
@@ -426,9 +483,12 @@ def move_text(game: Game, action: int, viewer: int | None = None) -> str:
     if hides_move(game, viewer):
         return f"player {p} {_hidden_choice(game)}"
     aside = int(game.state[L.F_ASIDE + p]) if p >= 0 else -1
-    if int(action) in (L.A_BUILD, L.A_NO_BUILD) and aside >= 0:  # revealed at sunset (R5.2): name it
-        verb = "build" if int(action) == L.A_BUILD else "do not build"
-        return f"player {p}: {verb} {game.cards.name(aside)}"
+    if int(action) == L.A_BUILD and aside >= 0:  # announced: the card is built (R7.10)
+        return f"player {p}: build {game.cards.name(aside)}"
+    if int(action) == L.A_NO_BUILD and aside >= 0:
+        if viewer is None or viewer == p or game.rules.royal:  # royal: to the face-up discard pile (§9)
+            return f"player {p}: do not build {game.cards.name(aside)}"
+        return f"player {p}: do not build (the card set aside goes back to the hand, unseen, R7.11)"
     return f"player {p}: {describe(int(action), game)}"
 
 

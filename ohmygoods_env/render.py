@@ -10,6 +10,10 @@ Two kinds of view:
 
 * ``viewer=None`` — the **spectator view** (labelled as such): every hand and set-aside card
   is shown. For debugging, replays and demos; never show it to a seated player.
+* ``viewer="public"`` (:data:`PUBLIC`) — what a spectator at the table may see: every hand and
+  set-aside card hidden, and during the phase-II decisions every seat as it was at the start of
+  phase II (the information state of no seat: :func:`~ohmygoods_env.infostate.redact` with
+  seat -1). For watching bots play without seeing their cards.
 * ``viewer=p`` — what seat ``p`` may see, drawn from its information state
   (:func:`~ohmygoods_env.infostate.redact`, the rule the observation vector and the agents
   follow too): its own hand and set-aside card, opponents' hand sizes only, and during the
@@ -50,6 +54,9 @@ from .infostate import redact
 if TYPE_CHECKING:
     from .engine import Game
 
+#: The viewer of the public view: a spectator who sees no hand (see the module docstring).
+PUBLIC = "public"
+
 _STAFF_TEXT = {
     L.STAFF_NONE: "-",
     L.STAFF_EFFICIENT: "worker (efficient)",
@@ -71,7 +78,7 @@ def _shown_state(game: Game, viewer: int | None) -> np.ndarray:
     if viewer is None:
         return s
     out = np.empty_like(s)
-    redact(s, viewer, out)
+    redact(s, -1 if viewer == PUBLIC else viewer, out)  # seat -1: no seat's hidden cards or choices
     return out
 
 
@@ -239,12 +246,13 @@ def _decision_text(s: np.ndarray, viewer: int | None) -> str:
     return L.DECISION_NAMES[int(s[L.F_DEC])]
 
 
-def check_viewer(game: Game, viewer: object) -> int | None:
-    """``None`` (spectator) or a seat of ``game`` as ``int``; a clear error for anything else."""
-    if viewer is None:
-        return None
+def check_viewer(game: Game, viewer: object) -> int | str | None:
+    """``None`` (spectator), ``"public"`` (:data:`PUBLIC`) or a seat of ``game`` as ``int``; a clear
+    error for anything else."""
+    if viewer is None or (isinstance(viewer, str) and viewer == PUBLIC):
+        return viewer
     if isinstance(viewer, (bool, np.bool_)) or not isinstance(viewer, (int, np.integer)):
-        raise TypeError(f"viewer must be None or a seat in 0..{game.num_players - 1}, got {viewer!r}")
+        raise TypeError(f"viewer must be None, 'public' or a seat in 0..{game.num_players - 1}, got {viewer!r}")
     if not 0 <= int(viewer) < game.num_players:
         raise ValueError(f"viewer {viewer} is out of range: expected None or 0..{game.num_players - 1}")
     return int(viewer)
@@ -260,6 +268,8 @@ def render_text(game: Game, viewer: int | None = None) -> str:
     loc = s[L.F_LOC : L.F_LOC + L.N_CARDS]
     if viewer is None:
         title = "spectator view — all hands shown"
+    elif viewer == PUBLIC:
+        title = "public view — every hand hidden"
     else:
         title = f"view of player {viewer} — opponents' hands hidden"
     flags = []
@@ -289,7 +299,7 @@ def render_text(game: Game, viewer: int | None = None) -> str:
     shown = [k for k in range(L.N_ASSIST) if int(s[L.F_A_OWNER + k]) == -1]
     lines.append("Assistants on display:" + ("" if shown else " none"))
     lines += [f"  {_assistant_text(game, s, k)}" for k in shown]
-    hands = range(n) if viewer is None else (viewer,)
+    hands = range(n) if viewer is None else () if viewer == PUBLIC else (viewer,)
     for p in hands:
         cards = [int(c) for c in np.flatnonzero(loc == L.L_HAND + p)]
         who = "Your hand" if viewer is not None else f"Hand of player {p}"
@@ -299,6 +309,29 @@ def render_text(game: Game, viewer: int | None = None) -> str:
         lines.append("")
         lines.append(final_scores_text(game))
     return "\n".join(lines)
+
+
+def score_parts(game: Game, p: int) -> dict[str, int]:
+    """Seat ``p``'s score by its parts (R8.3): VP of buildings and of assistants, the coins of the
+    goods left on its buildings and the VP they give (1 per 5 coins), the coins left over (the
+    tie-break) and the total."""
+    s = game.state
+    C, AS = game.cards.buildings, game.cards.assistants
+    buildings = sum(int(C[int(s[L.F_BLD + p * L.MAX_SLOTS + slot]), B_VP]) for slot in range(int(s[L.F_NB + p])))
+    assistants = sum(
+        int(AS[int(s[L.F_A_CARD + k]), int(s[L.F_A_SIDE + k]), A_VP])
+        for k in range(L.N_ASSIST)
+        if int(s[L.F_A_OWNER + k]) == p
+    )
+    coins = int(core.coins(s, C, p))
+    return {
+        "buildings": buildings,
+        "assistants": assistants,
+        "coins": coins,
+        "goods": coins // 5,
+        "left": coins % 5,
+        "total": buildings + assistants + coins // 5,
+    }
 
 
 def final_scores_text(game: Game) -> str:

@@ -82,7 +82,7 @@ def test_rendering_changes_nothing_and_bad_input_is_named() -> None:
     assert np.array_equal(before, g.state)
     with pytest.raises(ValueError, match=r"viewer 3 is out of range"):
         render_image(g, viewer=3)
-    with pytest.raises(TypeError, match="viewer must be None or a seat"):
+    with pytest.raises(TypeError, match="viewer must be None, 'public' or a seat"):
         render_image(g, viewer="0")
     with pytest.raises(ValueError, match=r"dpi must be an int in \[20, 300\]"):
         render_image(g, dpi=5)

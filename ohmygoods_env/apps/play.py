@@ -11,9 +11,11 @@ kept in the saved record.
 
 You choose your seat (``--seat``, default 0). Before each of your decisions the screen is
 redrawn compactly: first what changed since your last decision (the other players' moves,
-as your seat may know them, and your score), then a short status (round, phase, market,
-your buildings and hand), then the decision with its legal choices, numbered, in the words
-of :func:`ohmygoods_env.actions.describe`.
+as your seat may know them, every seat's revealed choices and production results marked
+``>>``, :class:`~ohmygoods_env.chronicle.Chronicle`, and your score), then a short status
+(round, phase, market, your buildings and hand), then the decision with its legal choices,
+numbered, in the words of :func:`ohmygoods_env.actions.describe`, each explained in the
+game's terms (:func:`~ohmygoods_env.explain.explain`).
 
 Commands at the prompt: a number plays that choice; ``#ID`` plays an action id; ``t``
 shows the whole table from your seat (:func:`~ohmygoods_env.render.render_text`) and every
@@ -45,7 +47,9 @@ from ..actions import describe
 from ..cardfacts import seat_card_facts
 from ..cards import RESOURCES
 from ..checks import offset_seed, seed_or_fresh
+from ..chronicle import Chronicle
 from ..engine import Game
+from ..explain import explain
 from ..files import write_atomic
 from ..picture import log_move
 from ..render import render_text
@@ -126,7 +130,10 @@ class TerminalGame:
         self.agents = list(opponents[:seat]) + [None] + list(opponents[seat:])
         self.read, self.say, self.hint_agent = read, say, hint_agent
         self.changes: list[str] = []  # what happened since the human's last decision
-        self.history: list[tuple[Game, int]] = []  # (game before each human decision, score then)
+        names = ["you" if a is None else a.name for a in self.agents]
+        self.chronicle = Chronicle(self.game, seat, names)  # every seat's revealed choices and production
+        # (game before each human decision, score then, the chronicle then)
+        self.history: list[tuple[Game, int, Chronicle]] = []
         self.last_score = self.game.scores()[seat][0]
         self.undos = 0
 
@@ -149,7 +156,8 @@ class TerminalGame:
     def _choices(self, legal: list[int]) -> None:
         self.say(f"Your decision: {self.game.decision_name}")
         for i, a in enumerate(legal, 1):
-            self.say(f"  {i:>3}  {describe(a, self.game)}")
+            why = explain(self.game, a)
+            self.say(f"  {i:>3}  {describe(a, self.game)}" + (f"  ({why})" if why else ""))
 
     def _hint(self, legal: list[int]) -> None:
         if self.hint_agent is None:
@@ -164,8 +172,9 @@ class TerminalGame:
             self.say("nothing to undo: this is your first decision")
             return False
         self.history.pop()
-        before, score = self.history[-1]
+        before, score, chronicle = self.history[-1]
         self.game.restore(before)
+        self.chronicle = chronicle.clone()
         self.last_score = score
         self.changes = ["(undone: back to your previous decision)"]
         self.undos += 1
@@ -228,7 +237,7 @@ class TerminalGame:
         while not g.done:
             p = g.current_player
             if p == self.seat:
-                self.history.append((g.clone(), self.last_score))
+                self.history.append((g.clone(), self.last_score, self.chronicle.clone()))
                 a = self.ask()
                 if a is None:
                     say("game abandoned")
@@ -237,7 +246,7 @@ class TerminalGame:
             else:
                 a = _act(self.agents[p], g)
                 log_move(self.changes, g, a, self.seat, self.agents[p].name)  # hidden runs: one line
-            g.step(a)
+            self.changes += [f">> {n.text}" for n in self.chronicle.step(g, a)]
         if self.changes:
             say("since your last decision:")
             for line in self.changes:

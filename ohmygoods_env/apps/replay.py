@@ -1,6 +1,6 @@
 """``ohmygoods replay``: one game of a ``games.jsonl`` as a self-contained HTML page.
 
-``ohmygoods replay FILE --game K [--seat S | --spectator] -o game.html``
+``ohmygoods replay FILE --game K [--seat S | --spectator | --public] -o game.html``
 
 ``FILE`` is the ``games.jsonl`` of ``ohmygoods tournament`` or ``ohmygoods play``: one
 JSON object per line, each with a ``record`` (rules, players, seed and the actions:
@@ -10,10 +10,13 @@ game number the tournament printed), else the ``K``-th line (from 0).
 The page needs no server and loads nothing from the network: the pictures
 (:func:`~ohmygoods_env.picture.render_svg`) of every step are computed here, for the chosen
 view only, and stored in the page gzip-compressed (identical pictures once), next to the
-move log (:func:`~ohmygoods_env.picture.move_text` for the same view). A seat view hides
+move log (:func:`~ohmygoods_env.picture.move_text` for the same view) and, at the reveal and
+after each seat's production, a summary of what every seat did
+(:class:`~ohmygoods_env.chronicle.Chronicle`, for the same view). A seat view hides
 what that seat may not see, in the pictures and in the log: opponents' hands, set-aside
 cards and phase-II choices until the reveal (R5.2), and a run of an opponent's hidden
-choices is one step, so their number stays hidden too. The default view is the spectator's.
+choices is one step, so their number stays hidden too. The default view is the spectator's;
+``--public`` shows no hand at all (:data:`~ohmygoods_env.render.PUBLIC`).
 The page steps with buttons, a slider, the arrow keys or a click on a move in the log.
 """
 
@@ -27,10 +30,12 @@ import sys
 from html import escape
 from pathlib import Path
 
+from ..chronicle import Chronicle
 from ..engine import Game, GameRecord
 from ..files import BadJSON, OutputError, check_output, loads_bounded, write_atomic
 from ..layout import N_ACTIONS
 from ..picture import hides_move, move_text, render_svg
+from ..render import PUBLIC
 from ..rules import RuleSet
 from .common import int_at_least, parser
 
@@ -107,15 +112,26 @@ def record_of(row: dict, where: str = "the game") -> GameRecord:
     return GameRecord(rules, d["seed"], list(d["actions"]))
 
 
-def frames(record: GameRecord, viewer: int | None) -> tuple[list[str], list[str]]:
+def frames(record: GameRecord, viewer: int | str | None) -> tuple[list[str], list[str]]:
     """Per step of the game: the SVG picture of ``viewer``'s view (step 0: the deal) and the move log.
 
     In a seat's view a run of one opponent's hidden choices is one step (its last picture):
     how many decisions it took is hidden until the reveal (:func:`~ohmygoods_env.picture.hides_move`).
     """
+    pictures, log, _ = frames_and_notes(record, viewer)
+    return pictures, log
+
+
+def frames_and_notes(
+    record: GameRecord, viewer: int | str | None, names: list[str] | None = None
+) -> tuple[list[str], list[str], list[list[str]]]:
+    """:func:`frames` and, per step, what happened at it as ``viewer`` may read it: every seat's
+    revealed choices and production results (:class:`~ohmygoods_env.chronicle.Chronicle`)."""
     game = Game(record.rules.num_players, record.rules, seed=record.seed)
+    chronicle = Chronicle(game, viewer, names)
     pictures = [render_svg(game, viewer)]
     log: list[str] = []
+    notes: list[list[str]] = [[]]
     for k, a in enumerate(record.actions):
         if game.done:
             raise ReplayError(f"field 'record.actions[{k}]': action {a} comes after the end of the game")
@@ -126,14 +142,16 @@ def frames(record: GameRecord, viewer: int | None) -> tuple[list[str], list[str]
             )
         hidden = hides_move(game, viewer)
         text = move_text(game, a, viewer)
-        game.step(int(a))
+        new = [n.text for n in chronicle.step(game, int(a))]
         picture = render_svg(game, viewer, last_move=text)
         if hidden and log and log[-1] == text:
             pictures[-1] = picture
+            notes[-1] += new
         else:
             pictures.append(picture)
             log.append(text)
-    return pictures, log
+            notes.append(new)
+    return pictures, log, notes
 
 
 def _pack(svg: str) -> str:
@@ -150,25 +168,35 @@ def replay_html(row: dict, viewer: int | None, title: str = "") -> str:
     where = f"line {row['line']}" if "line" in row else "the game"
     record = record_of(row, where)
     n = record.rules.num_players
-    if viewer is not None and not 0 <= viewer < n:
+    if isinstance(viewer, int) and not 0 <= viewer < n:
         raise ReplayError(f"--seat {viewer} is out of range: this game has seats 0..{n - 1}")
     try:
-        pictures, log = frames(record, viewer)
+        seats = row.get("seats")
+        pictures, log, notes = frames_and_notes(record, viewer, _names(seats, viewer))
     except ReplayError as exc:
         raise ReplayError(f"{where}: {exc}") from None
     unique: dict[str, int] = {}
     order = [unique.setdefault(p, len(unique)) for p in pictures]
     packed = [_pack(p) for p in unique]
-    who = "spectator view (every hand shown)" if viewer is None else f"view of player {viewer}"
-    seats = row.get("seats")
+    if viewer is None:
+        who = "spectator view (every hand shown)"
+    else:
+        who = "public view (every hand hidden)" if viewer == PUBLIC else f"view of player {viewer}"
     players = ", ".join(f"player {i}: {s}" for i, s in enumerate(seats)) if seats else ""
-    data = json.dumps({"frames": packed, "order": order, "log": log}, separators=(",", ":"))
+    data = json.dumps({"frames": packed, "order": order, "log": log, "notes": notes}, separators=(",", ":"))
     heading = f"Oh my Goods! replay ({record.rules.edition}, {n} players, seed {record.seed}) \u2014 {who}"
     return fill_template(
         (Path(__file__).parent / "static" / "replay.html").read_text(encoding="utf-8"),
         {"TITLE": escape(title or heading), "HEADING": escape(heading), "PLAYERS": escape(players)},
         {"DATA": data},
     )
+
+
+def _names(seats: list[str] | None, viewer: int | str | None) -> list[str] | None:
+    """Seat labels of the summaries: ``player P (agent)`` where the file names the agents."""
+    if not seats:
+        return None
+    return [f"player {p} ({name})" if name != "you" else f"player {p}" for p, name in enumerate(seats)]
 
 
 def fill_template(template: str, texts: dict[str, str], scripts: dict[str, str]) -> str:
@@ -186,6 +214,7 @@ def _parser():
     view = ap.add_mutually_exclusive_group()
     view.add_argument("--seat", type=int_at_least(0), default=None, help="show what this seat saw")
     view.add_argument("--spectator", action="store_true", help="show every hand (the default view)")
+    view.add_argument("--public", action="store_true", help="show no hand: what a spectator at the table sees")
     ap.add_argument("-o", "--out", default="game.html", help="the HTML file to write")
     return ap
 
@@ -206,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
 
     warm_engine()
     try:
-        page = replay_html(row, args.seat)
+        page = replay_html(row, PUBLIC if args.public else args.seat)
     except ReplayError as exc:
         ap.error(f"{args.file}, {exc}")
     try:

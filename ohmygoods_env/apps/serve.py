@@ -29,16 +29,27 @@ endpoint                     what it does
                              it (as the terminal's ``undo``); 400 at your first decision
 ``GET /api/hint?id=G``       what the heuristic agent would play in your place (from your
                              information state only): ``{action, text, agent}``
+``POST /api/step``           ``{id, moves}``: a watched game (``/api/new`` with ``watch: true``,
+                             ``opponents`` naming every seat's agent, ``view`` ``"public"``
+                             or a seat) plays ``moves`` (1-50) more moves
+``GET /api/replay?id=G``     the finished game's replay page in this game's view (a download,
+                             :func:`~ohmygoods_env.apps.replay.replay_html`); 400 before the end
 ===========================  ==================================================================
 
-A view holds only what your seat may see: the SVG seat view
+A view holds only what your seat may see (a watched game: its chosen view): the SVG seat view
 (:func:`~ohmygoods_env.picture.render_svg` with ``viewer=seat``), your legal choices labelled
-with :func:`~ohmygoods_env.actions.describe`, the printed facts (``cards``:
+with :func:`~ohmygoods_env.actions.describe`, explained (:func:`~ohmygoods_env.explain.explain`:
+needs and yield of a worker placement given the market now, a build's cost against your goods,
+what a payment spends) and tied to the card or slot they name (``card``/``slot``, for a click),
+``happened``: every seat's revealed choices and production results since your last decision
+(:class:`~ohmygoods_env.chronicle.Chronicle`, written at the reveal and after each seat's
+production, never earlier), the printed facts (``cards``:
 :func:`~ohmygoods_env.cardfacts.seat_card_facts`) of your hand, your set-aside card and every
 building on the table, the others' moves since your last decision as
 your seat sees them (:func:`~ohmygoods_env.picture.move_text`: hidden choices stay hidden
 until the reveal, and a run of one seat's hidden choices is one line, so their number stays
-hidden too), and at the end the final scores, one plain line ("You won 27–24") and the game's ``record``
+hidden too), and at the end the final scores by their parts (buildings, assistants, goods -> VP, coins left
+over: :func:`~ohmygoods_env.render.score_parts`), one plain line ("You won 27–24") and the game's ``record``
 (rules, seed and actions, as ``games.jsonl`` rows hold it, so the game can be replayed).
 Bad requests get status 400 and a message; the game is unchanged.
 
@@ -68,12 +79,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-from ..actions import describe
+from .. import layout as L
+from ..actions import action_kind, describe
 from ..cardfacts import seat_card_facts
 from ..checks import offset_seed, optional_seed
+from ..chronicle import Chronicle, Note
 from ..engine import Game
+from ..explain import explain
 from ..files import BadJSON, loads_bounded
 from ..picture import log_move, move_text, render_svg
+from ..render import PUBLIC, final_scores_text, score_parts
 from ..rules import EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from .common import int_at_least, parser
 
@@ -109,17 +124,50 @@ def agent_names() -> list[str]:
     return offered
 
 
+def _concerns(action: int) -> dict[str, int]:
+    """The card or slot of the person's own table a choice names, so the page can play it from a click."""
+    kind, i = action_kind(action)
+    if kind in ("set aside", "spend hand card", "chain with hand card", "discard for new deck",
+                "discard hand, keep one"):  # fmt: skip
+        return {"card": i}
+    if kind in ("produce", "open chain", "pay", "place assistant"):
+        return {"slot": i}
+    if kind == "place worker":
+        return {"slot": i // 2}
+    if kind == "move assistant":
+        return {"slot": i // L.MAX_SLOTS}
+    if kind == "hire":
+        return {"assistant": i}
+    return {}
+
+
 class WebGame:
-    """One game between a person (``seat``) and agents, as the person's view sees it."""
+    """One game between a person (``seat``) and agents, as the person's view sees it.
+
+    ``watch``: every seat is an agent (``opponents`` names them all, ``seat`` is None) and the
+    game moves one step per :meth:`step`; ``viewer`` is the view shown: a seat, or
+    ``"public"`` (every hand hidden, :data:`~ohmygoods_env.render.PUBLIC`).
+    """
+
+    watch = False
+    watch_view: int | str = PUBLIC
+    chronicle: Chronicle | None = None  # made on the first move where a caller built the game by hand
+    happened: list[Note] = []  # replaced, never changed in place
+
+    @property
+    def viewer(self) -> int | str | None:
+        """The view shown: the person's seat, or a watched game's chosen view."""
+        return self.watch_view if self.watch else self.seat
 
     def __init__(
         self,
         rules: str,
         players: int,
-        seat: int,
+        seat: int | None,
         opponents: list[str],
         seed: int | None = None,
         variants: dict[str, bool] | None = None,
+        viewer: int | str | None = None,
     ) -> None:
         from ohmygoods_agents import make_agent
 
@@ -128,7 +176,9 @@ class WebGame:
         except (ValueError, TypeError) as exc:  # a rule set the RuleSet refuses (royal with keep_one)
             raise BadRequest(str(exc)) from None
         self.seat = seat
-        self.names = opponents[:seat] + ["you"] + opponents[seat:]
+        self.watch = seat is None
+        self.watch_view = viewer if viewer is not None else PUBLIC
+        self.names = list(opponents) if self.watch else opponents[:seat] + ["you"] + opponents[seat:]
         deal = self.game.seed
         try:
             self.agents = [
@@ -137,25 +187,60 @@ class WebGame:
         except (ValueError, OSError, ImportError, TypeError) as exc:
             raise BadRequest(f"opponents: {exc}") from None
         self.since: list[str] = []
+        self.chronicle = Chronicle(self.game, self.viewer, self.names)
+        self.happened: list[Note] = []  # what was revealed and produced since the person's last decision
         self.hinter = None  # the hint agent, made on the first hint
-        self.history: list[tuple[Game, list[str], str | None]] = []  # before each of the person's moves
+        # before each of the person's moves: the game, the log, the last move, the chronicle
+        self.history: list[tuple[Game, list[str], str | None, Chronicle]] = []
         self.last_move: str | None = None
         self.lock = threading.Lock()
-        self._advance()
+        if not self.watch:
+            self._advance()
 
-    def _advance(self) -> None:
-        """Let the agents play until it is the person's turn or the game is over."""
+    def _agent_move(self) -> None:
+        """The seat to act (an agent) plays one move."""
         from ohmygoods_agents.base import info_state_of
 
         g = self.game
+        p = g.current_player
+        a = int(self.agents[p].act(g.observe(p), g.legal_mask(), info_state_of(g.state, p)))
+        self.last_move = log_move(self.since, g, a, self.viewer, self.names[p])  # hidden runs: one line
+        self._note(self._chronicle().step(g, a))
+
+    def _chronicle(self) -> Chronicle:
+        if self.chronicle is None:
+            self.chronicle = Chronicle(self.game, self.viewer, self.names)
+        return self.chronicle
+
+    def _note(self, notes: list[Note]) -> None:
+        self.happened = [*self.happened, *notes]
+        self.since += [f"\u25b6 {n.text}" for n in notes]
+
+    def _advance(self) -> None:
+        """Let the agents play until it is the person's turn or the game is over."""
+        g = self.game
         while not g.done and g.current_player != self.seat:
-            p = g.current_player
-            a = int(self.agents[p].act(g.observe(p), g.legal_mask(), info_state_of(g.state, p)))
-            self.last_move = log_move(self.since, g, a, self.seat, self.names[p])  # hidden runs: one line
-            g.step(a)
+            self._agent_move()
+
+    def step(self, moves: object = 1) -> None:
+        """Watch mode: the agents play ``moves`` more moves (1..50; fewer if the game ends)."""
+        if not self.watch:
+            raise BadRequest("this game has a person at the table: play with POST /api/move")
+        if isinstance(moves, bool) or not isinstance(moves, int) or not 1 <= moves <= 50:
+            raise BadRequest(f"moves must be an integer in 1..50, got {moves!r}")
+        if self.game.done:
+            raise BadRequest("the game is over")
+        self.happened = []
+        for _ in range(moves):
+            if self.game.done:
+                break
+            self._agent_move()
+        self.since = self.since[-60:]
 
     def move(self, action: object) -> None:
         g = self.game
+        if self.watch:
+            raise BadRequest("a watched game has no person's move: step it with POST /api/step")
         if g.done:
             raise BadRequest("the game is over")
         if isinstance(action, bool) or not isinstance(action, int):
@@ -163,9 +248,10 @@ class WebGame:
         if action not in g.legal_actions():
             raise BadRequest(f"action {action} is not one of your legal choices: {g.legal_actions()}")
         text = move_text(g, action, self.seat)
-        self.history.append((g.clone(), list(self.since), self.last_move))
-        g.step(action)
+        self.history.append((g.clone(), list(self.since), self.last_move, self._chronicle().clone()))
         self.since = [f"you: {text.split(': ', 1)[1]}"]
+        self.happened = []
+        self._note(self._chronicle().step(g, action))
         self.last_move = text
         self._advance()
 
@@ -173,8 +259,9 @@ class WebGame:
         """Take back the person's last decision and the agents' moves after it (the agents keep their state)."""
         if not self.history:
             raise BadRequest("nothing to undo: this is your first decision")
-        before, self.since, self.last_move = self.history.pop()
+        before, self.since, self.last_move, self.chronicle = self.history.pop()
         self.game.restore(before)
+        self.happened = []
         self.since = ["(undone: back to your previous decision)", *self.since]
 
     def hint(self) -> dict:
@@ -183,6 +270,8 @@ class WebGame:
         from ohmygoods_agents.base import info_state_of
 
         g = self.game
+        if self.watch:
+            raise BadRequest("a watched game has no person to hint")
         if g.done:
             raise BadRequest("the game is over: no hint")
         if self.hinter is None:
@@ -190,29 +279,74 @@ class WebGame:
         a = int(self.hinter.act(g.observe(self.seat), g.legal_mask(), info_state_of(g.state, self.seat)))
         return {"action": a, "text": describe(a, g), "agent": self.hinter.name}
 
+    def replay_page(self) -> str:
+        """The finished game as a replay page (:func:`~ohmygoods_env.apps.replay.replay_html`) in this game's view."""
+        from .replay import replay_html
+
+        if not self.game.done:
+            raise BadRequest("the replay page comes at the end of the game")
+        row = {"record": self.game.record().to_dict(), "seats": self.names}
+        return replay_html(row, self.viewer)
+
+    def _choices(self) -> list[dict]:
+        g = self.game
+        if g.done or self.watch:
+            return []
+        return [
+            {"action": a, "text": describe(a, g), "explain": explain(g, a), **_concerns(a)} for a in g.legal_actions()
+        ]
+
+    def _scores(self) -> list[dict]:
+        g = self.game
+        out = []
+        for p, (vp, left) in enumerate(g.scores()):
+            parts = score_parts(g, p)
+            out.append({"player": p, "vp": vp, "coins": left, "buildings": parts["buildings"],
+                        "assistants": parts["assistants"], "goods_coins": parts["coins"],
+                        "goods": parts["goods"]})  # fmt: skip
+        return out
+
     def view(self, game_id: str) -> dict:
         from .play import final_line
 
         g = self.game
+        seat = self.viewer if isinstance(self.viewer, int) else None
+        cards = seat_card_facts(g, seat) if seat is not None else public_card_facts(g)
         out = {
             "id": game_id,
             "seat": self.seat,
+            "watch": self.watch,
+            "viewer": self.viewer,
             "players": self.names,
             "rules": g.rules.edition,
             "variants": {v: getattr(g.rules, v) for v in VARIANTS},
-            "svg": render_svg(g, self.seat, last_move=self.last_move),
-            "cards": seat_card_facts(g, self.seat),  # own hand and set-aside card, the buildings on the table
+            "svg": render_svg(g, self.viewer, last_move=self.last_move),
+            "cards": cards,  # own hand and set-aside card, the buildings on the table
             "since": list(self.since),
+            "happened": [n.to_dict() for n in self.happened],
             "done": g.done,
-            "decision": None if g.done else g.decision_name,
-            "choices": [] if g.done else [{"action": a, "text": describe(a, g)} for a in g.legal_actions()],
+            "decision": None if g.done or self.watch else g.decision_name,
+            "choices": self._choices(),
         }
         if g.done:
-            out["scores"] = [{"player": p, "vp": vp, "coins": left} for p, (vp, left) in enumerate(g.scores())]
+            out["scores"] = self._scores()
             out["winners"] = g.winners()
-            out["result"] = final_line(g, self.seat)
+            out["result"] = (
+                final_line(g, self.seat) if not self.watch else final_scores_text(g).splitlines()[-1].strip()
+            )
             out["record"] = g.record().to_dict()  # the seed only now: it would tell the hidden cards
         return out
+
+
+def public_card_facts(game: Game) -> dict:
+    """The card facts of the public view: the buildings on the table only."""
+    from ..cardfacts import card_facts
+
+    return {
+        "hand": [],
+        "aside": None,
+        "buildings": [[card_facts(game.cards, b) for b in game.buildings(p)] for p in range(game.num_players)],
+    }
 
 
 def _seed(value: object) -> int | None:
@@ -253,6 +387,29 @@ def _opponents(body: dict, players: int) -> list[str]:
     return opponents
 
 
+def _bots(body: dict, players: int) -> list[str]:
+    """The agents of a watched game: one per seat (one name fills them all; default heuristic)."""
+    bots = body.get("opponents", ["heuristic"])
+    if not isinstance(bots, list) or not bots or not all(isinstance(n, str) and n.strip() for n in bots):
+        raise BadRequest(f"opponents must be a list of agent names, got {bots!r}")
+    bots = [n.strip() for n in bots]
+    if len(bots) == 1:
+        bots = bots * players
+    if len(bots) != players:
+        raise BadRequest(f"opponents: a watched game needs one agent or {players}, got {len(bots)}")
+    return bots
+
+
+def _view(body: dict, players: int) -> int | str:
+    """The view of a watched game: ``"public"`` (the default: every hand hidden) or a seat."""
+    view = body.get("view", PUBLIC)
+    if view == PUBLIC:
+        return PUBLIC
+    if isinstance(view, bool) or not isinstance(view, int) or not 0 <= view < players:
+        raise BadRequest(f"view must be 'public' or a seat in 0..{players - 1}, got {view!r}")
+    return view
+
+
 class GameServer(ThreadingHTTPServer):
     """The HTTP server, its games (in memory), and what a request must carry to be obeyed.
 
@@ -291,8 +448,13 @@ class GameServer(ThreadingHTTPServer):
         if not 0 <= seat < players:
             raise BadRequest(f"seat must be in 0..{players - 1}, got {seat}")
         variants = _variants(body)
-        opponents = _opponents(body, players)
-        game = WebGame(rules, players, seat, opponents, seed, variants)
+        watch = body.get("watch", False)
+        if not isinstance(watch, bool):
+            raise BadRequest(f"watch must be true or false, got {watch!r}")
+        if watch:
+            game = WebGame(rules, players, None, _bots(body, players), seed, variants, _view(body, players))
+        else:
+            game = WebGame(rules, players, seat, _opponents(body, players), seed, variants)
         game_id = secrets.token_hex(8)
         with self.lock:
             self.games[game_id] = game
@@ -361,7 +523,7 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
         pass  # quiet: the terminal shows only the address
 
-    def _send(self, status: int, body: bytes, kind: str) -> None:
+    def _send(self, status: int, body: bytes, kind: str, download: str | None = None) -> None:
         self.connection.settimeout(self.timeout)
         if self.request_version == "HTTP/0.9":  # a request line without a version still gets a status line
             self.request_version = "HTTP/1.0"
@@ -372,6 +534,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("X-Frame-Options", "DENY")
         self.send_header("Content-Security-Policy", "frame-ancestors 'none'")
+        if download is not None:
+            self.send_header("Content-Disposition", f'attachment; filename="{download}"')
         if self.close_connection:
             self.send_header("Connection", "close")
         self.end_headers()
@@ -488,12 +652,17 @@ class Handler(BaseHTTPRequestHandler):
             game = self.server.game(parse_qs(url.query).get("id", [None])[0])
             with game.lock:
                 self._json(HTTPStatus.OK, game.hint())
+        elif url.path == "/api/replay":
+            game = self.server.game(parse_qs(url.query).get("id", [None])[0])
+            with game.lock:
+                page = game.replay_page().encode()
+            self._send(HTTPStatus.OK, page, "text/html; charset=utf-8", download="ohmygoods-replay.html")
         else:
             self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page: {url.path}"})
 
     def _post(self) -> None:
         url = urlparse(self.path)
-        if url.path not in ("/api/new", "/api/move", "/api/undo"):
+        if url.path not in ("/api/new", "/api/move", "/api/undo", "/api/step"):
             raise BadRequest(f"no such endpoint: {url.path}", HTTPStatus.NOT_FOUND)
         self._check_sender()
         body = self._body()
@@ -506,6 +675,8 @@ class Handler(BaseHTTPRequestHandler):
             with game.lock:
                 if url.path == "/api/undo":
                     game.undo()
+                elif url.path == "/api/step":
+                    game.step(body.get("moves", 1))
                 else:
                     game.move(body.get("action"))
         with game.lock:

@@ -180,9 +180,10 @@ def test_no_field_text_reaches_a_placeholder_or_the_script(tmp_path, record) -> 
         block = re.search(r'<script id="data" type="application/json">(.*?)</script>', html, re.S).group(1)
         assert "<" not in block and ">" not in block
         data = json.loads(block)
-        assert set(data) == {"frames", "order", "log"} and len(data["order"]) == len(record["actions"]) + 1
+        assert set(data) == {"frames", "order", "log", "notes"} and len(data["order"]) == len(record["actions"]) + 1
         assert len(html) < 2 * len(block) + 20_000  # the data went in once
-        assert html.count("{{") == players.count("{{")  # every placeholder was filled; only the name's stays
+        # every placeholder was filled; only the name stays, as text and as JSON data (the summaries name seats)
+        assert html.count("{{") == players.count("{{") + block.count("{{")
 
 
 def test_fill_template_is_one_pass() -> None:

@@ -46,6 +46,18 @@ def test_a_whole_game_with_scripted_input() -> None:
     assert lines < 20 * decisions  # a compact redraw, not the ~45-line table before every decision
 
 
+def test_the_terminal_tells_what_happened_and_explains_the_choices() -> None:
+    out: list[str] = []
+    game = P.play([make_agent("greedy", seed=1)], "royal", seed=3, read=lambda prompt: "1", say=out.append)
+    text = "\n".join(out)
+    mine = [line for line in text.splitlines() if line.strip().startswith(">> you: ")]
+    reveals = [line for line in mine if line.endswith(("aside to build", "set no card aside"))]
+    assert len(reveals) == int(game.state[L.F_ROUND])  # every reveal, told once (the last one after the end too)
+    assert len(mine) == 2 * len(reveals)  # and every production turn
+    assert text.count(">> player 1 (greedy): ") == 2 * len(reveals)
+    assert "efficient: all of" in text and "your goods are worth" in text  # worker and build choices explained
+
+
 def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     out: list[str] = []
     script = ["banana", "0", "999", "#100000", "", "h", "t", KeyboardInterrupt(), "1", "q"]

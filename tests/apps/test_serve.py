@@ -17,11 +17,14 @@ import numpy as np
 import pytest
 
 from ohmygoods_env import layout as L
+from ohmygoods_env.actions import action_kind
 from ohmygoods_env.apps import serve as S
 from ohmygoods_env.cardfacts import card_facts, card_text
 from ohmygoods_env.engine import Game
+from ohmygoods_env.explain import explain
 from ohmygoods_env.infostate import hidden_cards, swap_cards
 from ohmygoods_env.picture import render_svg
+from ohmygoods_env.render import score_parts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -261,6 +264,10 @@ def _browser():
     return webdriver.Chrome(options=options, service=Service(driver))
 
 
+def web_id(srv, web) -> str:
+    return next(k for k, g in srv.games.items() if g is web)
+
+
 def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
     """Choose rules, players, seat and opponents on the page; click choices to the end; see the scores."""
     from selenium.webdriver.common.by import By
@@ -273,7 +280,7 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
     shots = ROOT / "docs" / "img" if os.environ.get("OHMYGOODS_SCREENSHOTS") == "1" else tmp_path
     try:
         browser.get(_url(server, "/"))
-        wait = WebDriverWait(browser, 60)
+        wait = WebDriverWait(browser, 60, poll_frequency=0.05)
         wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "setup")
         Select(browser.find_element(By.ID, "players")).select_by_value("1")  # solo: no opponents to choose
         assert not browser.find_elements(By.CSS_SELECTOR, "select.opponent")
@@ -295,7 +302,8 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
         browser.find_element(By.ID, "start").click()
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#choices button.choice")))
         web = next(iter(g for g in server.games.values() if g.seat == 1 and g.names == ["heuristic", "you", "random"]))
-        clicks = faced = 0
+        clicks = faced = reveals = by_card = 0
+        shot_done: set[str] = set()
         while browser.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "playing":
             buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
             assert [int(b.get_attribute("data-action")) for b in buttons] == web.game.legal_actions()
@@ -304,7 +312,9 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
             faces = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
             assert [int(f.get_attribute("data-card")) for f in faces] == web.game.hand(1)
             faced += len(faces)
-            for face in faces:  # the card face shows cost, VP, needs and output; the full card on hover
+            for face in (
+                faces if clicks % 4 == 1 else ()
+            ):  # the card face shows cost, VP, needs and output; the full card on hover
                 facts = card_facts(web.game.cards, int(face.get_attribute("data-card")))
                 assert face.get_attribute("title") == facts["text"]
                 text = face.text
@@ -315,7 +325,7 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
                 wait.until(lambda b: b.find_element(By.ID, "hinted").text)
                 framed = browser.find_elements(By.CSS_SELECTOR, "#choices button.hinted")
                 hinted = browser.find_element(By.ID, "hinted").text
-                assert len(framed) == 1 and framed[0].text.split(". ", 1)[1] in hinted
+                assert len(framed) == 1 and framed[0].text.split(". ", 1)[1].split("\n")[0] in hinted
             if clicks == 5:  # undo goes back to the previous decision; the same choice is played again below
                 state, n0 = web.game.state.copy(), len(web.game.actions)
                 buttons[0].click()
@@ -325,23 +335,130 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
                 wait.until(lambda b: "(undone" in b.find_element(By.ID, "since").text)
                 assert np.array_equal(web.game.state, state)
                 buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
+            for b in buttons if clicks % 4 == 0 else ():  # each choice says what it does in the game's terms
+                action = int(b.get_attribute("data-action"))
+                why = b.find_elements(By.CSS_SELECTOR, ".why")
+                assert [w.text for w in why] == ([explain(web.game, action)] if explain(web.game, action) else [])
+            happened = browser.find_element(By.ID, "happened").text
+            reveals += happened.count("worker to") + happened.count("no worker placed")
             if clicks == 12:
                 since = browser.find_element(By.ID, "since").text
                 assert since  # the others' moves since the last decision are listed
+            if happened and "serve_game" not in shot_done:
                 browser.save_screenshot(str(shots / "serve_game.png"))
+                shot_done.add("serve_game")
             before = len(web.game.actions)
-            buttons[0].click()
+            playable = browser.find_elements(By.CSS_SELECTOR, "#hand .card.playable")
+            if playable and len(playable) == len(web.game.legal_actions()):  # one choice per card: a click plays it
+                card = int(playable[0].get_attribute("data-card"))
+                assert any(action_kind(a)[1] == card for a in web.game.legal_actions())
+                playable[0].click()
+                by_card += 1
+            else:
+                buttons[0].click()
             wait.until(lambda b, n=before: len(web.game.actions) > n and not b.find_elements(By.CSS_SELECTOR,
                        "#choices button:disabled"))  # fmt: skip
             clicks += 1
         assert web.game.done and clicks > 10 and faced > clicks  # hand cards were on screen, faces and all
+        assert reveals >= 3 * 3 and by_card >= 1  # every seat's revealed choices were read; cards were clicked
         result = browser.find_element(By.ID, "result").text
         assert result.startswith(("You won", "You lost", "You shared"))
         rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
-        assert len(rows) == 1 + 3
-        for p, (vp, left) in enumerate(web.game.scores()):
-            assert rows[p + 1].text.split()[:1] == [str(p)] and f"{vp} {left}" in rows[p + 1].text
+        assert len(rows) == 1 + 3 + 1 and "tie-break" in rows[-1].text
+        for p, (vp, left) in enumerate(web.game.scores()):  # buildings, assistants, goods -> VP, VP, coins left
+            parts = score_parts(web.game, p)
+            cells = [c.text for c in rows[p + 1].find_elements(By.TAG_NAME, "td")]
+            assert cells[1:6] == [str(parts["buildings"]), str(parts["assistants"]),
+                                  f"{parts['coins']} \u2192 {parts['goods']}", str(vp), str(left)]  # fmt: skip
+        link = browser.find_element(By.ID, "download")
+        assert link.is_displayed() and link.get_attribute("href").endswith(f"/api/replay?id={web_id(server, web)}")
         browser.save_screenshot(str(shots / "serve_final.png"))
         assert all((shots / f"serve_{k}.png").stat().st_size > 10_000 for k in ("setup", "game", "final"))
+    finally:
+        browser.quit()
+
+
+@pytest.mark.parametrize(("players", "rules", "view"), [(2, "royal", "public"), (4, "omg2", "2")])
+def test_watching_agents_play_in_a_headless_browser(server, tmp_path, players, rules, view) -> None:
+    """Watch mode: every seat an agent, the public view (no hand on the page) or a seat's, at the fastest
+    speed, to the end."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser = _browser()
+    shots = ROOT / "docs" / "img" if os.environ.get("OHMYGOODS_SCREENSHOTS") == "1" else tmp_path
+    try:
+        browser.get(_url(server, "/"))
+        wait = WebDriverWait(browser, 60, poll_frequency=0.05)
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "setup")
+        Select(browser.find_element(By.ID, "mode")).select_by_value("watch")
+        Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
+        Select(browser.find_element(By.ID, "players")).select_by_value(str(players))
+        assert not browser.find_element(By.ID, "seat").is_displayed()
+        bots = browser.find_elements(By.CSS_SELECTOR, "select.opponent")
+        assert [o.get_attribute("data-seat") for o in bots] == [str(p) for p in range(players)]  # all agents
+        names = ["greedy", "random", "heuristic", "random"][:players]
+        for select, name in zip(bots, names, strict=True):
+            Select(select).select_by_value(name)
+        Select(browser.find_element(By.ID, "view")).select_by_value(view)
+        Select(browser.find_element(By.ID, "speed")).select_by_value("20:5")
+        browser.find_element(By.ID, "seed").send_keys("2")
+        browser.find_element(By.ID, "start").click()
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") in ("watching", "over"))
+        web = list(server.games.values())[-1]  # the newest game (the module's server has others)
+        assert web.watch and web.names == names and web.game.seed == 2
+        title = "public view (every hand hidden)" if view == "public" else f"view of player {view}"
+        seen = set()
+        read = (
+            "return [document.body.dataset.state, document.querySelector('#picture svg').outerHTML,"
+            " document.getElementById('happened').innerText,"
+            " document.querySelectorAll('#hand .card, #choices button').length]"
+        )
+        while True:  # one read of the page at a time: it changes under the test
+            state, svg, happened, cards = browser.execute_script(read)
+            if state != "watching":
+                break
+            assert title in svg and (view != "public" or cards == 0)  # the public view shows no hand
+            assert "hidden card" in svg or 'data-card="' in svg  # the table is drawn
+            if happened:
+                seen.add(happened)
+                if len(seen) == 3 and view == "public":
+                    browser.save_screenshot(str(shots / "serve_watch.png"))
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "over")
+        assert web.game.done and seen
+        rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
+        assert len(rows) == 1 + players + 1
+    finally:
+        browser.quit()
+
+
+def test_a_solo_royal_game_in_a_headless_browser(server) -> None:
+    """Solo (R10.3) under the royal rules: clicked to the end; the score by its parts, no winner, no tie-break."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser = _browser()
+    try:
+        browser.get(_url(server, "/"))
+        wait = WebDriverWait(browser, 60, poll_frequency=0.05)
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "setup")
+        Select(browser.find_element(By.ID, "players")).select_by_value("1")
+        Select(browser.find_element(By.ID, "rules")).select_by_value("royal")
+        browser.find_element(By.ID, "seed").send_keys("6")
+        browser.find_element(By.ID, "start").click()
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "playing")
+        web = list(server.games.values())[-1]  # the newest game (the module's server has others)
+        assert web.names == ["you"] and web.game.rules.royal and web.game.seed == 6
+        while browser.execute_script("return document.body.dataset.state") == "playing":
+            n = len(web.game.actions)
+            browser.execute_script("document.querySelector('#choices button.choice:last-of-type').click()")
+            wait.until(lambda b, n=n: len(web.game.actions) > n and b.execute_script(
+                "return !document.querySelector('#choices button:disabled')"))  # fmt: skip
+        assert web.game.done
+        rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
+        assert len(rows) == 2 and "winner" not in rows[1].text
+        assert rows[1].text.split()[-2:] == [str(v) for v in web.game.scores()[0]]
     finally:
         browser.quit()

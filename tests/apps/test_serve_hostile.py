@@ -287,3 +287,23 @@ def test_headers_sent_one_line_at_a_time_cannot_hold_a_connection(server) -> Non
     finally:
         server.request_seconds = S.GameServer.request_seconds
     _still_serving(server)
+
+
+@pytest.mark.parametrize("kind", list(BODIES))
+def test_a_malformed_body_to_the_watch_step_gets_400_and_the_game_is_unchanged(server, kind: str) -> None:
+    status, view = _post(server, "/api/new", json.dumps({"watch": True, "players": 2, "seed": 4}).encode())
+    game = server.game(view["id"]).game
+    before = game.state.copy()
+    status, answer = _post(server, "/api/step", BODIES[kind])
+    assert status == 400 and answer["error"].startswith("the body"), (kind, answer)
+    assert (game.state == before).all()
+    status, _ = _post(server, "/api/step", json.dumps({"id": view["id"]}).encode(), host="rebound.example:1")
+    assert status == 421 and (game.state == before).all()  # the Host allow-list, as every endpoint
+    _still_serving(server)
+
+
+def test_the_replay_download_follows_the_host_allow_list(server) -> None:
+    status, _ = _get(server, "/api/replay?id=x", host="rebound.example:80")
+    assert status == 421
+    status, answer = _get(server, "/api/replay?id=" + "x" * 5000)
+    assert status == 400 and "no game" in answer["error"]
