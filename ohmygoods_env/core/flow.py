@@ -354,6 +354,33 @@ def _sunset(g, C, AS):
 
 
 @njit(cache=True)
+def _phase4_draw(g, C, p):
+    """Draw the goods a production owes one by one (R7.3), then offer the chain (R7.7) or go on producing."""
+    s = g[F_PROD_SLOT]
+    if g[F_OWE_GOODS] > 0:
+        c = _draw_or_interrupt(g)
+        if c == -1:
+            return
+        if c == -2:
+            g[F_OWE_GOODS] = 0
+            return
+        g[F_LOC + c] = L_GOODS + p * MAX_SLOTS + s  # R7.3
+        g[F_GOODS + p * MAX_SLOTS + s] += 1
+        g[F_OWE_GOODS] -= 1
+        g[F_GOODS_MADE] += 1
+        return
+    hres = np.zeros(N_RES, np.int32)
+    hand_res_counts(g, C, p, hres)
+    if g[F_GOODS_MADE] > 0 and _chain_possible(g, C, p, s, hres):
+        g[F_CHAIN_SLOT] = s  # R7.7
+        g[F_CHAIN_RUNS] = 0
+        g[F_CHAIN_SEL] = 0
+        g[F_SUB] = SUB_CHAIN
+    else:
+        g[F_SUB] = SUB_PROD
+
+
+@njit(cache=True)
 def _phase4(g, C, AS):
     """Phase IV: production, chains, building and hiring in turn order (R7).
 
@@ -373,28 +400,7 @@ def _phase4(g, C, AS):
         g[F_DEC] = D_SPEND
         return True
     elif sub == SUB_DRAW:
-        s = g[F_PROD_SLOT]
-        if g[F_OWE_GOODS] > 0:
-            c = _draw_or_interrupt(g)
-            if c == -1:
-                return False
-            if c == -2:
-                g[F_OWE_GOODS] = 0
-                return False
-            g[F_LOC + c] = L_GOODS + p * MAX_SLOTS + s  # R7.3
-            g[F_GOODS + p * MAX_SLOTS + s] += 1
-            g[F_OWE_GOODS] -= 1
-            g[F_GOODS_MADE] += 1
-            return False
-        hres = np.zeros(N_RES, np.int32)
-        hand_res_counts(g, C, p, hres)
-        if g[F_GOODS_MADE] > 0 and _chain_possible(g, C, p, s, hres):
-            g[F_CHAIN_SLOT] = s  # R7.7
-            g[F_CHAIN_RUNS] = 0
-            g[F_CHAIN_SEL] = 0
-            g[F_SUB] = SUB_CHAIN
-        else:
-            g[F_SUB] = SUB_PROD
+        _phase4_draw(g, C, p)
     elif sub == SUB_CHAIN:
         g[F_DEC] = D_CHAIN
         return True
