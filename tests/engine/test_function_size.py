@@ -65,18 +65,27 @@ def test_the_order_is_the_one_the_package_docstring_gives() -> None:
     assert tuple(listed) == core.MODULES
 
 
+def _imports_core(node: ast.ImportFrom) -> bool:
+    """``from ohmygoods_env import core``, ``from .. import core`` or ``from ohmygoods_env.core import x``."""
+    package = node.module in ("ohmygoods_env", None)
+    return (package and any(a.name == "core" for a in node.names)) or node.module in ("ohmygoods_env.core", "core")
+
+
 def test_kernels_called_through_core_are_exported() -> None:
-    """Every ``core.<name>`` used elsewhere in the package, the agents or training exists."""
+    """Every ``core.<name>`` used elsewhere in the package, the agents, training or the tests exists."""
     used = set()
-    for folder in ("ohmygoods_env", "agents", "training"):
+    for folder in ("ohmygoods_env", "agents", "training", "tests"):
         for path in (ROOT / folder).rglob("*.py"):
-            if CORE in path.parents:
+            tree = ast.parse(path.read_text())
+            imports = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and _imports_core(n)]
+            if CORE in path.parents or not imports:
                 continue
-            for node in ast.walk(ast.parse(path.read_text())):
+            for node in imports:
+                if node.module in ("ohmygoods_env.core", "core"):
+                    used.update(a.name for a in node.names)
+            for node in ast.walk(tree):
                 if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "core":
                     used.add(node.attr)
-                if isinstance(node, ast.ImportFrom) and node.module in ("core", "ohmygoods_env.core"):
-                    used.update(a.name for a in node.names)
     missing = sorted(n for n in used if not hasattr(core, n))
     assert used and not missing, missing
 
