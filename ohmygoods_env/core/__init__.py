@@ -20,21 +20,21 @@ own private words.
 The modules, bottom to top; each imports only modules before it in this list
 (``tests/engine/test_function_size.py`` checks it):
 
-==============  ==========================================================================
-``rng``         the per-game RNG and the seed mixer (R2)
-``queries``     small read-only queries: hand sizes, coins, building kinds, shown cards
-``deck``        shuffling, drawing, gathering cards back into the deck (R3.1)
-``production``  what a building misses, what covers it, running a chain (R7.2-R7.9)
-``assistants``  free production buildings, hiring and moving assistants (R5.3, R7.12)
-``payments``    paying a cost good by good (R5.2, R7.10-R7.12)
-``flow``        the automatic flow between decisions: :func:`advance` (R3-R8)
-``legal``       :func:`legal_mask`, one ``_legal_<decision>`` per decision
-``apply``       :func:`apply_action`, one ``_apply_<decision>`` per decision, :func:`step_checked`
-``deal``        :func:`init_game`: the set-up (R2)
-``scoring``     scores, winners, final rewards (R8.3)
-``observation`` one player's observation and the legal mask with it
-``invariants``  :func:`check_invariants`
-==============  ==========================================================================
+===============  ==========================================================================
+``rng``          the per-game RNG and the seed mixer (R2)
+``queries``      small read-only queries: hand sizes, coins, building kinds, shown cards
+``deck``         shuffling, drawing, gathering cards back into the deck (R3.1)
+``production``   what a building misses, what covers it, running a chain (R7.2-R7.9)
+``assistants``   free production buildings, hiring and moving assistants (R5.3, R7.12)
+``payments``     paying a cost good by good (R5.2, R7.10-R7.12)
+``flow``         the automatic flow between decisions: :func:`advance`, :func:`advance_turn` (R3-R8)
+``legal``        :func:`legal_mask`, one ``_legal_<decision>`` per decision
+``apply``        :func:`apply_action`, one ``_apply_<decision>`` per decision, :func:`step_checked`
+``deal``         :func:`init_game`: the set-up (R2)
+``scoring``      scores, winners, final rewards (R8.3)
+``observation``  one player's observation and the legal mask with it
+``invariants``   :func:`check_invariants`
+===============  ==========================================================================
 
 Every name other modules use is re-exported here: ``from ohmygoods_env import core;
 core.legal_mask`` and ``from ohmygoods_env.core import legal_mask`` both work.
@@ -50,7 +50,6 @@ from .apply import (
     ERR_OVER,
     ERR_PLAYER,
     ERR_RANGE,
-    advance_turn,
     apply_action,
     apply_decision,
     apply_forced,
@@ -59,7 +58,7 @@ from .apply import (
 )
 from .deal import CHARBURNER_BASE, init_game
 from .deck import draw_card
-from .flow import advance
+from .flow import advance, advance_turn
 from .invariants import check_invariants
 from .legal import legal_mask
 from .observation import observe, observe_with_mask, rounds_left

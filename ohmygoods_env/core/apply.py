@@ -60,7 +60,6 @@ from ..layout import (
     F_NB,
     F_OWE_GOODS,
     F_P1,
-    F_PH,
     F_PROD_SLOT,
     F_PRODUCED,
     F_REF_OWE,
@@ -79,8 +78,6 @@ from ..layout import (
     PAY_BUILD,
     PAY_HIRE,
     PAY_MOVE,
-    PH_P1_ASK,
-    PH_P2,
     STAFF_ASSISTANT,
     STAFF_EFFICIENT,
     STAFF_NONE,
@@ -97,7 +94,7 @@ from ..layout import (
     SUB_WORKER,
 )
 from . import flow, legal, payments, production, queries
-from .flow import _phase1_ask, _phase2, advance
+from .flow import advance
 from .legal import legal_mask
 from .payments import _pay_from, _start_payment
 from .production import _chain_possible, _missing, _pair_target, _run_chain
@@ -114,27 +111,6 @@ def apply_action(g, C, AS, a):
     """Apply action ``a`` of the current player (unchecked), then advance the game."""
     apply_decision(g, C, AS, a)
     advance(g, C, AS)
-
-
-@njit(cache=True)
-def advance_turn(g, C, AS, turn):
-    """:func:`advance` within turn ``turn`` of a simultaneous phase (R4.1, R5.2) and no further.
-
-    Returns True when the seat of that turn must decide again, False when its turn is over:
-    the row then stops between turns (before the next seat, the reveal or any draw), so a
-    seat's choices can be played out on a copy of the row on their own.
-    """
-    while g[F_TURN] == turn:
-        ph = g[F_PH]
-        if ph == PH_P2:
-            stop = _phase2(g, C, AS)
-        elif ph == PH_P1_ASK:
-            stop = _phase1_ask(g, C, AS)
-        else:
-            return False
-        if stop:
-            return g[F_TURN] == turn
-    return False
 
 
 @njit(cache=True)

@@ -2,8 +2,8 @@
 
 :func:`advance` runs dealing, market reveals, drawing goods, resolving simultaneous choices and
 the round end until a player must decide; it then sets ``F_DEC`` (the decision) and ``F_CUR``
-(who decides). Each phase of the round is one ``_<phase>`` helper; :func:`advance_turn` (in
-:mod:`.apply`) hands the turn on inside a phase.
+(who decides). Each phase of the round is one ``_<phase>`` helper; :func:`advance_turn` stops at
+the end of one seat's turn of a simultaneous phase.
 """
 
 from __future__ import annotations
@@ -516,6 +516,27 @@ def advance(g, C, AS):
             stop = False
         if stop:
             return
+
+
+@njit(cache=True)
+def advance_turn(g, C, AS, turn):
+    """:func:`advance` within turn ``turn`` of a simultaneous phase (R4.1, R5.2) and no further.
+
+    Returns True when the seat of that turn must decide again, False when its turn is over:
+    the row then stops between turns (before the next seat, the reveal or any draw), so a
+    seat's choices can be played out on a copy of the row on their own.
+    """
+    while g[F_TURN] == turn:
+        ph = g[F_PH]
+        if ph == PH_P2:
+            stop = _phase2(g, C, AS)
+        elif ph == PH_P1_ASK:
+            stop = _phase1_ask(g, C, AS)
+        else:
+            return False
+        if stop:
+            return g[F_TURN] == turn
+    return False
 
 
 _jit.register(globals(), _layout, _cards, queries, deck, production, assistants)
