@@ -6,12 +6,13 @@ that defines cached kernels ends with
 
 >>> register(globals(), core, layout, cards)  # doctest: +SKIP
 
-naming the modules its kernels depend on. :func:`register` hashes the sources and the
-public constants of those modules (and, transitively, of the modules *they* registered
-against) and compares the digest with the one stored next to the numba cache. When they
-differ, it empties the cache index of every kernel of that module, so they recompile on
-first use. :data:`REPORT` records what each registration found (``"fresh"``, ``"new"`` or
-``"stale"``) and which kernels were flushed.
+naming the modules its kernels depend on. A package of kernel modules (``core``) registers
+its modules in its ``__init__``, so registering against the package covers all of them.
+:func:`register` hashes the sources and the public constants of those modules (and,
+transitively, of the modules *they* registered against) and compares the digest with the one
+stored next to the numba cache. When they differ, it empties the cache index of every kernel
+of that module, so they recompile on first use. :data:`REPORT` records what each registration
+found (``"fresh"``, ``"new"`` or ``"stale"``) and which kernels were flushed.
 
 A loop over games that should run multi-threaded for large batches is written once, with
 ``prange``, and wrapped by :func:`twin`: the result compiles a serial and a parallel

@@ -64,7 +64,6 @@ __all__ = ["START_POINTS", "Scenario", "ScenarioError"]
 
 START_POINTS: tuple[str, ...] = ("phase1", "sunrise", "phase2", "sunset", "phase4", "build")
 _MODES = {"efficient": L.STAFF_EFFICIENT, "sloppy": L.STAFF_SLOPPY}
-_CHARBURNER_BASE = N_DECK
 
 
 class ScenarioError(ValueError):
@@ -519,7 +518,7 @@ class Scenario:
         named = self._claim_cards()
         cbs = self._charburners()
         owners = self._assistant_owners()
-        blds = [[_CHARBURNER_BASE + cbs[p]] + self._buildings[p] for p in range(n)]
+        blds = [[core.CHARBURNER_BASE + cbs[p]] + self._buildings[p] for p in range(n)]
         goods_cards, rest = self._split_pool(named, self._check_buildings(blds))
 
         g = self._new_row()

@@ -71,6 +71,15 @@ def test_wheel_top_level_names(wheel: Path) -> None:
     assert "ohmygoods_agents/checkpoints/ppo_2p.safetensors" in names  # package data of the renamed folder
     assert "ohmygoods_env/framework/stats.py" in names  # the game-agnostic subpackage ships too
     assert "ohmygoods_agents.registry:" in entry_points and "= agents." not in entry_points
+    # every package of the source tree is in the wheel (setuptools lists them by hand in pyproject.toml)
+    for folder, name in (
+        ("ohmygoods_env", "ohmygoods_env"),
+        ("agents", "ohmygoods_agents"),
+        ("training", "ohmygoods_training"),
+    ):
+        for init in (ROOT / folder).rglob("__init__.py"):
+            inside = init.relative_to(ROOT / folder).as_posix()
+            assert f"{name}/{inside}" in names, f"{name}/{inside} is missing from the wheel (pyproject.toml packages)"
 
 
 def _make_venv(where: Path) -> Path:

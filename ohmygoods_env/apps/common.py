@@ -112,14 +112,25 @@ COMPILE_NOTICE = "compiling the engine once (about a minute)"
 ENTRY_KERNELS = ("init_game", "legal_mask", "step_checked", "observe")
 
 
+def _index_fresh(nbi) -> bool:
+    """A kernel's numba index file (``Path``) has machine code written after it and is newer than its source."""
+    module = nbi.name.split("-")[0].rsplit(".", 1)[0].split(".")[-1]
+    src = nbi.parent.parent / f"{module}.py"
+    code = [c.stat().st_mtime for c in nbi.parent.glob(nbi.name[: -len(".nbi")] + ".*.nbc")]
+    if not code or max(code) < nbi.stat().st_mtime - 2.0:  # no machine code, or the index was emptied
+        return False
+    return not (src.exists() and nbi.stat().st_mtime < src.stat().st_mtime)
+
+
 def engine_cache_cold() -> bool:
     """True when numba has no up-to-date cache of the engine's entry kernels (a cheap look at file times).
 
     The engine's kernels are compiled with ``cache=True`` into ``__pycache__`` beside their
     source (or under ``NUMBA_CACHE_DIR``), one index file ``<module>.<kernel>-<line>.py*.nbi``
     per kernel. The cache counts as cold when an entry kernel (:data:`ENTRY_KERNELS`) has no
-    cached machine code (``*.nbc``), when its index was emptied after the code was written (a
-    stale-kernel refresh), or when its index file is older than its source file.
+    index with cached machine code (``*.nbc``) that was not emptied after the code was written (a
+    stale-kernel refresh) and is newer than its source file. Indexes left behind by a kernel
+    that moved (another line or module) do not make the cache cold.
     """
     from pathlib import Path
 
@@ -130,16 +141,8 @@ def engine_cache_cold() -> bool:
     index = list(Path(cache_root).rglob("*.nbi")) if cache_root else list(pkg.rglob("__pycache__/*.nbi"))
     for kernel in ENTRY_KERNELS:
         found = [p for p in index if p.name.split("-")[0].rsplit(".", 1)[-1] == kernel]
-        if not found:
+        if not any(_index_fresh(nbi) for nbi in found):  # left-over indexes of moved kernels do not count
             return True
-        for nbi in found:
-            module = nbi.name.split("-")[0].rsplit(".", 1)[0].split(".")[-1]
-            src = nbi.parent.parent / f"{module}.py"
-            code = [c.stat().st_mtime for c in nbi.parent.glob(nbi.name[: -len(".nbi")] + ".*.nbc")]
-            if not code or max(code) < nbi.stat().st_mtime - 2.0:  # no machine code, or the index was emptied
-                return True
-            if src.exists() and nbi.stat().st_mtime < src.stat().st_mtime:
-                return True
     return False
 
 

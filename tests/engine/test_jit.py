@@ -7,11 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ohmygoods_env import _jit
+from ohmygoods_env import _jit, core
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL_MODULES = (
-    "ohmygoods_env.core",
+    *(f"ohmygoods_env.core.{m}" for m in core.MODULES),
     "ohmygoods_env.batch",
     "ohmygoods_env.infostate",
     "ohmygoods_env.fuzz",
@@ -22,7 +22,7 @@ PROBE = """
 import importlib, json, sys
 for m in sys.argv[1:]:
     importlib.import_module(m)
-from ohmygoods_env import _jit
+from ohmygoods_env import _jit, core
 print(json.dumps(_jit.REPORT))
 """
 
