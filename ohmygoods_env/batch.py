@@ -71,6 +71,10 @@ from ._jit import twin
 from .cards import CardSet, default_cards
 from .checks import check_finite, check_flag, check_seed, check_seeds, seed_or_fresh
 from .engine import REWARD_MODES, IllegalActionError, illegal_action_message
+from .framework import rng as _rng
+from .framework.rng import nth_legal as nth_legal  # re-exported: old import path
+from .framework.rng import pick_legal
+from .framework.rng import rng_below as rng_below  # re-exported: old import path
 from .rules import RuleSet, make_rules
 
 # numba's OpenMP threading layer busy-waits between parallel kernels by default; on a machine
@@ -82,7 +86,6 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 ILLEGAL_MODES: tuple[str, ...] = ("raise", "penalty")
 
 _M64 = (1 << 64) - 1
-_BYTE_LOW = np.uint64(0x0101010101010101)
 _SEAT_SALT = np.uint64(0x5EA7)
 _OPP_SALT = np.uint64(0x0990)
 
@@ -119,84 +122,10 @@ def episode_seed(seed: int, slot: int, episode: int) -> int:
     return int(_episode_seed(np.uint64(check_seed(seed)), np.uint64(slot), np.uint64(episode)))
 
 
-@njit(cache=True)
-def rng_below(rng: np.ndarray, i: int, n: int) -> int:
-    """Uniform int in ``[0, n)`` from the xorshift64 word ``rng[i]`` (advanced in place)."""
-    x = rng[i]
-    x ^= x << np.uint64(13)
-    x ^= x >> np.uint64(7)
-    x ^= x << np.uint64(17)
-    rng[i] = x
-    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
-def _nonzero_bytes(x):
-    """How many of the 8 bytes of the ``uint64`` word ``x`` are non-zero."""
-    x = x | (x >> np.uint64(4))
-    x = x | (x >> np.uint64(2))
-    x = x | (x >> np.uint64(1))
-    return np.int64(((x & _BYTE_LOW) * _BYTE_LOW) >> np.uint64(56))
-
-
-@njit(cache=True)
-def nth_legal(mask: np.ndarray, k: int) -> int:
-    """The ``k``-th (0-based) non-zero entry of the int8 ``mask``; -1 if there are fewer.
-
-    Masks are mostly zeros: the scan skips 8 bytes at a time (aligned ``uint64`` words of
-    the same memory) and looks at single bytes only in the word that holds the answer.
-    """
-    m = mask.shape[0]
-    head = min((-np.int64(mask.ctypes.data)) & 7, m)  # bytes before the first 8-byte boundary
-    for a in range(head):
-        if mask[a] != 0:
-            if k == 0:
-                return a
-            k -= 1
-    nw = (m - head) // 8
-    words = mask[head : head + 8 * nw].view(np.uint64)
-    for j in range(nw):
-        x = words[j]
-        if x == 0:
-            continue
-        c = _nonzero_bytes(x)
-        if k >= c:
-            k -= c
-            continue
-        for a in range(head + 8 * j, head + 8 * j + 8):
-            if mask[a] != 0:
-                if k == 0:
-                    return a
-                k -= 1
-    for a in range(head + 8 * nw, m):
-        if mask[a] != 0:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
-
-
-@njit(cache=True)
-def _pick(mask, rng, i):
-    """A uniformly random non-zero entry of ``mask`` drawn with ``rng[i]``; -1 if there is none."""
-    n = 0
-    for a in range(mask.shape[0]):
-        n += mask[a]  # engine masks hold 0/1: a plain sum vectorises, a count of non-zeros does not
-    a = nth_legal(mask, rng_below(rng, i, n)) if n > 0 else -1
-    if a < 0:  # an empty mask, or one with entries other than 0/1: count the non-zeros
-        c = 0
-        for b in range(mask.shape[0]):
-            if mask[b] != 0:
-                c += 1
-        if c > 0:
-            a = nth_legal(mask, rng_below(rng, i, c))
-    return a
-
-
 @twin
 def _random_actions(masks, rng, out):
     for i in prange(masks.shape[0]):
-        out[i] = _pick(masks[i], rng, i)
+        out[i] = pick_legal(masks[i], rng, i)
 
 
 def random_actions(masks: np.ndarray, rng: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -322,7 +251,7 @@ def _random_row(S, C, AS, i, until, masks, rng, flags, rewards, decisions, param
     while not (flags[_TERM, i] or flags[_TRUNC, i]):
         if until[i] >= 0 and g[L.F_CUR] == until[i]:
             break
-        a = _pick(masks[i], rng, i)
+        a = pick_legal(masks[i], rng, i)
         if a < 0:
             break
         _apply(S, C, AS, i, a, masks, flags, rewards, decisions, params)
@@ -688,4 +617,4 @@ class BatchGames:
         raise IllegalActionError(f"game {i}: " + illegal_action_message(a, dec, player, legal, self.game(i)))
 
 
-_jit.register(globals(), core, L, _cards)
+_jit.register(globals(), core, L, _cards, _rng)

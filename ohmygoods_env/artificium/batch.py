@@ -13,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit
-from ..checks import check_seed
-from ..core import mix64
+from ..framework import jit as _jit
+from ..framework import rng as _rng
+from ..framework.checks import check_seed
+from ..framework.rng import mix64
 from . import cards as _cards
 from . import core
 from . import layout as L
@@ -130,4 +131,4 @@ class ArtBatch:
         return rows
 
 
-_jit.register(globals(), core, _cards, L)
+_jit.register(globals(), core, _cards, L, _rng)

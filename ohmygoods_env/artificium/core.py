@@ -13,9 +13,8 @@ it (reveal, resolution order, draws, round end, final scoring) up to the next de
 ``F_DEC`` is the decision, ``F_CUR`` the seat asked now; during the simultaneous card
 choice (A4.1) every seat in :func:`is_pending` may act, in any order.
 
-Chance lives in the row: ``F_RNG`` is a 64-bit xorshift64 state (the generator of
-``ohmygoods_env.core.rand_below``, stepped by ``ohmygoods_env.batch.rng_below``), seeded
-through the package's one mixer ``ohmygoods_env.core.mix64``.
+Chance lives in the row: ``F_RNG`` is a 64-bit xorshift64 state, seeded through the library's
+one mixer; both are the game-agnostic kernels of :mod:`ohmygoods_env.framework.rng`.
 """
 
 from __future__ import annotations
@@ -23,11 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit
-from .. import batch as _omg_batch
-from .. import core as _omg_core
-from ..batch import rng_below
-from ..core import GOLDEN, mix64
+from ..framework import jit as _jit
+from ..framework import rng as _rng
+from ..framework.rng import rand_below_at, seed_word
 from . import cards as _cards
 from . import layout as _layout
 from .cards import (
@@ -176,40 +173,17 @@ ALL_SEATS = (1 << MAX_PLAYERS) - 1
 
 # ===================================================================== chance
 
-_LOW32 = np.uint64(0xFFFFFFFF)
-
-
-@njit(cache=True)
-def _store_rng(g, x):
-    for k in range(2):
-        w = np.int64((x >> np.uint64(32 * k)) & _LOW32)
-        g[F_RNG + k] = w - 0x100000000 if w >= 0x80000000 else w
-
-
-@njit(cache=True)
-def _load_rng(g):
-    lo = np.uint64(np.int64(g[F_RNG]) & 0xFFFFFFFF)
-    hi = np.uint64(np.int64(g[F_RNG + 1]) & 0xFFFFFFFF)
-    return lo | (hi << np.uint64(32))
-
 
 @njit(cache=True)
 def seed_rng(g, seed):
-    """Seed the row's RNG from a 64-bit seed (int64 bit pattern) through ``core.mix64``."""
-    z = mix64(np.uint64(seed))
-    if z == np.uint64(0):
-        z = GOLDEN
-    _store_rng(g, z)
+    """Seed the row's RNG from a 64-bit seed (int64 bit pattern) through the one mixer ``framework.rng.mix64``."""
+    seed_word(g, F_RNG, seed)
 
 
 @njit(cache=True)
 def rand_below(g, n):
-    """Uniform integer in [0, n) from the row's xorshift64 state (n >= 1): ``ohmygoods_env.batch.rng_below``."""
-    word = np.empty(1, np.uint64)
-    word[0] = _load_rng(g)
-    r = rng_below(word, 0, n)
-    _store_rng(g, word[0])
-    return r
+    """Uniform integer in [0, n) from the row's xorshift64 state (n >= 1)."""
+    return rand_below_at(g, F_RNG, n)
 
 
 # ===================================================================== cards and piles
@@ -1047,6 +1021,6 @@ def check_invariants(g, T, B, TR, CT):
     return 0
 
 
-_jit.register(globals(), _cards, _layout, _omg_core, _omg_batch)  # mix64 and rng_below
+_jit.register(globals(), _cards, _layout, _rng)
 
 __all__ = ["STATE_LEN", "init_game", "legal_mask", "apply_action", "step_checked"]

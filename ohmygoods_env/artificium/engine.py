@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..checks import check_seed, seed_or_fresh
+from ..framework.checks import check_seed, seed_or_fresh
 from . import core
 from . import layout as L
 from .cards import B_SELL, RESOURCES, T_COUNT, ArtTables, default_tables

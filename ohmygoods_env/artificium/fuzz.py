@@ -5,7 +5,7 @@ pending seat during the simultaneous choice) and, with ``check`` set, after ever
 asserts the invariants of A9.8 (:func:`core.check_invariants`), a non-empty mask while the
 game runs, that an illegal action is refused with the state unchanged, and that the game
 ends after round 4 within :data:`MAX_STEPS`. The random picks use their own xorshift64
-word seeded through ``ohmygoods_env.core.mix64``, never the games' RNG.
+word seeded through ``ohmygoods_env.framework.rng.mix64``, never the games' RNG.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .. import _jit
-from ..batch import nth_legal, rng_below
-from ..core import mix64
+from ..framework import jit as _jit
+from ..framework import rng as _rng
+from ..framework.rng import mix64, nth_legal, rng_below
 from . import cards as _cards
 from . import core
 from . import layout as L
@@ -180,4 +180,4 @@ def bench(num_players: int, games: int = 200, seed: int = 0) -> dict:
     }
 
 
-_jit.register(globals(), core, _cards, L)
+_jit.register(globals(), core, _cards, L, _rng)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit
+from ..framework import jit as _jit
 from . import cards as _cards
 from . import core as _core
 from . import layout as _layout

@@ -10,7 +10,7 @@ State row
 A game is one ``int32`` row of length :data:`STATE_LEN`; a batch is ``int32[B, STATE_LEN]``.
 ``F_LOC + card`` is the place of each of the 108 cards (``L_*`` codes), the deck order is
 ``F_DECK[0:F_DECK_N]`` with the top card last, ``F_RNG`` holds the game's 64-bit xorshift
-state (two int32 words, seeded through ``ohmygoods_env.core.mix64``). Per-player blocks are
+state (two int32 words, seeded through ``ohmygoods_env.framework.rng.mix64``). Per-player blocks are
 ``[MAX_PLAYERS]`` or ``[MAX_PLAYERS * N_RES]`` (index ``p * N_RES + r``).
 
 Action ids

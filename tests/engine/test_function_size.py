@@ -65,10 +65,20 @@ def test_the_order_is_the_one_the_package_docstring_gives() -> None:
     assert tuple(listed) == core.MODULES
 
 
-def _imports_core(node: ast.ImportFrom) -> bool:
-    """``from ohmygoods_env import core``, ``from .. import core`` or ``from ohmygoods_env.core import x``."""
-    package = node.module in ("ohmygoods_env", None)
-    return (package and any(a.name == "core" for a in node.names)) or node.module in ("ohmygoods_env.core", "core")
+def _absolute(node: ast.ImportFrom, path: Path) -> str | None:
+    """The module a ``from X import ...`` names, relative imports resolved against the file's package."""
+    if not node.level:
+        return node.module
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    base = parts[: len(parts) - node.level]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports_core(node: ast.ImportFrom, path: Path) -> bool:
+    """``from ohmygoods_env import core``, ``from .. import core`` or ``from ohmygoods_env.core import x``
+    (another game's own ``core``, such as ``ohmygoods_env.artificium.core``, is not this one)."""
+    module = _absolute(node, path)
+    return (module == "ohmygoods_env" and any(a.name == "core" for a in node.names)) or module == "ohmygoods_env.core"
 
 
 def test_kernels_called_through_core_are_exported() -> None:
@@ -77,11 +87,11 @@ def test_kernels_called_through_core_are_exported() -> None:
     for folder in ("ohmygoods_env", "agents", "training", "tests"):
         for path in (ROOT / folder).rglob("*.py"):
             tree = ast.parse(path.read_text())
-            imports = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and _imports_core(n)]
+            imports = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and _imports_core(n, path)]
             if CORE in path.parents or not imports:
                 continue
             for node in imports:
-                if node.module in ("ohmygoods_env.core", "core"):
+                if _absolute(node, path) == "ohmygoods_env.core":
                     used.update(a.name for a in node.names)
             for node in ast.walk(tree):
                 if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "core":

@@ -1,0 +1,145 @@
+"""The registry of cached numba kernels: staleness checks and serial/parallel twins.
+
+Numba checks a cached kernel against its own source file only, but a kernel compiles in the
+engine functions and constants it calls (``core``, ``layout``, ``cards`` ...). Every module
+that defines cached kernels ends with
+
+>>> register(globals(), core, layout, cards)  # doctest: +SKIP
+
+naming the modules its kernels depend on. A package of kernel modules (``core``) registers
+its modules in its ``__init__``, so registering against the package covers all of them.
+:func:`register` hashes the sources and the public constants of those modules (and,
+transitively, of the modules *they* registered against) and compares the digest with the one
+stored next to the numba cache. When they differ, it empties the cache index of every kernel
+of that module, so they recompile on first use. :data:`REPORT` records what each registration
+found (``"fresh"``, ``"new"`` or ``"stale"``) and which kernels were flushed.
+
+A loop over games that should run multi-threaded for large batches is written once, with
+``prange``, and wrapped by :func:`twin`: the result compiles a serial and a parallel
+kernel from the same source and :meth:`Twin.pick` chooses by batch size
+(:data:`PARALLEL_MIN`).
+
+This module sits below every kernel module and imports nothing from the package. It lives in
+the game-agnostic framework; ``ohmygoods_env._jit`` is the same module under its old name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import types
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numba.core.registry import CPUDispatcher
+
+#: Batches at least this large use the multi-threaded (``prange``) twin: below it, waking the
+#: thread pool costs more than it saves (measured on 2 cores; see docs/performance.md).
+PARALLEL_MIN = 128
+
+#: module name -> {"status": "fresh" | "new" | "stale" | "uncached", "kernels": [...], "flushed": [...]}
+REPORT: dict[str, dict[str, Any]] = {}
+_DEPS: dict[str, tuple[str, ...]] = {}
+
+
+class Twin:
+    """A serial and a parallel kernel compiled from one ``prange`` function."""
+
+    __slots__ = ("serial", "parallel", "__name__")
+
+    def __init__(self, fn: types.FunctionType) -> None:
+        self.serial = njit(cache=True)(fn)
+        # a distinct function object (own qualname) so the two cache entries never collide
+        pf = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__ + "_parallel", fn.__defaults__, fn.__closure__)
+        pf.__qualname__ = fn.__qualname__ + "_parallel"
+        pf.__module__ = fn.__module__
+        pf.__doc__ = fn.__doc__
+        self.parallel = njit(cache=True, parallel=True)(pf)
+        self.__name__ = fn.__name__
+
+    def pick(self, n: int) -> CPUDispatcher:
+        """The kernel for a loop over ``n`` games."""
+        return self.parallel if n >= PARALLEL_MIN else self.serial
+
+
+def twin(fn: types.FunctionType) -> Twin:
+    """Decorator: compile ``fn`` (a loop written with ``prange``) as a serial and a parallel kernel."""
+    return Twin(fn)
+
+
+def _kernels(namespace: dict) -> list[CPUDispatcher]:
+    name = namespace["__name__"]
+    out: list[CPUDispatcher] = []
+    for v in namespace.values():
+        ds = (v.serial, v.parallel) if isinstance(v, Twin) else (v,)
+        for d in ds:
+            if isinstance(d, CPUDispatcher) and d.py_func.__module__ == name and getattr(d, "_cache", None):
+                out.append(d)
+    return out
+
+
+def _constants(m: ModuleType) -> str:
+    """The public constants of ``m`` (upper-case names bound to ints, floats, strings or tuples)."""
+    items = []
+    for k, v in sorted(vars(m).items()):
+        if k.isupper() and isinstance(v, (int, float, str, tuple, np.integer)):
+            items.append(f"{k}={v!r}")
+    return "\n".join(items)
+
+
+def _closure(names: tuple[str, ...]) -> list[str]:
+    seen: list[str] = []
+    todo = list(names)
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.append(n)
+        todo.extend(_DEPS.get(n, ()))
+    return sorted(seen)
+
+
+def stamp(namespace: dict, *deps: ModuleType) -> str:
+    """Digest of the sources and constants ``namespace``'s kernels depend on."""
+    import sys
+
+    names = _closure(tuple(m.__name__ for m in deps))
+    digest = hashlib.sha256()
+    for n in names:
+        m = sys.modules[n]
+        digest.update(n.encode())
+        digest.update(Path(m.__file__).read_bytes())
+        digest.update(_constants(m).encode())
+    return digest.hexdigest()
+
+
+def register(namespace: dict, *deps: ModuleType) -> str:
+    """Register the cached kernels of ``namespace`` (a module's ``globals()``) and their dependencies.
+
+    Flushes their numba caches when ``deps`` changed since the caches were written. Returns the
+    status also stored in :data:`REPORT`.
+    """
+    name = namespace["__name__"]
+    _DEPS[name] = tuple(m.__name__ for m in deps)
+    kernels = _kernels(namespace)
+    entry: dict[str, Any] = {"status": "uncached", "kernels": sorted(d.py_func.__qualname__ for d in kernels)}
+    entry["flushed"] = []
+    REPORT[name] = entry
+    if not kernels:
+        return entry["status"]
+    try:
+        digest = stamp(namespace, *deps)
+        path = Path(kernels[0]._cache._cache_path) / f"{name}.engine-stamp"
+        if path.exists() and path.read_text() == digest:
+            entry["status"] = "fresh"
+            return "fresh"
+        entry["status"] = "stale" if path.exists() else "new"
+        for d in kernels:
+            d._cache.flush()
+        entry["flushed"] = list(entry["kernels"])
+        path.write_text(digest)
+    except (OSError, AttributeError, TypeError):  # read-only or unusual cache: leave numba's own checks
+        entry["status"] = "unchecked"
+    return entry["status"]
