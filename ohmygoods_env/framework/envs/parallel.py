@@ -39,7 +39,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from ...checks import optional_seed
-from ..game import ForwardModel, GameSpec, check_action, check_joint
+from ..game import ForwardModel, GameSpec, IllegalActionError, check_action, check_joint, illegal_message
 from .common import (
     SEED_BOUND,
     GameSetup,
@@ -194,9 +194,11 @@ class GameParallelEnv(ParallelEnv):
         if self.illegal == "raise":
             for p, a in chosen.items():
                 try:
-                    check_action(a, self._model.num_actions)
+                    a = check_action(a, self.num_actions)
                 except (TypeError, ValueError) as exc:
                     raise type(exc)(f"{exc} ({self.possible_agents[p]})") from None
+                if a >= self._model.num_actions:  # the added wait id: a pending seat must decide
+                    raise IllegalActionError(illegal_message(self._model, p, a) + " (the wait action)")
             checked = {p: int(a) for p, a in chosen.items()}
             check_joint(self._model, checked)
         else:
