@@ -30,7 +30,8 @@ bandits, and choices they already made face down in the real game are re-drawn b
 Budget: ``iterations`` worlds per decision (default 200) and/or ``seconds`` of wall time,
 whichever ends first. With an iteration budget the agent is deterministic for a given seed.
 Importing this module registers ``ismcts`` (``ismcts:N`` for ``N`` iterations) for every
-game in the registry of :mod:`ohmygoods_env.framework.agents`.
+game in the registry of :mod:`ohmygoods_env.framework.agents`; the entry point group
+``ohmygoods.game_agents`` (``pyproject.toml``) lets that registry find it without the import.
 """
 
 from __future__ import annotations
@@ -165,7 +166,8 @@ class ISMCTSAgent:
             world.step_joint(joint)
 
 
-def _factory(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> ISMCTSAgent:
+def ismcts(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> ISMCTSAgent:
+    """``ismcts`` (200 iterations) or ``ismcts:N`` (``N`` iterations): the registry's factory."""
     if arg is not None:
         try:
             kwargs["iterations"] = int(arg)
@@ -174,4 +176,4 @@ def _factory(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) 
     return ISMCTSAgent(seed=seed, **kwargs)
 
 
-register_agent("*", "ismcts", _factory, "information-set MCTS over any game (ismcts:N: N iterations)")
+register_agent("*", "ismcts", ismcts, "information-set MCTS over any game (ismcts:N: N iterations)")

@@ -84,3 +84,7 @@ if ENV_ID_GYM not in _gym.registry:  # importing twice (or reloading) must not r
     )
 
 __all__ += ["ENV_ID_GYM", "LearnerGames", "OhMyGoodsEnv", "OhMyGoodsVectorEnv", "RandomOpponent"]
+
+# ---------------------------------------------------------------- Artificium: "artificium" in the framework's game
+# registry, ``ohmygoods/artificium-v0`` in PettingZoo's registries, ``ohmygoods/Artificium-v0`` in Gymnasium's
+from ..artificium import game_spec as _artificium_spec  # noqa: E402,F401

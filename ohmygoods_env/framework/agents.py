@@ -13,12 +13,14 @@ Registry: :func:`register_agent` ``(game, name, factory)`` with ``game`` a game 
 the part after ``NAME:`` in a spec. :func:`make_agent` looks a name up for the game, then
 among the agents of every game, then asks the game's own registry (``GameSpec.make_agent``).
 ``random`` is built in for every game; ``ohmygoods_agents.ismcts`` registers ``ismcts``
-when imported.
+when imported, and a name found nowhere is looked up once in the entry point group
+``ohmygoods.game_agents`` (``pyproject.toml`` lists ``ismcts`` there).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -38,6 +40,8 @@ __all__ = [
 
 AgentFactory = Callable[..., Any]
 ANY_GAME = "*"
+#: entry point group of agents for every game (``name = "module:factory"``), read for unknown names
+ENTRY_POINT_GROUP = "ohmygoods.game_agents"
 
 
 @runtime_checkable
@@ -109,6 +113,8 @@ def make_agent(game: str | GameSpec, spec: str, seed: int | None = None, **kwarg
     if not isinstance(spec, str):
         raise TypeError(f"agent spec must be a str, got {type(spec).__name__} {spec!r}")
     name, _, arg = spec.partition(":")
+    if name not in _REGISTRY.get(gs.name, {}) and name not in _REGISTRY.get(ANY_GAME, {}):
+        _load_entry_point(name)
     for table in (_REGISTRY.get(gs.name, {}), _REGISTRY.get(ANY_GAME, {})):
         if name in table:
             return table[name][0](arg or None, seed=seed, **kwargs)
@@ -119,6 +125,14 @@ def make_agent(game: str | GameSpec, spec: str, seed: int | None = None, **kwarg
             known = agent_names(gs)
             raise ValueError(f"unknown agent {spec!r} for {gs.title}: {exc}; generic agents: {known}") from None
     raise ValueError(f"unknown agent {spec!r} for {gs.title}: known agents are {agent_names(gs)}")
+
+
+def _load_entry_point(name: str) -> None:
+    """Register ``name`` for every game from the entry point group :data:`ENTRY_POINT_GROUP`, if it is there."""
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            register_agent(ANY_GAME, name, ep.load(), f"from the entry point {ep.value}")
+            return
 
 
 def resolve_agent(game: str | GameSpec, agent: Any, seed: int | None = None) -> Any:
