@@ -85,3 +85,25 @@ def test_ismcts_and_the_single_agent_env_play_artificium() -> None:
         obs, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         if done:
             break
+
+
+def test_bad_actions_raise_the_frameworks_errors_and_change_nothing() -> None:
+    from ohmygoods_env.framework.envs import GameAECEnv
+    from ohmygoods_env.framework.game import IllegalActionError
+
+    aec = GameAECEnv("artificium", num_players=3)
+    aec.reset(seed=4)
+    before = aec.game.state.copy()
+    agent = aec.agent_selection
+    with pytest.raises(IllegalActionError, match=agent):
+        aec.step(L.A_WAIT)
+    with pytest.raises(TypeError, match="must be an int"):
+        aec.step(1.5)
+    par = pettingzoo.make("parallel", ENV_ID, num_players=3)
+    obs, _ = par.reset(seed=4)
+    with pytest.raises(IllegalActionError):
+        par.step({a: L.A_WAIT for a in obs})
+    with pytest.raises(ValueError, match="unknown agent"):
+        par.step({"player_3": 0})
+    np.testing.assert_array_equal(aec.game.state, before)
+    np.testing.assert_array_equal(par.game.state, before)

@@ -277,3 +277,20 @@ def test_generic_envs_refuse_bad_setup() -> None:
         while not g.done:
             g.step(int(np.flatnonzero(g.legal_mask())[0]))
         g.step(0)
+
+
+@pytest.mark.parametrize("game", ["goofspiel", "ohmygoods", "artificium"])
+def test_envs_render_text_and_pickle(game: str) -> None:
+    import ohmygoods_env  # noqa: F401  (registers "artificium")
+
+    aec = GameAECEnv(game, num_players=2, render_mode="ansi")
+    aec.reset(seed=3)
+    assert isinstance(aec.render(), str) and aec.render()
+    par = parallel_env(game, num_players=2, render_mode="ansi")
+    obs, _ = par.reset(seed=3)
+    assert par.render() == aec.render()
+    copy = pickle.loads(pickle.dumps(par))
+    np.testing.assert_array_equal(copy.observe("player_1")["observation"], obs["player_1"]["observation"])
+    single = GameSingleAgentEnv(game, render_mode="ansi")
+    single.reset(seed=3)
+    assert isinstance(single.render(), str)

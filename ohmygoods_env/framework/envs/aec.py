@@ -12,8 +12,9 @@
 * Infos: numbers only, same keys for every agent: ``to_act`` (1 for the agent to act) and
   ``winner`` (1 for the winners at the end).
 * Errors: a wrong type ``TypeError``, an out-of-range id ``ValueError``, an illegal action
-  :class:`~ohmygoods_env.framework.game.IllegalActionError` (a ``ValueError``), naming the
-  agent; the game and the env are unchanged.
+  :class:`~ohmygoods_env.framework.game.IllegalActionError` (a ``ValueError``; checked here
+  against the mask, so every game raises the framework's error), naming the agent; the game
+  and the env are unchanged.
 * Seeds: ``reset(seed=s)`` deals ``new_game(seed=s)`` and re-seeds the env's RNG with ``s``;
   ``reset()`` deals the game of the next seed that RNG draws.
 
@@ -33,7 +34,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ...checks import optional_seed
-from ..game import ForwardModel, GameSpec
+from ..game import ForwardModel, GameSpec, IllegalActionError, check_action, illegal_message
 from .common import SEED_BOUND, GameSetup, dict_obs_space, seat_infos, seat_of
 
 __all__ = ["GameAECEnv", "aec_env"]
@@ -106,10 +107,14 @@ class GameAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        m = self._model
         try:
-            self._model.step(action)  # type: ignore[arg-type]
+            a = check_action(action, m.num_actions)
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"{exc} ({agent})") from None
+        if not m.legal_mask(m.current_player)[a]:  # the framework's error, whatever the game raises
+            raise IllegalActionError(f"{illegal_message(m, m.current_player, a)} ({agent})")
+        m.step(a)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self._model.done:
