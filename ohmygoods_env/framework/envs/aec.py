@@ -26,16 +26,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ...checks import optional_seed
 from ..game import ForwardModel, GameSpec, IllegalActionError, check_action, illegal_message
-from .common import SEED_BOUND, GameSetup, dict_obs_space, seat_infos, seat_of
+from .common import GameSetup, check_render_mode, next_game_seed, render_view, seat_infos, seat_of, seat_spaces
 
 __all__ = ["GameAECEnv", "aec_env"]
 
@@ -55,17 +53,13 @@ class GameAECEnv(AECEnv):
     ) -> None:
         super().__init__()
         self.setup = GameSetup(game, num_players, reward, options)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.metadata = {**self.metadata, "name": self.setup.env_name()}
-        self.render_mode = render_mode
         self._model = self.setup.new_game(0)  # bad options fail here, not at reset
         self._rng = np.random.default_rng()
-        self.possible_agents = self.setup.agents()
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = dict_obs_space(self.setup.obs_box(self._model), self._model.num_actions)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = {a: spaces.Discrete(self._model.num_actions) for a in self.possible_agents}
+        self.possible_agents, self.agent_name_mapping, self.observation_spaces, self.action_spaces = seat_spaces(
+            self.setup, self._model, self._model.num_actions
+        )
         self.agents = []
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -81,10 +75,7 @@ class GameAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        seed = optional_seed(seed)
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        game_seed = seed if seed is not None else int(self._rng.integers(0, SEED_BOUND))
+        game_seed, self._rng = next_game_seed(seed, self._rng)
         self._model = self.setup.new_game(game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -128,14 +119,7 @@ class GameAECEnv(AECEnv):
             self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        text = self.setup.spec.render_text(self._model, None)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_view(self.setup, self._model, self.render_mode)
 
     def close(self) -> None:
         pass

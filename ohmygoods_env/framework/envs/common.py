@@ -12,13 +12,26 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ...checks import check_finite
+from ...checks import check_finite, optional_seed
 from ..game import ForwardModel, GameSpec, check_action, resolve_game
 
-__all__ = ["SEED_BOUND", "GameSetup", "agent_names_of", "check_illegal_mode", "dict_obs_space", "seat_infos", "seat_of"]
+__all__ = [
+    "SEED_BOUND",
+    "GameSetup",
+    "agent_names_of",
+    "check_illegal_mode",
+    "check_render_mode",
+    "dict_obs_space",
+    "next_game_seed",
+    "render_view",
+    "seat_infos",
+    "seat_of",
+    "seat_spaces",
+]
 
 #: game seeds drawn by an env's RNG lie in ``[0, SEED_BOUND)``
 SEED_BOUND = 2**63 - 1
@@ -112,3 +125,43 @@ def seat_infos(
     """Every agent's info, numbers only and the same keys: ``to_act`` (in ``acting``), ``winner`` (at the end)."""
     winners = set(model.winners()) if model.done else set()
     return {a: {"to_act": int(mapping[a] in acting), "winner": int(mapping[a] in winners)} for a in agents}
+
+
+def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
+    """``render_mode`` if it is ``None`` or one of ``modes``, else ``ValueError``."""
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
+    return render_mode  # type: ignore[return-value]
+
+
+def render_view(
+    setup: GameSetup, model: ForwardModel, render_mode: str | None, player: int | None = None
+) -> str | None:
+    """The game's text view (``render_text``): returned for ``"ansi"``, printed for ``"human"``."""
+    if render_mode is None:
+        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    text = setup.spec.render_text(model, player)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
+
+
+def seat_spaces(
+    setup: GameSetup, model: ForwardModel, num_actions: int
+) -> tuple[list[str], dict[str, int], dict[str, spaces.Dict], dict[str, spaces.Discrete]]:
+    """Agent names, their seats, and every agent's (one shared) observation and action space."""
+    agents = setup.agents()
+    obs_space = dict_obs_space(setup.obs_box(model), num_actions)
+    act_space = spaces.Discrete(num_actions)
+    seats = {a: i for i, a in enumerate(agents)}
+    return agents, seats, dict.fromkeys(agents, obs_space), dict.fromkeys(agents, act_space)
+
+
+def next_game_seed(seed: object, rng: np.random.Generator) -> tuple[int, np.random.Generator]:
+    """The seed of the next game and the env's RNG: ``seed`` re-seeds the RNG and deals itself; ``None`` draws."""
+    s = optional_seed(seed)
+    if s is not None:
+        return s, np.random.default_rng(s)
+    return int(rng.integers(0, SEED_BOUND)), rng

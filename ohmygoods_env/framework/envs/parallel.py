@@ -35,20 +35,20 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from ...checks import optional_seed
 from ..game import ForwardModel, GameSpec, IllegalActionError, check_action, check_joint, illegal_message
 from .common import (
-    SEED_BOUND,
     GameSetup,
     check_illegal_mode,
-    dict_obs_space,
+    check_render_mode,
     is_legal,
+    next_game_seed,
     penalty_rewards,
+    render_view,
     seat_infos,
     seat_of,
+    seat_spaces,
 )
 
 __all__ = ["GameParallelEnv", "parallel_env"]
@@ -70,10 +70,8 @@ class GameParallelEnv(ParallelEnv):
         **options: Any,
     ) -> None:
         self.setup = GameSetup(game, num_players, reward, options)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.metadata = {**self.metadata, "name": self.setup.env_name()}
-        self.render_mode = render_mode
         self.illegal, self.penalty = check_illegal_mode(illegal, penalty)
         self._model = self.setup.new_game(0)
         self._penalised = False
@@ -82,11 +80,9 @@ class GameParallelEnv(ParallelEnv):
         #: the action id of a seat that has nothing to decide
         self.wait_action = spec_wait if spec_wait is not None else self._model.num_actions
         self.num_actions = max(self._model.num_actions, self.wait_action + 1)
-        self.possible_agents = self.setup.agents()
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = dict_obs_space(self.setup.obs_box(self._model), self.num_actions)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self.possible_agents, self.agent_name_mapping, self.observation_spaces, self.action_spaces = seat_spaces(
+            self.setup, self._model, self.num_actions
+        )
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -107,10 +103,7 @@ class GameParallelEnv(ParallelEnv):
 
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
-        seed = optional_seed(seed)
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        game_seed = seed if seed is not None else int(self._rng.integers(0, SEED_BOUND))
+        game_seed, self._rng = next_game_seed(seed, self._rng)
         self._model = self.setup.new_game(game_seed)
         self._penalised = False
         self.agents = self.possible_agents[:]
@@ -153,14 +146,7 @@ class GameParallelEnv(ParallelEnv):
         return {"observation": self._model.observe(p), "action_mask": mask}
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        text = self.setup.spec.render_text(self._model, None)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_view(self.setup, self._model, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -46,7 +46,7 @@ import numpy as np
 from ...checks import check_seed
 from ..agents import choose, resolve_agent
 from ..game import ForwardModel, GameSpec, IllegalActionError, check_action, illegal_message
-from .common import SEED_BOUND, GameSetup, check_illegal_mode, penalty_rewards
+from .common import SEED_BOUND, GameSetup, check_illegal_mode, check_render_mode, penalty_rewards, render_view
 
 __all__ = ["GameSingleAgentEnv"]
 
@@ -70,9 +70,7 @@ class GameSingleAgentEnv(gym.Env):
     ) -> None:
         self.setup = GameSetup(game, num_players, reward, options)
         n = self.setup.num_players
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         if learner_seat != "random" and not (isinstance(learner_seat, int) and 0 <= learner_seat < n):
             raise ValueError(f"learner_seat must be 'random' or an int in 0..{n - 1}, got {learner_seat!r}")
         self.learner_seat = learner_seat
@@ -139,9 +137,8 @@ class GameSingleAgentEnv(gym.Env):
         return self._model.legal_mask(self.seat).astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return self.setup.spec.render_text(self._model, self.seat)
+        """The learner's view as text (``render_mode="ansi"``)."""
+        return render_view(self.setup, self._model, self.render_mode, self.seat)
 
     # ------------------------------------------------------------------ helpers
     def _opponent_of(self, p: int) -> Any:
