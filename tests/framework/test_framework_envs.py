@@ -294,3 +294,19 @@ def test_envs_render_text_and_pickle(game: str) -> None:
     single = GameSingleAgentEnv(game, render_mode="ansi")
     single.reset(seed=3)
     assert isinstance(single.render(), str)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_aec_face_down_choice_is_hidden_from_the_next_seat(n: int) -> None:
+    """AEC twins that differ only in seat 0's face-down bid show seat 1 the same observation."""
+    envs = [GameAECEnv("goofspiel", num_players=n, num_cards=4) for _ in range(2)]
+    for env, bid in zip(envs, (0, 3), strict=True):
+        env.reset(seed=5)
+        env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))  # the leader's pick
+        assert env.agent_selection == "player_0"
+        env.step(bid)
+        assert env.agent_selection == "player_1"
+    a, b = (e.observe("player_1") for e in envs)
+    np.testing.assert_array_equal(a["observation"], b["observation"])
+    np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
+    assert envs[0].infos == envs[1].infos
