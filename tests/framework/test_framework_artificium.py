@@ -111,11 +111,10 @@ def test_bad_actions_raise_the_frameworks_errors_and_change_nothing() -> None:
 
 def test_ismcts_beats_random_play_at_artificium() -> None:
     """Two players, sole or shared wins of the search seat: the 95% Wilson lower bound lies above parity (1/2)."""
-    import math
-
     from ohmygoods_agents.ismcts import ISMCTSAgent
 
     from ohmygoods_env.framework.agents import RandomAgent
+    from ohmygoods_env.stats import wilson
 
     games, wins = 20, 0.0
     for i in range(games):
@@ -126,6 +125,4 @@ def test_ismcts_beats_random_play_at_artificium() -> None:
             g.step_joint({p: choose(agents[p], g, p) for p in g.pending_players()})
         w = g.winners()
         wins += 1.0 / len(w) if seat in w else 0.0
-    p, z = wins / games, 1.96
-    low = (p + z * z / (2 * games) - z * math.sqrt(p * (1 - p) / games + z * z / (4 * games**2))) / (1 + z * z / games)
-    assert low > 0.5, (wins, games)
+    assert wilson(wins, games)[0] > 0.5, (wins, games)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 from ohmygoods_agents.ismcts import ISMCTSAgent
@@ -11,11 +9,7 @@ from ohmygoods_agents.ismcts import ISMCTSAgent
 from ohmygoods_env.framework.agents import RandomAgent, choose, make_agent
 from ohmygoods_env.framework.examples import Goofspiel
 from ohmygoods_env.framework.game import InformationSet, game_spec
-
-
-def _wilson_low(wins: float, n: int, z: float = 1.96) -> float:
-    p = wins / n
-    return (p + z * z / (2 * n) - z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / (1 + z * z / n)
+from ohmygoods_env.stats import wilson
 
 
 def _play(g: Goofspiel, agents: dict) -> None:
@@ -35,7 +29,7 @@ def test_ismcts_beats_random_play_clearly(n: int, cards: int, games: int, iterat
         _play(g, agents)
         w = g.winners()
         wins += (1.0 / len(w)) if seat in w else 0.0
-    assert _wilson_low(wins, games) > 1.0 / n, (wins, games)
+    assert wilson(wins, games)[0] > 1.0 / n, (wins, games)
 
 
 def test_ismcts_is_deterministic_for_a_seed_and_reads_only_worlds() -> None:
