@@ -310,3 +310,12 @@ def test_aec_face_down_choice_is_hidden_from_the_next_seat(n: int) -> None:
     np.testing.assert_array_equal(a["observation"], b["observation"])
     np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
     assert envs[0].infos == envs[1].infos
+
+
+@pytest.mark.parametrize(("game", "n"), [("goofspiel", 3), ("artificium", 4), ("ohmygoods", 2)])
+def test_parallel_to_aec_gives_a_cycling_aec_env_that_passes_api_test(game: str, n: int) -> None:
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    import ohmygoods_env  # noqa: F401  (registers "artificium")
+
+    api_test(parallel_to_aec(parallel_env(game, num_players=n)), num_cycles=300)
