@@ -82,3 +82,20 @@ def test_ismcts_errors() -> None:
         ISMCTSAgent(iterations=0)
     with pytest.raises(ValueError, match="ismcts:N"):
         make_agent("goofspiel", "ismcts:many")
+
+
+def test_the_registry_finds_ismcts_through_its_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh interpreter that never imported ohmygoods_agents.ismcts finds it in the ohmygoods.game_agents group."""
+    from importlib import metadata
+
+    from ohmygoods_env.framework import agents as fa
+
+    monkeypatch.setitem(fa._REGISTRY, "*", {k: v for k, v in fa._REGISTRY["*"].items() if k != "ismcts"})
+    monkeypatch.setattr(fa.metadata, "entry_points", lambda group: [])
+    with pytest.raises(ValueError, match="unknown agent 'ismcts'"):
+        make_agent("goofspiel", "ismcts")
+    ep = metadata.EntryPoint("ismcts", "ohmygoods_agents.ismcts:ismcts", fa.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(fa.metadata, "entry_points", lambda group: [ep] if group == fa.ENTRY_POINT_GROUP else [])
+    agent = make_agent("goofspiel", "ismcts:7", seed=1)
+    assert isinstance(agent, ISMCTSAgent) and agent.iterations == 7
+    assert "ismcts" in fa.agent_names("goofspiel")
