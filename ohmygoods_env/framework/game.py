@@ -352,7 +352,9 @@ def _from_entry_point(name: str) -> GameSpec | None:
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
         if ep.name == name:
             spec = ep.load()
-            return register_game(spec) if isinstance(spec, GameSpec) else None
+            if not isinstance(spec, GameSpec) or spec.name != name:
+                raise ValueError(f"the entry point {name} = {ep.value} must name a GameSpec called {name!r}")
+            return register_game(spec)
     return None
 
 

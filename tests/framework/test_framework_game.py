@@ -196,3 +196,17 @@ def test_unseeded_games_differ_and_seeds_are_checked() -> None:
         Goofspiel(2, seed=-1)
     with pytest.raises(ValueError, match="num_cards"):
         Goofspiel(2, num_cards=1)
+
+
+def test_a_game_not_imported_yet_is_found_through_its_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import metadata
+
+    monkeypatch.delitem(fg._GAMES, "goofspiel")
+    eps = [
+        metadata.EntryPoint("goofspiel", "ohmygoods_env.framework.examples:GOOFSPIEL", fg.ENTRY_POINT_GROUP),
+        metadata.EntryPoint("wrong", "ohmygoods_env.framework.examples:GOOFSPIEL", fg.ENTRY_POINT_GROUP),
+    ]
+    monkeypatch.setattr(fg.metadata, "entry_points", lambda group: eps if group == fg.ENTRY_POINT_GROUP else [])
+    assert game_spec("goofspiel") is GOOFSPIEL and "goofspiel" in game_names()
+    with pytest.raises(ValueError, match="GameSpec called 'wrong'"):
+        game_spec("wrong")
