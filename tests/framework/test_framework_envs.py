@@ -220,20 +220,24 @@ def test_single_agent_env_plays_ohmygoods_against_the_packages_agents() -> None:
     np.testing.assert_array_equal(clone.game.observe(0), env.game.observe(0))
 
 
-@pytest.mark.parametrize(("game", "n"), [("goofspiel", 2), ("goofspiel", 6), ("ohmygoods", 3)])
+@pytest.mark.parametrize(("game", "n"), [("goofspiel", 2), ("goofspiel", 6), ("ohmygoods", 3), ("artificium", 5)])
 def test_vector_env_steps_every_pending_seat_and_autoresets(game: str, n: int) -> None:
+    import ohmygoods_env  # noqa: F401  (registers "artificium")
+
     env = VectorGameEnv(game, num_games=3, num_players=n, seed=11)
     ts = env.reset(seed=11)
     assert ts.observation.shape == (3, n, env.obs_size) and ts.action_mask.dtype == np.int8
     assert (ts.action_mask.any(axis=-1) == ts.pending).all()
     rng = np.random.default_rng(0)
-    ended = 0
-    for _ in range(120 if game == "goofspiel" else 1500):
+    ended, most = 0, 0
+    for _ in range(120 if game == "goofspiel" else 600 if game == "artificium" else 1500):
         ts = env.step(random_actions(ts.action_mask, rng))
         ended += int(ts.terminated.sum())
+        most = max(most, int(ts.pending.sum(axis=1).max()))
         assert not ts.rewards[~ts.terminated].any()
         assert set(np.unique(ts.rewards[ts.terminated]).tolist()) <= {-1.0, 0.0, 1.0}  # "win" rewards
     assert ended > 0 and (env.episodes > 0).any()
+    assert most == (1 if game == "ohmygoods" else n)  # simultaneous choices: every seat pending in one step
     assert ts.pending.any(axis=1).all()  # every slot holds a live game
 
 
