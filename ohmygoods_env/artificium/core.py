@@ -14,8 +14,8 @@ it (reveal, resolution order, draws, round end, final scoring) up to the next de
 choice (A4.1) every seat in :func:`is_pending` may act, in any order.
 
 Chance lives in the row: ``F_RNG`` is a 64-bit xorshift64 state (the generator of
-``ohmygoods_env.core.rand_below``), seeded through the package's one mixer
-``ohmygoods_env.core.mix64``.
+``ohmygoods_env.core.rand_below``, stepped by ``ohmygoods_env.batch.rng_below``), seeded
+through the package's one mixer ``ohmygoods_env.core.mix64``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ import numpy as np
 from numba import njit
 
 from .. import _jit
+from .. import batch as _omg_batch
+from .. import core as _omg_core
+from ..batch import rng_below
 from ..core import GOLDEN, mix64
 from . import cards as _cards
 from . import layout as _layout
@@ -201,13 +204,12 @@ def seed_rng(g, seed):
 
 @njit(cache=True)
 def rand_below(g, n):
-    """Uniform integer in [0, n) from the row's xorshift64 state (n >= 1)."""
-    x = _load_rng(g)
-    x ^= x << np.uint64(13)
-    x ^= x >> np.uint64(7)
-    x ^= x << np.uint64(17)
-    _store_rng(g, x)
-    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    """Uniform integer in [0, n) from the row's xorshift64 state (n >= 1): ``ohmygoods_env.batch.rng_below``."""
+    word = np.empty(1, np.uint64)
+    word[0] = _load_rng(g)
+    r = rng_below(word, 0, n)
+    _store_rng(g, word[0])
+    return r
 
 
 # ===================================================================== cards and piles
@@ -1045,6 +1047,6 @@ def check_invariants(g, T, B, TR, CT):
     return 0
 
 
-_jit.register(globals(), _cards, _layout)
+_jit.register(globals(), _cards, _layout, _omg_core, _omg_batch)  # mix64 and rng_below
 
 __all__ = ["STATE_LEN", "init_game", "legal_mask", "apply_action", "step_checked"]

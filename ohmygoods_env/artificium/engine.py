@@ -22,7 +22,7 @@ import numpy as np
 from ..checks import check_seed, seed_or_fresh
 from . import core
 from . import layout as L
-from .cards import B_SELL, RESOURCES, ArtTables, default_tables
+from .cards import B_SELL, RESOURCES, T_COUNT, ArtTables, default_tables
 from .infostate import determinize as _determinize
 
 REWARD_MODES: tuple[str, ...] = ("win", "score", "margin")
@@ -86,6 +86,27 @@ def describe(action: int, game: Game | None = None) -> str:
     if name == "Knight target":
         return "Knight on myself" if k == 0 else f"Knight on the seat {k} to the left"
     return name
+
+
+def obs_bounds(tables: ArtTables | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """float32 ``(low, high)`` of every observation entry, for a ``Box`` space.
+
+    Every entry is >= 0. Counts of cards are bounded by the card table; scores, coins,
+    resources and the step count have no fixed bound (``inf``).
+    """
+    t = tables if tables is not None else default_tables()
+    counts = t.types[:, T_COUNT].astype(np.float32)
+    high = np.ones(L.OBS_DIM, np.float32)
+    high[L.O_HAND : L.O_HAND + 16] = counts / L.SC_HAND_ME
+    high[L.O_MARKET : L.O_MARKET + 16] = np.minimum(counts, L.MARKET_SIZE) / L.SC_MARKET
+    high[L.O_STEP] = np.inf
+    for j in range(L.MAX_PLAYERS):
+        base = L.O_PLAYERS + j * L.PLAYER_FEATURES
+        high[base + L.PF_VP : base + L.PF_RES + 9] = np.inf
+        high[base + L.PF_HAND] = 108 / L.SC_HAND
+        high[base + L.PF_SWAPS] = np.inf
+        high[base + L.PF_PLAYED : base + L.PF_PLAYED + 16] = counts / L.SC_PLAYED
+    return np.zeros(L.OBS_DIM, np.float32), high
 
 
 @dataclass
@@ -297,6 +318,24 @@ class Game:
         g._np, g.tables, g.seed = self._np, self.tables, self.seed
         g.state = self.state.copy()
         g.moves = list(self.moves)
+        return g
+
+    @classmethod
+    def from_state(cls, state: np.ndarray, seed: int = 0, tables: ArtTables | None = None) -> Game:
+        """A game that continues from a copy of ``state`` (e.g. ``ArtBatch.state[i]``); its record starts empty.
+
+        The row must pass :meth:`check_invariants`; ``seed`` is only kept as the game's label.
+        """
+        s = np.asarray(state)
+        if s.shape != (L.STATE_LEN,) or s.dtype.kind not in "iu":
+            raise ValueError(f"state must be an integer row of shape ({L.STATE_LEN},), got {s.dtype} {s.shape}")
+        g = object.__new__(cls)
+        g._np = _check_int(int(s[L.F_NP]), "state num_players", L.MIN_PLAYERS, L.MAX_PLAYERS)
+        g.tables = tables if tables is not None else default_tables()
+        g.seed, g.state, g.moves = check_seed(seed), s.astype(np.int32, copy=True), []
+        code = g.check_invariants()
+        if code != 0:
+            raise ValueError(f"state fails check_invariants (code {code}): not a consistent game state")
         return g
 
     def determinize(self, player: int, seed: int) -> Game:

@@ -11,12 +11,14 @@ word seeded through ``ohmygoods_env.core.mix64``, never the games' RNG.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from .. import _jit
+from ..batch import nth_legal, rng_below
 from ..core import mix64
 from . import cards as _cards
 from . import core
@@ -32,28 +34,8 @@ FAIL_ROUNDS = 103  # the game ended before or after round 4
 
 
 @njit(cache=True)
-def _next(word):
-    x = word[0]
-    x ^= x << np.uint64(13)
-    x ^= x >> np.uint64(7)
-    x ^= x << np.uint64(17)
-    word[0] = x
-    return x
-
-
-@njit(cache=True)
 def _below(word, n):
-    return np.int64(((_next(word) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
-def _nth(mask, k):
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    return rng_below(word, 0, n)
 
 
 @njit(cache=True)
@@ -105,7 +87,7 @@ def _play_one(g, T, B, TR, CT, word, check, stats):
             return FAIL_NO_ACTION
         if check and steps % 16 == 0 and not _refused(g, T, B, TR, CT, p, mask, word):
             return FAIL_NOT_REFUSED
-        core.apply_action(g, T, B, TR, CT, p, _nth(mask, _below(word, n)))
+        core.apply_action(g, T, B, TR, CT, p, nth_legal(mask, _below(word, n)))
         steps += 1
         stats[0] += 1
         if check:
@@ -164,6 +146,24 @@ def run_fuzz(games: int = 200, num_players: int = 0, seed: int = 0, check: bool 
         t.types, t.board, t.track, t.card_type, int(num_players), int(games), np.int64(seed), check, stats
     )
     return FuzzReport(int(stats[1]), int(stats[0]), time.perf_counter() - t0, int(code), int(stats[2]))
+
+
+def bench_step(num_players: int, games_per_call: int = 20, seed: int = 0) -> Callable[[], tuple[int, int, int]]:
+    """A loop body for ``ohmygoods_env.bench.timer.timed``: each call plays ``games_per_call`` random games
+    (new seeds each call) and returns ``(agent steps, decisions, games)``; decisions = agent steps here."""
+    if not L.MIN_PLAYERS <= int(num_players) <= L.MAX_PLAYERS:
+        raise ValueError(f"num_players must be in [{L.MIN_PLAYERS}, {L.MAX_PLAYERS}], got {num_players}")
+    t = default_tables()
+    calls = [0]
+
+    def step() -> tuple[int, int, int]:
+        stats = np.zeros(3, np.int64)
+        base = np.int64((seed + calls[0] * games_per_call) % (1 << 62))
+        fuzz_games(t.types, t.board, t.track, t.card_type, int(num_players), games_per_call, base, False, stats)
+        calls[0] += 1
+        return int(stats[0]), int(stats[0]), int(stats[1])
+
+    return step
 
 
 def bench(num_players: int, games: int = 200, seed: int = 0) -> dict:

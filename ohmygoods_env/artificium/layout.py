@@ -38,6 +38,49 @@ range                     size   meaning                                        
 ========================  =====  ===============================================  ==========
 
 Seat offsets ``k`` count clockwise (increasing seat number) from the acting seat.
+
+Observation
+-----------
+``float32[OBS_DIM]`` per seat, seats rotated so that the observing seat comes first; each entry is
+value / scale. Never another seat's hand or face-down card, nor the deck (A9.2).
+
+======  ====  =====  ==========================================================
+offset  size  scale  block
+======  ====  =====  ==========================================================
+0       10    1      pending decision, one-hot
+10      5     1      number of players 2..6, one-hot
+15      1     4      round
+16      6     1      first player relative to me, one-hot
+22      1     1      I am pending now
+23      3     108    deck size, discard size, bank tokens
+26      16    5      my hand per type
+42      16    1      my face-down card, one-hot by type
+58      16    3      market per type
+74      6     1      seat whose card resolves, relative one-hot
+80      1     3      Mage discards owed
+81      1     10     card-play step in this round
+82      306   1      per seat (me first) x features (below)
+======  ====  =====  ==========================================================
+
+Per seat (``O_PLAYERS + seat * PLAYER_FEATURES``):
+
+======  ====  =====  ==========================================================
+offset  size  scale  feature
+======  ====  =====  ==========================================================
+0       1     1      seat in the game
+1       1     50     score
+2       1     20     coins
+3       9     5      resources per resource
+12      1     10     hand size
+13      1     1      passed in the market
+14      1     5      market swaps this round
+15      1     1      redrew this round
+16      1     1      out of the card play
+17      1     1      has a card face down (not which)
+18      16    1      revealed card type, one-hot
+34      16    3      played this round per type
+50      1     1      done with the round end
+======  ====  =====  ==========================================================
 """
 
 from __future__ import annotations

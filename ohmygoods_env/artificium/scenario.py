@@ -148,6 +148,8 @@ class Scenario:
         """The game at the start of the card market (``"market"``) or of the card play (``"play"``)."""
         if at not in ("market", "play"):
             raise ScenarioError(f"at must be 'market' or 'play', got {at!r}")
+        if at == "play" and any(loc == L.L_MARKET for loc, _ in self._places):
+            raise ScenarioError("a market belongs to at='market': the card play starts after the market is discarded")
         g = Game(self.np, self.seed)
         s = g.state
         placed, top = self._claim(g)

@@ -7,6 +7,7 @@ import numpy as np
 from art_helpers import TYPE, play, swap
 
 from ohmygoods_env.artificium import layout as L
+from ohmygoods_env.artificium.engine import Game
 from ohmygoods_env.artificium.infostate import hidden_cards
 from ohmygoods_env.artificium.render import render_text
 from ohmygoods_env.artificium.scenario import Scenario
@@ -84,3 +85,17 @@ def test_A9_3_determinize_resamples_another_seat_s_face_down_card():
     assert d.state[L.F_CHOSEN + 1] == g.state[L.F_CHOSEN + 1]  # a seat knows its own choice
     d.step_joint({p: d.legal_actions(p)[0] for p in d.pending_players()})
     assert d.check_invariants() == 0 and d.decision == L.D_RESOLVE
+
+
+def test_A9_3_determinize_keeps_the_observation_throughout_random_games():
+    """A9.3: at every step of random games, a determinization for the acting seat looks the same to it."""
+    rng = np.random.default_rng(4)
+    for seed in range(6):
+        g = Game(2 + seed % 5, seed=seed)
+        while not g.done:
+            p = int(rng.choice(g.pending_players()))
+            d = g.determinize(p, int(rng.integers(1 << 62)))
+            assert d.check_invariants() == 0
+            assert np.array_equal(d.observe(p), g.observe(p))
+            assert np.array_equal(d.legal_mask(p), g.legal_mask(p))
+            g.step_player(p, int(rng.choice(g.legal_actions(p))))

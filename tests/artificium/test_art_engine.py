@@ -143,3 +143,56 @@ def test_scenario_errors_name_the_problem():
         Scenario(2).coins(0, 99).coins(1, 9).build()
     with pytest.raises(ScenarioError, match="player"):
         Scenario(2).hand(2, [0])
+
+
+def test_the_package_facts_for_the_game_registry():
+    import ohmygoods_env.artificium as art
+
+    g = art.new_game(4, seed=3)
+    assert g.num_players == 4 and g.num_actions == art.NUM_ACTIONS and art.obs_size(4) == g.observe(0).size
+    assert (art.MIN_PLAYERS, art.MAX_PLAYERS, art.NAME) == (2, 6, "artificium")
+    with pytest.raises(TypeError, match="unknown option"):
+        art.new_game(2, seed=1, rules="royal")
+
+
+def test_observations_stay_within_the_bounds():
+    from ohmygoods_env.artificium.engine import obs_bounds
+
+    low, high = obs_bounds()
+    assert low.shape == high.shape == (L.OBS_DIM,) and (high > 0).all()
+    for seed in range(5):
+        g = Game(2 + seed, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not g.done:
+            for p in range(g.num_players):
+                o = g.observe(p)
+                assert (o >= low).all() and (o <= high).all()
+            p = int(rng.choice(g.pending_players()))
+            g.step_player(p, int(rng.choice(g.legal_actions(p))))
+
+
+def test_from_state_continues_and_refuses_a_broken_row():
+    g = Game(3, seed=5)
+    h = Game.from_state(g.state, seed=5)
+    assert np.array_equal(h.state, g.state) and h.num_players == 3
+    bad = g.state.copy()
+    bad[L.F_BANK] += 1
+    with pytest.raises(ValueError, match="check_invariants"):
+        Game.from_state(bad)
+    with pytest.raises(ValueError, match="shape"):
+        Game.from_state(g.state[:10])
+
+
+def test_bad_seats_in_queries_and_pickling():
+    import pickle
+
+    g = Game(2, seed=6)
+    for bad, err in (("0", TypeError), (2, ValueError), (-1, ValueError), (True, TypeError)):
+        with pytest.raises(err, match="player"):
+            g.observe(bad)
+        with pytest.raises(err, match="player"):
+            g.legal_mask(bad)
+        with pytest.raises(err, match="player"):
+            render_text(g, bad)
+    h = pickle.loads(pickle.dumps(g))
+    assert np.array_equal(h.state, g.state) and h.seed == g.seed

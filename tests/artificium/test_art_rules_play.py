@@ -138,3 +138,20 @@ def test_A9_10_a_forced_choice_is_still_asked():
     """A9.10: a seat with one card is asked and has exactly one legal action."""
     g = Scenario(2).hand(0, [TYPE["Farm"]]).hand(1, [TYPE["Farm"], TYPE["Sawmill"]]).build()
     assert 0 in g.pending_players() and g.legal_actions(0) == [play("Farm")]
+
+
+def test_A4_8_a_seat_out_of_the_play_can_be_scouted_and_stays_out():
+    """A4.8, A6.1: seat 1 took its card back (out); seat 2 scouts it; it draws and stays out."""
+    s = Scenario(3).hand(0, [TYPE["Farm"]] * 3).hand(1, [TYPE["Farm"], TYPE["Castle"]])
+    g = s.hand(2, [TYPE["Scouting"], TYPE["Farm"]]).build()
+    choose(g, {0: "Farm", 1: "Farm", 2: "Farm"})
+    g.step(L.A_APPLY)
+    g.step(L.A_TAKE_BACK)
+    g.step(L.A_APPLY)
+    assert g.pending_players() == (0, 2)
+    choose(g, {0: "Farm", 2: "Scouting"})
+    g.step(L.A_APPLY)
+    g.step(L.A_SCOUT + 1)  # seat 1 is two seats to the left of seat 2
+    assert len(g.hand(1)) == 2 and len(g.hand(2)) == 1
+    g.step(L.A_APPLY)
+    assert g.pending_players() == (0, 2)

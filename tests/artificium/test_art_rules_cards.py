@@ -193,3 +193,29 @@ def test_A9_4_knight_on_oneself_and_cells_given_again_after_moving_back():
     for r, n in enumerate(gains(back, back + vp_of("Laboratory"))):
         want[r] += n
     assert g.resources(0) == want and gains(back, back + vp_of("Laboratory"))[int(TABLES.track[cell])] >= 1
+
+
+def test_A5_3_A7_4_the_rulebook_example_from_sawmill_to_the_knight():
+    """A5.3, A7.1, A7.4: the rulebook's example round, step by step, with exact outcomes from the tables.
+
+    Seat 0 plays Sawmill, Mill-bakery, Kvass yard, Armoury (holding 2 wheat, 1 coal, 1 metal before),
+    then the Castle: 1 + 2 + 2 + 5 + 8 points, and the Knight sends seat 1 four cells back.
+    """
+    chain = ["Sawmill", "Mill-bakery", "Kvass yard", "Armoury", "Castle"]
+    s = Scenario(2).hand(0, [TYPE[c] for c in chain]).hand(1, [TYPE["Farm"]] * 5).vp(1, 30)
+    g = s.resources(0, {"wheat": 2, "coal": 1, "metal": 1}).build()
+    for card in chain:
+        choose(g, {0: card, 1: "Farm"})
+        g.step(L.A_APPLY)  # seat 0 first (first player), then the Knight target if any
+        if g.decision == L.D_KNIGHT:
+            g.step(L.A_KNIGHT + 1)
+        g.step(L.A_APPLY)  # seat 1's Farm
+    points = sum(vp_of(c) for c in chain)
+    assert points == 1 + 2 + 2 + 5 + 8
+    assert g.vp(0) == points
+    want = gains(0, points)
+    for r, n in {"wood": 2, "food": 1}.items():
+        want[RES[r]] += n
+    assert g.resources(0) == want and g.coins(0) == L.START_COINS - 1
+    farm = vp_of("Farm")
+    assert g.vp(1) == 30 + 5 * farm - L.KNIGHT_STEPS

@@ -6,14 +6,14 @@ import pytest
 
 from ohmygoods_env.artificium import layout as L
 from ohmygoods_env.artificium.engine import Game
-from ohmygoods_env.artificium.fuzz import bench, run_fuzz
+from ohmygoods_env.artificium.fuzz import bench, bench_step, run_fuzz
 
 
 def test_A9_8_random_games_keep_every_invariant_and_end_after_round_four():
-    """A9.8: a few hundred random games, 2-6 players."""
-    r = run_fuzz(games=300, num_players=0, seed=2026)
+    """A9.8: a thousand random games, 2-6 players."""
+    r = run_fuzz(games=1000, num_players=0, seed=2026)
     assert r.code == 0, r
-    assert r.games == 300 and r.steps > 300 * 20
+    assert r.games == 1000 and r.steps > 1000 * 20
 
 
 @pytest.mark.parametrize("n", range(2, 7))
@@ -55,3 +55,12 @@ def test_bench_reports_steps_per_second():
     assert row["game"] == "artificium" and row["steps"] > 0 and row["steps_per_s"] > 0
     with pytest.raises(ValueError, match="num_players"):
         run_fuzz(1, num_players=1)
+
+
+def test_bench_step_is_a_timer_loop_body():
+    step = bench_step(4, games_per_call=3)
+    a = step()
+    b = step()
+    assert a[2] == b[2] == 3 and a[0] > 0 and a != b  # new games each call
+    with pytest.raises(ValueError):
+        bench_step(7)

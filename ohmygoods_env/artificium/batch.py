@@ -1,0 +1,133 @@
+"""Many *Artificium* games at once: :class:`ArtBatch`, rows of one ``int32[N, STATE_LEN]`` array.
+
+Each row is one game (the kernels of :mod:`ohmygoods_env.artificium.core`); the loops over
+rows are compiled. ``step`` takes one action per row for the row's current player (during
+the simultaneous choice, A4.1, that is the first seat from the first player that has not
+chosen; the others follow in later steps, and no observation shows a choice before the
+reveal). Seeds are 64-bit; row ``i`` of a batch seeded ``s`` plays the game ``Game(n, seed)``
+with ``seed = episode_seed(s, i, episode)``, so a row replays as a single :class:`Game`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import _jit
+from ..checks import check_seed
+from ..core import mix64
+from . import cards as _cards
+from . import core
+from . import layout as L
+from .cards import ArtTables, default_tables
+from .engine import Game, IllegalActionError, _check_int
+
+
+def episode_seed(seed: int, row: int, episode: int) -> int:
+    """The game seed of ``row`` in its ``episode``-th game of a batch seeded ``seed``."""
+    z = mix64(np.uint64(check_seed(seed)) ^ np.uint64(row * 0x9E3779B1 + episode * 0x85EBCA77))
+    return int(z)
+
+
+@njit(cache=True)
+def _masks(S, T, B, TR, CT, out):
+    for i in range(S.shape[0]):
+        core.legal_mask(S[i], T, B, TR, CT, S[i, L.F_CUR], out[i])
+
+
+@njit(cache=True)
+def _step(S, T, B, TR, CT, actions, codes):
+    for i in range(S.shape[0]):
+        codes[i] = core.step_checked(S[i], T, B, TR, CT, S[i, L.F_CUR], actions[i])
+
+
+@njit(cache=True)
+def _observe(S, T, B, TR, CT, players, out):
+    for i in range(S.shape[0]):
+        core.observe(S[i], T, B, TR, CT, players[i], out[i])
+
+
+class ArtBatch:
+    """``n`` games of ``num_players`` seats; masks, observations and steps for every row at once."""
+
+    def __init__(self, n: int, num_players: int, seed: int = 0, tables: ArtTables | None = None) -> None:
+        self.n = _check_int(n, "n", 1, 1 << 20)
+        self.num_players = _check_int(num_players, "num_players", L.MIN_PLAYERS, L.MAX_PLAYERS)
+        self.seed = check_seed(seed)
+        self.tables = tables if tables is not None else default_tables()
+        self.state = np.zeros((self.n, L.STATE_LEN), np.int32)
+        self.episodes = np.zeros(self.n, np.int64)
+        for i in range(self.n):
+            self._start(i)
+
+    def _t(self) -> tuple[np.ndarray, ...]:
+        t = self.tables
+        return t.types, t.board, t.track, t.card_type
+
+    def _start(self, i: int) -> None:
+        s = episode_seed(self.seed, i, int(self.episodes[i]))
+        core.init_game(self.state[i], *self._t(), np.int64(s - (1 << 64) if s >= 1 << 63 else s), self.num_players)
+
+    @property
+    def current_player(self) -> np.ndarray:
+        return self.state[:, L.F_CUR].copy()
+
+    @property
+    def done(self) -> np.ndarray:
+        return self.state[:, L.F_DEC] == L.D_OVER
+
+    def masks(self) -> np.ndarray:
+        """int8[n, N_ACTIONS]: the current player's legal actions per row (zeros in finished rows)."""
+        out = np.zeros((self.n, L.N_ACTIONS), np.int8)
+        _masks(self.state, *self._t(), out)
+        return out
+
+    def observe(self, players: np.ndarray | None = None) -> np.ndarray:
+        """float32[n, OBS_DIM] from ``players[i]``'s seat (default: each row's current player, 0 at the end)."""
+        p = np.maximum(self.state[:, L.F_CUR], 0) if players is None else np.asarray(players, np.int64)
+        if p.shape != (self.n,) or (p < 0).any() or (p >= self.num_players).any():
+            raise ValueError(f"players must be {self.n} seats in [0, {self.num_players - 1}]")
+        out = np.zeros((self.n, L.OBS_DIM), np.float32)
+        _observe(self.state, *self._t(), p.astype(np.int64), out)
+        return out
+
+    def step(self, actions: np.ndarray) -> None:
+        """One action per row for its current player (ignored in finished rows); every row is checked first,
+        none applied on an error."""
+        a = np.asarray(actions)
+        if a.shape != (self.n,) or a.dtype.kind not in "iu":
+            raise TypeError(f"actions must be an int array of shape ({self.n},), got {a.dtype} {a.shape}")
+        masks = self.masks()
+        illegal = masks[np.arange(self.n), np.clip(a, 0, L.N_ACTIONS - 1)] == 0
+        bad = np.flatnonzero(~self.done & ((a < 0) | (a >= L.N_ACTIONS) | illegal))
+        if bad.size:
+            i = int(bad[0])
+            raise IllegalActionError(f"row {i}: action {int(a[i])} is not legal for seat {int(self.state[i, L.F_CUR])}")
+        codes = np.zeros(self.n, np.int64)
+        _step(self.state, *self._t(), a.astype(np.int64), codes)
+
+    def scores(self) -> np.ndarray:
+        """int[n, num_players]: A8.2 scores per row."""
+        return np.array(
+            [
+                [core.final_score(self.state[i], self.tables.board, p) for p in range(self.num_players)]
+                for i in range(self.n)
+            ]
+        )
+
+    def game(self, i: int) -> Game:
+        """Row ``i`` as a :class:`Game` (a copy) that continues from its position."""
+        row = _check_int(i, "row", 0, self.n - 1)
+        seed = episode_seed(self.seed, row, int(self.episodes[row]))
+        return Game.from_state(self.state[row], seed, self.tables)
+
+    def reset_done(self) -> np.ndarray:
+        """Start a new game in every finished row; returns the rows restarted."""
+        rows = np.flatnonzero(self.done)
+        for i in rows:
+            self.episodes[i] += 1
+            self._start(int(i))
+        return rows
+
+
+_jit.register(globals(), core, _cards, L)
