@@ -25,7 +25,7 @@ from ..framework.envs.registration import register_env_ids
 from ..framework.envs.single import GameSingleAgentEnv
 from ..framework.game import GameSpec, register_game
 from . import layout as L
-from .engine import REWARD_MODES, Game, describe
+from .engine import REWARD_MODES, Game, describe, obs_bounds
 
 __all__ = ["ARTIFICIUM", "ENV_ID", "ENV_ID_GYM", "env", "gym_env", "parallel_env"]
 
@@ -47,6 +47,10 @@ def _obs_size(num_players: int) -> int:
     return L.OBS_DIM
 
 
+def _obs_bounds(num_players: int) -> tuple:
+    return obs_bounds()
+
+
 ARTIFICIUM = register_game(
     GameSpec(
         name="artificium",
@@ -60,6 +64,7 @@ ARTIFICIUM = register_game(
         render_text=_render_text,
         version=L.LAYOUT_VERSION,
         wait_action=L.A_WAIT,
+        obs_bounds=_obs_bounds,
         reward_modes=REWARD_MODES,
     )
 )

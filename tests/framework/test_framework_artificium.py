@@ -126,3 +126,12 @@ def test_ismcts_beats_random_play_at_artificium() -> None:
         w = g.winners()
         wins += 1.0 / len(w) if seat in w else 0.0
     assert wilson(wins, games)[0] > 0.5, (wins, games)
+
+
+def test_observation_space_bounds_come_from_the_game() -> None:
+    from ohmygoods_env.artificium.engine import obs_bounds
+
+    space = pettingzoo.make("aec", ENV_ID, num_players=3).observation_space("player_0")["observation"]
+    low, high = obs_bounds()
+    np.testing.assert_array_equal(space.low, low)
+    np.testing.assert_array_equal(space.high, high)
