@@ -24,45 +24,33 @@ from ..framework.envs.parallel import GameParallelEnv
 from ..framework.envs.registration import register_env_ids
 from ..framework.envs.single import GameSingleAgentEnv
 from ..framework.game import GameSpec, register_game
+from . import ENV_VERSION, MAX_PLAYERS, MIN_PLAYERS, NAME, NUM_ACTIONS, TITLE, describe, new_game, obs_size, render_text
 from . import layout as L
-from .engine import REWARD_MODES, Game, describe, obs_bounds
+from .engine import REWARD_MODES, obs_bounds
 
 __all__ = ["ARTIFICIUM", "ENV_ID", "ENV_ID_GYM", "env", "gym_env", "parallel_env"]
 
-ENV_ID = f"ohmygoods/artificium-v{L.LAYOUT_VERSION}"
-ENV_ID_GYM = f"ohmygoods/Artificium-v{L.LAYOUT_VERSION}"
-
-
-def _new_game(num_players: int, seed: int | None = None, **options: Any) -> Game:
-    return Game(num_players, seed=seed, **options)
-
-
-def _render_text(game: Game, player: int | None = None) -> str:
-    from .render import render_text
-
-    return render_text(game, player)
-
-
-def _obs_size(num_players: int) -> int:
-    return L.OBS_DIM
+ENV_ID = f"ohmygoods/{NAME}-v{ENV_VERSION}"
+ENV_ID_GYM = f"ohmygoods/{TITLE}-v{ENV_VERSION}"
 
 
 def _obs_bounds(num_players: int) -> tuple:
     return obs_bounds()
 
 
+#: the game's facts (declared in :mod:`ohmygoods_env.artificium`) as the framework's spec
 ARTIFICIUM = register_game(
     GameSpec(
-        name="artificium",
-        title="Artificium",
-        min_players=L.MIN_PLAYERS,
-        max_players=L.MAX_PLAYERS,
-        num_actions=L.N_ACTIONS,
-        obs_size=_obs_size,
-        new_game=_new_game,
+        name=NAME,
+        title=TITLE,
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        num_actions=NUM_ACTIONS,
+        obs_size=obs_size,
+        new_game=new_game,
         describe=describe,
-        render_text=_render_text,
-        version=L.LAYOUT_VERSION,
+        render_text=render_text,
+        version=ENV_VERSION,
         wait_action=L.A_WAIT,
         obs_bounds=_obs_bounds,
         reward_modes=REWARD_MODES,

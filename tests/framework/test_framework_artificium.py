@@ -38,6 +38,10 @@ def test_spec_and_ids_are_registered() -> None:
     g = ARTIFICIUM.make(4, seed=1)
     assert isinstance(g, ForwardModel) and isinstance(g, Game)
     assert (g.num_actions, g.obs_size) == (ARTIFICIUM.num_actions, ARTIFICIUM.obs_size(4))
+    with pytest.raises(TypeError, match="unknown option"):
+        pettingzoo.make("parallel", ENV_ID, num_players=3, colour="red")  # fails at construction, not at reset
+    with pytest.raises(ValueError, match="num_players must be in 2..6"):
+        pettingzoo.make("aec", ENV_ID, num_players=7)
 
 
 @pytest.mark.parametrize("n", PLAYERS)
