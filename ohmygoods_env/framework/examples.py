@@ -27,7 +27,6 @@ bids of the others from their hands.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -268,11 +267,3 @@ GOOFSPIEL = register_game(
         reward_modes=("win", "score", "margin"),
     )
 )
-
-
-def play_random(game: Goofspiel, seed: int = 0) -> Mapping[int, int]:
-    """Play ``game`` to the end with uniformly random joint actions; returns the final scores by seat."""
-    rng = np.random.default_rng(seed)
-    while not game.done:
-        game.step_joint({p: int(rng.choice(np.flatnonzero(game.legal_mask(p)))) for p in game.pending_players()})
-    return dict(enumerate(game.scores()))
