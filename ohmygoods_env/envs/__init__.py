@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import game_spec as _game_spec  # noqa: F401  (registers "ohmygoods" in the framework's game registry)
 from .. import layout as _L
 from ..checks import check_flag
 from .parallel import OhMyGoodsParallelEnv, parallel_env

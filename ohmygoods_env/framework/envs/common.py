@@ -1,0 +1,167 @@
+"""What every front end over the game interface shares: the game setup, spaces, seeds, agent names.
+
+:class:`GameSetup` is one frozen config (game, player count, reward mode, game options) that
+every adapter forwards, so an option has one spelling everywhere. It builds the models
+(:meth:`GameSetup.new_game`) and the spaces from the model's own sizes and the spec's
+bounds. The adapters do not import each other; they import this module.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ...checks import check_finite, optional_seed
+from ..game import ForwardModel, GameSpec, check_action, resolve_game
+
+__all__ = [
+    "SEED_BOUND",
+    "GameSetup",
+    "agent_names_of",
+    "check_illegal_mode",
+    "check_render_mode",
+    "dict_obs_space",
+    "next_game_seed",
+    "render_view",
+    "seat_infos",
+    "seat_of",
+    "seat_spaces",
+]
+
+#: game seeds drawn by an env's RNG lie in ``[0, SEED_BOUND)``
+SEED_BOUND = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """The game an adapter plays: ``game`` (a registered name or a spec), ``num_players``,
+    ``reward`` (one of the spec's reward modes) and ``options`` for ``new_game``."""
+
+    game: str | GameSpec
+    num_players: int = 2
+    reward: str = "win"
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        spec = resolve_game(self.game)
+        object.__setattr__(self, "game", spec)
+        object.__setattr__(self, "num_players", spec.check_num_players(self.num_players))
+        spec.check_reward_mode(self.reward)
+
+    @property
+    def spec(self) -> GameSpec:
+        return self.game  # type: ignore[return-value]
+
+    def new_game(self, seed: int | None) -> ForwardModel:
+        return self.spec.new_game(self.num_players, seed=seed, **self.options)
+
+    def agents(self) -> list[str]:
+        return agent_names_of(self.num_players)
+
+    def obs_box(self, model: ForwardModel) -> spaces.Box:
+        low, high = self.spec.obs_bounds(self.num_players)
+        n = model.obs_size
+        lo = np.broadcast_to(np.asarray(low, np.float32), (n,)).copy()
+        hi = np.broadcast_to(np.asarray(high, np.float32), (n,)).copy()
+        return spaces.Box(lo, hi, (n,), np.float32)
+
+    def env_name(self) -> str:
+        return f"{self.spec.name}_v{self.spec.version}"
+
+
+def agent_names_of(num_players: int) -> list[str]:
+    """``player_0 .. player_{n-1}``."""
+    return [f"player_{i}" for i in range(num_players)]
+
+
+def dict_obs_space(box: spaces.Box, num_actions: int) -> spaces.Dict:
+    """``Dict(observation=box, action_mask=Box(0, 1, (num_actions,), int8))`` in that key order."""
+    return spaces.Dict(
+        OrderedDict(observation=box, action_mask=spaces.Box(0, 1, (num_actions,), np.int8))  # order kept
+    )
+
+
+def seat_of(agent: object, mapping: dict[str, int], possible: list[str]) -> int:
+    """The seat of agent name ``agent``; ``ValueError`` naming the agents otherwise."""
+    try:
+        return mapping[agent]  # type: ignore[index]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown agent {agent!r}: expected one of {possible}") from None
+
+
+def check_illegal_mode(illegal: object, penalty: object) -> tuple[str, float]:
+    """``illegal`` in ``("raise", "penalty")`` and a finite ``penalty``."""
+    if illegal not in ("raise", "penalty"):
+        raise ValueError(f"illegal must be one of ['raise', 'penalty'], got {illegal!r}")
+    return str(illegal), check_finite(penalty, "penalty")
+
+
+def is_legal(model: ForwardModel, player: int, action: object) -> bool:
+    """Is ``action`` a legal action of ``player`` now? (``TypeError`` for a non-int, as ``check_action``.)"""
+    try:
+        a = check_action(action, model.num_actions)
+    except ValueError:
+        return False
+    return bool(model.legal_mask(player)[a])
+
+
+def penalty_rewards(num_players: int, offenders: list[int], penalty: float) -> np.ndarray:
+    """Each offender gets ``penalty``, every other seat ``-penalty * k / (P - k)`` (zero-sum)."""
+    k = len(offenders)
+    other = -penalty * k / (num_players - k) if num_players > k else 0.0
+    out = np.full(num_players, other, np.float32)
+    out[offenders] = penalty
+    return out
+
+
+def seat_infos(
+    model: ForwardModel, agents: list[str], mapping: dict[str, int], acting: tuple[int, ...]
+) -> dict[str, dict[str, int]]:
+    """Every agent's info, numbers only and the same keys: ``to_act`` (in ``acting``), ``winner`` (at the end)."""
+    winners = set(model.winners()) if model.done else set()
+    return {a: {"to_act": int(mapping[a] in acting), "winner": int(mapping[a] in winners)} for a in agents}
+
+
+def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
+    """``render_mode`` if it is ``None`` or one of ``modes``, else ``ValueError``."""
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
+    return render_mode  # type: ignore[return-value]
+
+
+def render_view(
+    setup: GameSetup, model: ForwardModel, render_mode: str | None, player: int | None = None
+) -> str | None:
+    """The game's text view (``render_text``): returned for ``"ansi"``, printed for ``"human"``."""
+    if render_mode is None:
+        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    text = setup.spec.render_text(model, player)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
+
+
+def seat_spaces(
+    setup: GameSetup, model: ForwardModel, num_actions: int
+) -> tuple[list[str], dict[str, int], dict[str, spaces.Dict], dict[str, spaces.Discrete]]:
+    """Agent names, their seats, and every agent's (one shared) observation and action space."""
+    agents = setup.agents()
+    obs_space = dict_obs_space(setup.obs_box(model), num_actions)
+    act_space = spaces.Discrete(num_actions)
+    seats = {a: i for i, a in enumerate(agents)}
+    return agents, seats, dict.fromkeys(agents, obs_space), dict.fromkeys(agents, act_space)
+
+
+def next_game_seed(seed: object, rng: np.random.Generator) -> tuple[int, np.random.Generator]:
+    """The seed of the next game and the env's RNG: ``seed`` re-seeds the RNG and deals itself; ``None`` draws."""
+    s = optional_seed(seed)
+    if s is not None:
+        return s, np.random.default_rng(s)
+    return int(rng.integers(0, SEED_BOUND)), rng

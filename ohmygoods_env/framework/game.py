@@ -1,0 +1,378 @@
+"""The game interface of the machinery: the forward model, the game spec and the game registry.
+
+Every game-agnostic tool of the library (the env adapters in :mod:`ohmygoods_env.framework.envs`,
+IS-MCTS, tournaments) talks to a game only through what this module declares:
+
+* :class:`ForwardModel` — one game's Python front over its engine (a ``typing.Protocol``):
+
+  ==============================  ===============================================================
+  member                          meaning
+  ==============================  ===============================================================
+  ``num_players``                 seats, ``0 .. num_players - 1``
+  ``num_actions``                 size of the one ``Discrete`` action space of every decision
+  ``obs_size``                    length of ``observe(p)``
+  ``current_player``              the first seat the game waits for; -1 when done
+  ``done``                        the game is over
+  ``pending_players()``           the seats the game waits for now: one seat in sequential
+                                  parts, every seat still to choose during a simultaneous
+                                  choice (no seat sees another's choice before all have
+                                  chosen, and no seat's legal actions depend on another's
+                                  choice); ``()`` when done
+  ``legal_mask(player=None)``     ``int8[num_actions]``, default the current player; any
+                                  pending seat may be asked; a seat that is not pending gets
+                                  all zeros
+  ``observe(player)``             ``float32[obs_size]``: that seat's view only
+  ``step(action)``                the current player's action; ``TypeError`` (not an int),
+                                  ``ValueError`` (out of range), :class:`IllegalActionError`,
+                                  :class:`GameOverError`; the state is unchanged on error
+  ``step_joint(actions)``         ``{seat: action}`` for **every** pending seat, all checked
+                                  before any is applied (:class:`JointStepMixin`)
+  ``clone()``                     an independent copy
+  ``rewards(mode="win")``         ``float32[num_players]``, zeros until the end
+  ``scores()`` / ``winners()``    the game's own score records / the winning seats
+  ``determinize(player, seed)``   a model consistent with everything ``player`` has seen,
+                                  hidden cards re-dealt and others' undisclosed choices
+                                  re-drawn (for IS-MCTS)
+  ``record()`` / ``replay(rec)``  a record that replays the game exactly (``replay`` is a
+                                  class method)
+  ``seed``                        the deal's seed, an int in ``0 <= seed < 2**64``
+  ==============================  ===============================================================
+
+  A model *may* also offer ``info_state(player) -> np.ndarray``: an array information state
+  (public information and the seat's own cards) for agents of that game that read one;
+  :class:`InformationSet` hands it over as its ``numpy`` array.
+
+* :class:`GameSpec` — a game's facts declared once (name, title, player range, sizes, how to
+  deal a game, how to describe an action and render a position), and the registry
+  (:func:`register_game`, :func:`game_spec`, :func:`game_names`). A game registers its spec
+  when its package is imported; a name not registered yet is looked up once in the entry
+  point group ``ohmygoods.games`` (``name = "module:SPEC"``).
+* :class:`JointStepMixin` — ``step_joint`` for a model that collects a simultaneous choice
+  one seat at a time through ``step``: every pending seat's action is checked against its
+  own mask first, then they are applied in the game's order.
+* :class:`InformationSet` — what a search agent receives for the seat it plays: worlds
+  sampled with ``determinize``, never the true state.
+* The errors every model raises (:class:`IllegalActionError`, :class:`GameOverError`) and
+  the shared argument checks (:func:`check_action`, :func:`check_player`).
+
+This module imports no game: games import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "ForwardModel",
+    "GameOverError",
+    "GameSpec",
+    "IllegalActionError",
+    "InformationSet",
+    "JointStepMixin",
+    "check_action",
+    "check_joint",
+    "check_player",
+    "game_names",
+    "game_spec",
+    "register_game",
+    "resolve_game",
+]
+
+#: Entry point group of game specs (``name = "package.module:SPEC"``), read for unknown names.
+ENTRY_POINT_GROUP = "ohmygoods.games"
+
+
+class IllegalActionError(ValueError):
+    """An action that the legal mask does not allow; the game state is unchanged."""
+
+
+class GameOverError(RuntimeError):
+    """A step was attempted after the game ended; the game state is unchanged."""
+
+
+# ===================================================================== the forward model
+
+
+@runtime_checkable
+class ForwardModel(Protocol):
+    """One game's Python front over its engine (see the module docstring for every member)."""
+
+    num_players: int
+    num_actions: int
+    obs_size: int
+
+    @property
+    def current_player(self) -> int: ...
+
+    @property
+    def done(self) -> bool: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    def pending_players(self) -> tuple[int, ...]: ...
+
+    def legal_mask(self, player: int | None = None) -> np.ndarray: ...
+
+    def observe(self, player: int) -> np.ndarray: ...
+
+    def step(self, action: int) -> None: ...
+
+    def step_joint(self, actions: Mapping[int, int]) -> None: ...
+
+    def clone(self) -> ForwardModel: ...
+
+    def rewards(self, mode: str = "win") -> np.ndarray: ...
+
+    def scores(self) -> list: ...
+
+    def winners(self) -> list[int]: ...
+
+    def determinize(self, player: int, seed: int) -> ForwardModel: ...
+
+    def record(self) -> Any: ...
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_action(action: object, num_actions: int) -> int:
+    """``action`` as an int in ``[0, num_actions)``: ``TypeError`` for a non-int, ``ValueError`` out of range."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = int(action)
+    if not _is_int(action):
+        raise TypeError(f"action must be an int in [0, {num_actions - 1}], got {type(action).__name__} {action!r}")
+    a = int(action)
+    if not 0 <= a < num_actions:
+        raise ValueError(f"action {a} is out of range: expected an int in [0, {num_actions - 1}]")
+    return a
+
+
+def check_player(player: object, num_players: int) -> int:
+    """``player`` as a seat in ``[0, num_players)``: ``TypeError`` for a non-int, ``ValueError`` out of range."""
+    if not _is_int(player):
+        raise TypeError(f"player must be an int in [0, {num_players - 1}], got {type(player).__name__} {player!r}")
+    p = int(player)
+    if not 0 <= p < num_players:
+        raise ValueError(f"player {p} is out of range: expected 0..{num_players - 1}")
+    return p
+
+
+def illegal_message(model: ForwardModel, player: int, action: int) -> str:
+    """The words for ``action`` not being legal for ``player`` now (names the legal actions)."""
+    legal = [int(a) for a in np.flatnonzero(model.legal_mask(player))]
+    more = "..." if len(legal) > 20 else ""
+    return f"action {action} is illegal for player {player}; legal actions: {legal[:20]}{more}"
+
+
+def check_joint(model: ForwardModel, actions: object) -> dict[int, int]:
+    """``actions`` checked for :meth:`ForwardModel.step_joint`: one legal action per pending seat, nothing else.
+
+    Returns ``{seat: action}`` in the game's pending order. Raises :class:`GameOverError`
+    after the end, ``TypeError`` for a non-mapping or a non-int entry, ``ValueError`` for a
+    missing pending seat or a seat that is not pending, :class:`IllegalActionError` for an
+    action its seat's mask forbids. Nothing is applied.
+    """
+    if model.done:
+        raise GameOverError(f"the game is over; no actions (got {actions!r}) can be applied")
+    if not isinstance(actions, Mapping):
+        raise TypeError(f"actions must be a mapping seat -> action, got {type(actions).__name__}")
+    pending = model.pending_players()
+    for seat in actions:
+        p = check_player(seat, model.num_players)
+        if p not in pending:
+            raise ValueError(f"player {p} has nothing to decide now: the game waits for players {list(pending)}")
+    missing = [p for p in pending if p not in actions]
+    if missing:
+        raise ValueError(f"no action for players {missing}: step_joint needs one per pending player {list(pending)}")
+    out = {}
+    for p in pending:
+        try:
+            a = check_action(actions[p], model.num_actions)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{exc} (player {p})") from None
+        if not model.legal_mask(p)[a]:
+            raise IllegalActionError(illegal_message(model, p, a))
+        out[p] = a
+    return out
+
+
+class JointStepMixin:
+    """``step_joint`` for a model whose ``step`` takes a simultaneous choice one seat at a time.
+
+    The model's ``step`` applies the action of ``current_player``, the first pending seat,
+    and records it face down while others still choose. :meth:`step_joint` checks every
+    pending seat's action against that seat's own mask (:func:`check_joint`) before
+    anything happens, then steps them in the game's pending order. Because no seat's legal
+    actions depend on another's choice (the protocol's promise), a checked set of actions
+    always applies; a game that broke the promise gets a ``RuntimeError``.
+    """
+
+    def step_joint(self, actions: Mapping[int, int]) -> None:
+        chosen = check_joint(self, actions)  # type: ignore[arg-type]
+        for p, a in chosen.items():
+            if self.current_player != p:  # type: ignore[attr-defined]
+                raise RuntimeError(
+                    f"player {p}'s simultaneous action {a} cannot be applied: the game asks player "
+                    f"{self.current_player} instead (its pending players are not one simultaneous choice)"  # type: ignore[attr-defined]
+                )
+            self.step(a)  # type: ignore[attr-defined]
+
+
+class InformationSet:
+    """One seat's information set over a model: what a search agent may use.
+
+    ``determinize(seed)`` samples a full model consistent with what the seat has seen
+    (:meth:`ForwardModel.determinize`); ``legal_mask()`` is the seat's mask now. For agents
+    of a game that read an array information state, ``numpy.asarray(info_set)`` gives the
+    model's ``info_state(player)``. Agents must not reach past these members: the object
+    refers to the true game.
+    """
+
+    __slots__ = ("_model", "player")
+
+    def __init__(self, model: ForwardModel, player: int) -> None:
+        self._model = model
+        self.player = check_player(player, model.num_players)
+
+    @property
+    def num_players(self) -> int:
+        return self._model.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return self._model.num_actions
+
+    def legal_mask(self) -> np.ndarray:
+        return self._model.legal_mask(self.player)
+
+    def determinize(self, seed: int) -> ForwardModel:
+        """A world consistent with the seat's information (hidden cards and choices re-drawn from ``seed``)."""
+        return self._model.determinize(self.player, seed)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        info = getattr(self._model, "info_state", None)
+        if info is None:
+            raise TypeError(f"{type(self._model).__name__} offers no array information state (info_state)")
+        arr = np.asarray(info(self.player))
+        return arr if dtype is None else arr.astype(dtype)
+
+
+# ===================================================================== the game spec and registry
+
+
+def _no_bounds(num_players: int) -> tuple[float, float]:
+    return -np.inf, np.inf
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game's facts, declared once; the machinery builds everything else from them.
+
+    Sizes describe the game with its default options; front ends read the sizes of the
+    models they build (``model.num_actions``, ``model.obs_size``), so options that change
+    them are allowed.
+
+    Members beyond the name and the sizes:
+
+    * ``new_game(num_players, seed=None, **options) -> ForwardModel``: a new deal (a fresh
+      seed from entropy when ``seed`` is None);
+    * ``describe(action, game=None) -> str`` and ``render_text(game, player=None) -> str``
+      (spectator view for ``None``);
+    * ``version``: the env version of the layout (PettingZoo / Gymnasium ids end in ``-v{version}``);
+    * ``wait_action``: an action id the game defines for "nothing to decide" (the parallel
+      env gives it to waiting seats), or ``None`` (the parallel env then adds one after the
+      game's actions);
+    * ``obs_bounds(num_players) -> (low, high)``: bounds of ``observe`` (scalars or arrays);
+    * ``reward_modes``: the ``mode`` values ``rewards`` accepts;
+    * ``make_agent(spec, seed=None, **kwargs)``: the game's own agent registry, asked for
+      names the framework's registry (:mod:`ohmygoods_env.framework.agents`) does not know.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    num_actions: int
+    obs_size: Callable[[int], int]
+    new_game: Callable[..., ForwardModel]
+    describe: Callable[..., str]
+    render_text: Callable[..., str]
+    version: int = 0
+    wait_action: int | None = None
+    obs_bounds: Callable[[int], tuple[Any, Any]] = _no_bounds
+    reward_modes: tuple[str, ...] = ("win",)
+    make_agent: Callable[..., Any] | None = None
+
+    def check_num_players(self, num_players: object) -> int:
+        """``num_players`` as an int in ``[min_players, max_players]`` (``TypeError`` / ``ValueError``)."""
+        if not _is_int(num_players):
+            raise TypeError(
+                f"num_players must be an int in {self.min_players}..{self.max_players} for {self.title}, "
+                f"got {type(num_players).__name__} {num_players!r}"
+            )
+        n = int(num_players)
+        if not self.min_players <= n <= self.max_players:
+            raise ValueError(f"num_players must be in {self.min_players}..{self.max_players} for {self.title}, got {n}")
+        return n
+
+    def check_reward_mode(self, mode: object) -> str:
+        """``mode`` if it is one of :attr:`reward_modes`, else ``ValueError``."""
+        if mode not in self.reward_modes:
+            raise ValueError(f"reward mode must be one of {list(self.reward_modes)} for {self.title}, got {mode!r}")
+        return str(mode)
+
+    def make(self, num_players: int, seed: int | None = None, **options: Any) -> ForwardModel:
+        """``new_game`` with the player count checked first."""
+        return self.new_game(self.check_num_players(num_players), seed=seed, **options)
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register_game(spec: GameSpec, replace: bool = False) -> GameSpec:
+    """Add ``spec`` to the registry under ``spec.name`` (again with the same spec is a no-op)."""
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"spec must be a GameSpec, got {type(spec).__name__}")
+    old = _GAMES.get(spec.name)
+    if old is not None and old is not spec and not replace:
+        raise ValueError(f"a game named {spec.name!r} is registered already (replace=True replaces it)")
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def _from_entry_point(name: str) -> GameSpec | None:
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            spec = ep.load()
+            if not isinstance(spec, GameSpec) or spec.name != name:
+                raise ValueError(f"the entry point {name} = {ep.value} must name a GameSpec called {name!r}")
+            return register_game(spec)
+    return None
+
+
+def game_spec(name: str) -> GameSpec:
+    """The registered spec of ``name``; ``ValueError`` naming the known games otherwise."""
+    if not isinstance(name, str):
+        raise TypeError(f"game must be a name (str) or a GameSpec, got {type(name).__name__} {name!r}")
+    spec = _GAMES.get(name) or _from_entry_point(name)
+    if spec is None:
+        raise ValueError(f"unknown game {name!r}: registered games are {game_names()}")
+    return spec
+
+
+def game_names() -> list[str]:
+    """Names of the registered games, sorted."""
+    return sorted(_GAMES)
+
+
+def resolve_game(game: str | GameSpec) -> GameSpec:
+    """A :class:`GameSpec` from a spec or a registered name."""
+    return game if isinstance(game, GameSpec) else game_spec(game)
