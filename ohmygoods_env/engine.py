@@ -22,41 +22,19 @@ import numpy as np
 from . import core
 from . import layout as L
 from .cards import A_COST, A_VP, B_RES, RESOURCES, CardSet, default_cards
-from .checks import check_seed, seed_or_fresh
+from .framework.checks import check_seed, seed_or_fresh
+from .framework.checks import seed_bits as seed_bits  # re-exported: engine.seed_bits
+from .framework.game import GameOverError as GameOverError  # the one error of every game
+from .framework.game import IllegalActionError as IllegalActionError  # the one error of every game
+from .framework.game import check_action as _check_action
 from .rules import DEFAULT_SOLO_ROUNDS, RuleSet, make_rules
 
 REWARD_MODES: tuple[str, ...] = ("win", "score", "margin")
 
 
-class IllegalActionError(ValueError):
-    """An action that the legal mask does not allow; the game state is unchanged."""
-
-
-class GameOverError(RuntimeError):
-    """A step was attempted after the game ended; the game state is unchanged."""
-
-
-def seed_bits(seed: int) -> np.int64:
-    """The 64 seed bits the engine mixes (:func:`core.seed_rng`) for a seed ``0 <= seed < 2**64``.
-
-    The seed is checked by :func:`ohmygoods_env.checks.check_seed` (``TypeError`` for a
-    non-int, ``ValueError`` outside the range); every seed of the range gives its own game.
-    """
-    s = check_seed(seed)
-    return np.int64(s - (1 << 64) if s >= 1 << 63 else s)
-
-
 def check_action(action: object) -> int:
     """Validate the type and range of an action id; return it as ``int``."""
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
-            action = int(action)
-        else:
-            raise TypeError(f"action must be an int in [0, {L.N_ACTIONS - 1}], got {type(action).__name__} {action!r}")
-    a = int(action)
-    if not 0 <= a < L.N_ACTIONS:
-        raise ValueError(f"action {a} is out of range: expected an int in [0, {L.N_ACTIONS - 1}]")
-    return a
+    return _check_action(action, L.N_ACTIONS)
 
 
 # ------------------------------------------------------------------ describing actions

@@ -29,19 +29,11 @@ import numpy as np
 from . import engine
 from . import layout as L
 from .engine import REWARD_MODES, Game, GameRecord
-from .framework.game import GameOverError, GameSpec, IllegalActionError, JointStepMixin, check_player, register_game
+from .framework.game import GameSpec, JointStepMixin, check_player, register_game
 from .infostate import determinize as _determinize
 from .infostate import redact
 
 __all__ = ["OHMYGOODS", "OhMyGoodsModel"]
-
-
-class OhMyGoodsIllegalActionError(IllegalActionError, engine.IllegalActionError):
-    """An illegal action: the framework's error and the engine's at once."""
-
-
-class OhMyGoodsGameOverError(GameOverError, engine.GameOverError):
-    """A step after the end: the framework's error and the engine's at once."""
 
 
 def _seed_word(seed: int) -> int:
@@ -93,12 +85,7 @@ class OhMyGoodsModel(JointStepMixin):
         return self.game.observe(player)
 
     def step(self, action: int) -> None:
-        try:
-            self.game.step(action)
-        except engine.IllegalActionError as exc:
-            raise OhMyGoodsIllegalActionError(str(exc)) from None
-        except engine.GameOverError as exc:
-            raise OhMyGoodsGameOverError(str(exc)) from None
+        self.game.step(action)  # the engine raises the framework's errors
 
     def clone(self) -> OhMyGoodsModel:
         return OhMyGoodsModel(self.game.clone())

@@ -19,7 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..framework.checks import check_int as _check_int
 from ..framework.checks import check_seed, seed_or_fresh
+from ..framework.checks import seed_bits as seed_bits  # re-exported
+from ..framework.game import GameOverError as GameOverError  # the one error of every game
+from ..framework.game import IllegalActionError as IllegalActionError  # the one error of every game
 from . import core
 from . import layout as L
 from .cards import B_SELL, RESOURCES, T_COUNT, ArtTables, default_tables
@@ -27,32 +31,6 @@ from .infostate import determinize as _determinize
 
 REWARD_MODES: tuple[str, ...] = ("win", "score", "margin")
 _ERRORS = {core.ERR_ILLEGAL: "illegal", core.ERR_PLAYER: "not asked now"}
-
-
-class IllegalActionError(ValueError):
-    """An action that the legal mask does not allow; the game state is unchanged."""
-
-
-class GameOverError(RuntimeError):
-    """A step was attempted after the game ended; the game state is unchanged."""
-
-
-def seed_bits(seed: int) -> np.int64:
-    """The 64 bits of a seed ``0 <= seed < 2**64`` as the engine's int64."""
-    s = check_seed(seed)
-    return np.int64(s - (1 << 64) if s >= 1 << 63 else s)
-
-
-def _check_int(value: object, name: str, lo: int, hi: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
-            value = int(value)
-        else:
-            raise TypeError(f"{name} must be an int in [{lo}, {hi}], got {type(value).__name__} {value!r}")
-    v = int(value)
-    if not lo <= v <= hi:
-        raise ValueError(f"{name} {v} is out of range: expected an int in [{lo}, {hi}]")
-    return v
 
 
 def check_action(action: object) -> int:

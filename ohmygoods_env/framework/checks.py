@@ -22,6 +22,8 @@ import numpy as np
 
 __all__ = [
     "SEED_LIMIT",
+    "check_int",
+    "seed_bits",
     "check_finite",
     "check_flag",
     "check_seed",
@@ -108,3 +110,25 @@ def check_flag(value: object, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a bool (True or False), got {type(value).__name__} {value!r}")
     return bool(value)
+
+
+def check_int(value: object, name: str, lo: int, hi: int) -> int:
+    """``value`` as an int in ``[lo, hi]`` (a 0-d integer array too; never a bool).
+
+    ``TypeError`` for another type, ``ValueError`` outside the range; both name ``name`` and the range.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
+            value = int(value)
+        else:
+            raise TypeError(f"{name} must be an int in [{lo}, {hi}], got {type(value).__name__} {value!r}")
+    v = int(value)
+    if not lo <= v <= hi:
+        raise ValueError(f"{name} {v} is out of range: expected an int in [{lo}, {hi}]")
+    return v
+
+
+def seed_bits(seed: int) -> np.int64:
+    """The 64 bits of a seed ``0 <= seed < 2**64`` (:func:`check_seed`) as the int64 an engine's kernels mix."""
+    s = check_seed(seed)
+    return np.int64(s - (1 << 64) if s >= 1 << 63 else s)

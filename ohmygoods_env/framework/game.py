@@ -67,6 +67,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from .checks import check_int
+
 __all__ = [
     "ENTRY_POINT_GROUP",
     "ForwardModel",
@@ -145,14 +147,7 @@ def _is_int(value: object) -> bool:
 
 def check_action(action: object, num_actions: int) -> int:
     """``action`` as an int in ``[0, num_actions)``: ``TypeError`` for a non-int, ``ValueError`` out of range."""
-    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        action = int(action)
-    if not _is_int(action):
-        raise TypeError(f"action must be an int in [0, {num_actions - 1}], got {type(action).__name__} {action!r}")
-    a = int(action)
-    if not 0 <= a < num_actions:
-        raise ValueError(f"action {a} is out of range: expected an int in [0, {num_actions - 1}]")
-    return a
+    return check_int(action, "action", 0, num_actions - 1)
 
 
 def check_player(player: object, num_players: int) -> int:
