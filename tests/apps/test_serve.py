@@ -20,6 +20,7 @@ from ohmygoods_env import layout as L
 from ohmygoods_env.actions import action_kind
 from ohmygoods_env.apps import serve as S
 from ohmygoods_env.cardfacts import card_facts, card_text
+from ohmygoods_env.cards import N_BUILDING_CARDS
 from ohmygoods_env.engine import Game
 from ohmygoods_env.explain import explain
 from ohmygoods_env.infostate import hidden_cards, swap_cards
@@ -460,5 +461,111 @@ def test_a_solo_royal_game_in_a_headless_browser(server) -> None:
         rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
         assert len(rows) == 2 and "winner" not in rows[1].text
         assert rows[1].text.split()[-2:] == [str(v) for v in web.game.scores()[0]]
+    finally:
+        browser.quit()
+
+
+@pytest.mark.parametrize("rules", ["omg2", "royal"])
+def test_the_page_draws_every_fact_of_every_card_in_the_deck(server, rules) -> None:
+    """Walk the deck (every card id of the rule set's table) through the page's own card face: name,
+    cost, VP, the hand-card resource, half-sun, needs, both work modes, the good and its value, the
+    chain, a Market Office's resource; the full card text on hover."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    cards = Game(num_players=2, rules=rules, seed=0).cards
+    deck = [card_facts(cards, c) for c in range(N_BUILDING_CARDS)]
+    browser = _browser()
+    try:
+        browser.get(_url(server, "/"))
+        WebDriverWait(browser, 60).until(lambda b: b.execute_script("return document.body.dataset.state") == "setup")
+        faces = browser.execute_script(
+            "return arguments[0].map(f => { const d = cardFace(f);"
+            " return [d.dataset.card, d.title, [...d.children].map(r => r.textContent).join('\\n')]; })",
+            deck,
+        )
+    finally:
+        browser.quit()
+    assert len(faces) == len(deck) == N_BUILDING_CARDS
+    for f, (card, title, text) in zip(deck, faces, strict=True):
+        where = f"card {f['card']} ({f['name']})"
+        assert int(card) == f["card"] and title == f["text"], where
+        assert text.splitlines()[0].lstrip("\u25d1") == f["name"], where
+        assert ("\u25d1" in text) == f["half_sun"], where
+        assert (f"cost {f['cost']}" if f["cost"] is not None else "not built") in text, where
+        assert f"{f['vp']} VP" in text and f"hand card: {f['resource'] or '-'}" in text, where
+        p = f["production"]
+        if p is not None:
+            line = next(r for r in text.splitlines() if r.startswith("needs "))[len("needs ") :]
+            if p["needs_any"]:
+                assert line == f"any {p['needs_any']}", where
+            else:  # the order of the parts is the JSON object's; the parts are the card's needs
+                assert sorted(line.split(" + ")) == sorted(f"{n} {r}" for r, n in p["needs"].items()), where
+            assert f"efficient {p['efficient']['resources']}\u21922" in text, where
+            assert f"sloppy {p['sloppy']['resources']}\u21921" in text, where
+            assert f"{f['good']} ({f['value']} each)" in text, where
+        elif f["office"] is not None:
+            assert f"+1 {f['office']} in the market" in text, where
+        else:
+            assert "extra hand card" in text, where
+        if f["chain"] is not None:
+            c = f["chain"]
+            inputs = " + ".join(x for x in [c["hand"], *c["goods"]] if x)
+            assert f"chain: {inputs} \u2192 {c['makes']} {c['output']}" in text, where
+        else:
+            assert "chain:" not in text, where
+
+
+@pytest.mark.parametrize(("players", "rules", "seat"), [(2, "omg2", 0), (4, "royal", 3)])
+def test_a_clicked_game_of_each_size_in_a_headless_browser(server, players, rules, seat) -> None:
+    """2 and 4 players (3 players and solo have tests above): set up on the page, every choice clicked to
+    the end; the buttons are the legal moves, the hand faces are the seat's hand, no opponent's hand card
+    is named on the page, the end screen has a row per player and the tie-break."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser = _browser()
+    try:
+        browser.get(_url(server, "/"))
+        wait = WebDriverWait(browser, 60, poll_frequency=0.05)
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "setup")
+        Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
+        Select(browser.find_element(By.ID, "players")).select_by_value(str(players))
+        Select(browser.find_element(By.ID, "seat")).select_by_value(str(seat))
+        opponents = browser.find_elements(By.CSS_SELECTOR, "select.opponent")
+        assert len(opponents) == players - 1
+        for select, name in zip(opponents, ["greedy", "random", "heuristic"], strict=False):
+            Select(select).select_by_value(name)
+        browser.find_element(By.ID, "seed").send_keys(str(10 + players))
+        browser.find_element(By.ID, "start").click()
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "playing")
+        web = list(server.games.values())[-1]  # the newest game (the module's server has others)
+        assert web.seat == seat and web.game.num_players == players and web.game.rules.edition == rules
+        read = (
+            "return [document.body.dataset.state,"
+            " [...document.querySelectorAll('#choices button.choice')].map(b => +b.dataset.action),"
+            " [...document.querySelectorAll('#hand .card')].map(c => +c.dataset.card),"
+            " document.querySelector('#picture svg').outerHTML]"
+        )
+        clicks = 0
+        while True:
+            state, actions, hand, svg = browser.execute_script(read)
+            if state != "playing":
+                break
+            g = web.game
+            assert actions == g.legal_actions() and hand == g.hand(seat)
+            others = [c for p in range(players) if p != seat for c in g.hand(p)]  # card ids are physical cards
+            assert others and not any(f'data-card="{c}"' in svg for c in others)  # drawn nowhere on the page
+            n = len(g.actions)
+            browser.execute_script(
+                f"document.querySelectorAll('#choices button.choice')[{clicks % len(actions)}].click()"
+            )
+            wait.until(lambda b, n=n: len(web.game.actions) > n and b.execute_script(
+                "return !document.querySelector('#choices button:disabled')"))  # fmt: skip
+            clicks += 1
+        assert web.game.done and clicks > 10
+        rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
+        assert len(rows) == 1 + players + 1 and "tie-break" in rows[-1].text
+        assert browser.find_element(By.ID, "result").text.startswith(("You won", "You lost", "You shared"))
     finally:
         browser.quit()
