@@ -53,7 +53,7 @@ import numpy as np
 from . import core
 from . import layout as L
 from .actions import action_kind, describe
-from .cardfacts import card_text
+from .cardfacts import card_facts, card_text
 from .cards import (
     A_COST,
     A_REQ0,
@@ -68,7 +68,6 @@ from .cards import (
     B_NEED0,
     B_NEED_ANY,
     B_OFFICE,
-    B_RES,
     B_SUN,
     B_VALUE,
     B_VP,
@@ -121,9 +120,9 @@ _MARK = "#ff7f00"  # frame of the cards and slots a legal move names
 _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 WIDTH = 1340
-_HEADER, _MARKET, _PLAYER, _DISPLAY, _CHOICES = 92, 100, 292, 96, 190
+_HEADER, _MARKET, _PLAYER, _DISPLAY, _CHOICES = 92, 100, 364, 96, 190
 _CARD_W, _CARD_H, _GAP = 124, 162, 6
-_HAND_PER_ROW, _HAND_ROWS, _HAND_H = 9, 2, 40
+_HAND_PER_ROW, _HAND_ROWS, _HAND_H = 9, 2, 76
 _MAX_CHOICES = 16
 
 
@@ -330,17 +329,32 @@ def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y
 
 
 def _hand_card(d: _Svg, game: Game, c: int, x: float, y: float, marked: bool) -> None:
-    """A hand (or set-aside) card: its hand-card resource colour, name, cost and VP; every fact on hover."""
-    b = game.cards.buildings[c]
-    res = RESOURCES[int(b[B_RES])]
-    d.open_group(card_text(game.cards, c), card=c)
-    d.rect(x, y, _CARD_W, _HAND_H - 4, COLOUR_RGB[res], _MARK if marked else "#555", 3.5 if marked else 1)
+    """A hand (or set-aside) card face: its hand-card resource (R1.2) as the colour of its band, name,
+    cost, VP and half-sun (R5.1), what it needs to produce (R7.2, R7.4; or its office, R7.5, or extra
+    card, R1.4), its good and the good's value (R1.3), its chain (R7.7, R7.8); every fact on hover."""
+    f = card_facts(game.cards, c)
+    res = f["resource"]
+    d.open_group(f["text"], card=c)
+    d.rect(x, y, _CARD_W, _HAND_H - 4, "#fbfaf7", _MARK if marked else "#555", 3.5 if marked else 1)
+    d.rect(x, y, _CARD_W, 26, COLOUR_RGB[res], "none", 0, rx=5)
     fg = "white" if res in _DARK else "#1a1a1a"
-    lines = _wrap(game.cards.name(c), 15)[:2]
+    lines = _wrap(f["name"], 15)[:2]
     for i, line in enumerate(lines):
-        d.text(x + 5, y + (13 if len(lines) == 2 else 17) + 11 * i, line, 10.5, fg, True)
-    sun = " \u25d1" if b[B_SUN] else ""
-    d.text(x + 5, y + _HAND_H - 8, f"{res} \u00b7 cost {int(b[B_COST])} \u00b7 {int(b[B_VP])} VP{sun}", 9.5, fg)
+        d.text(x + 5, y + (11 if len(lines) == 2 else 17) + 11 * i, line, 10.5, fg, True)
+    sun = " \u25d1" if f["half_sun"] else ""
+    d.text(x + 5, y + 37, f"{res} \u00b7 cost {f['cost']} \u00b7 {f['vp']} VP{sun}", 9.5)
+    p = f["production"]
+    if p is not None:
+        needs = f"any {p['needs_any']}" if p["needs_any"] else "+".join(f"{n} {r}" for r, n in p["needs"].items())
+        d.text(x + 5, y + 48, f"needs {needs}", 8.5, "#333")
+        d.text(x + 5, y + 58, f"{p['efficient']['resources']}\u21922 / {p['sloppy']['resources']}\u21921 "
+               f"{f['good']} ({f['value']})", 8.5, "#333")  # fmt: skip
+    else:
+        d.text(x + 5, y + 48, f"office: +1 {f['office']}" if f["office"] else "extra hand card", 8.5, "#333")
+    ch = f["chain"]
+    if ch is not None:
+        ins = "+".join(i for i in [ch["hand"], *ch["goods"]] if i)
+        d.text(x + 5, y + 68, f"chain: {ins} \u2192 {ch['makes']}", 8.5, "#333")
     d.close_group()
 
 

@@ -286,3 +286,49 @@ def test_jupyter_view_and_env_svg_mode() -> None:
     ge = OhMyGoodsEnv(num_players=2, learner_seat=1, render_mode="svg")
     ge.reset(seed=4)
     assert ge.render() == render_svg(ge.games.game(0), viewer=1)
+
+
+@pytest.mark.parametrize("rules", ["omg2", "royal"])
+def test_every_hand_card_face_in_the_svg_shows_every_printed_fact(rules) -> None:
+    """Walk the deck: each card id's hand-card face (hand and set-aside card) shows its name, hand-card
+    resource, cost, VP, half-sun (R5.1), needs and both work modes (R7.2, R7.4), good and value (R1.3),
+    chain (R7.7, R7.8) or office (R7.5); the full card text is its hover title."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from ohmygoods_env import picture as P
+    from ohmygoods_env.cardfacts import card_facts
+    from ohmygoods_env.cards import N_BUILDING_CARDS
+
+    game = Game(num_players=2, rules=rules, seed=0)
+    cards = game.cards
+    walked = 0
+    for c in range(N_BUILDING_CARDS):
+        d = P._Svg(200, 100)
+        if card_facts(cards, c)["cost"] is None:  # a Charburner starts on the table (R2.1), never in a hand
+            continue
+        P._hand_card(d, game, c, 0, 0, False)
+        walked += 1
+        g = ET.fromstring(d.document()).find("{http://www.w3.org/2000/svg}g")
+        title = g.find("{http://www.w3.org/2000/svg}title").text
+        text = " | ".join(t.text for t in g.iter("{http://www.w3.org/2000/svg}text"))
+        f, where = card_facts(cards, c), f"card {c}"
+        assert g.get("data-card") == str(c) and title == f["text"], where
+        assert re.sub(r" \| ", " ", text).startswith(f["name"]), where  # the name, wrapped in lines
+        assert f"{f['resource']} \u00b7 cost {f['cost']} \u00b7 {f['vp']} VP" in text, where
+        assert ("\u25d1" in text) == f["half_sun"], where
+        p = f["production"]
+        if p is not None:
+            assert (f"needs any {p['needs_any']}" if p["needs_any"] else "needs ") in text, where
+            for r, n in p["needs"].items():
+                assert f"{n} {r}" in text, where
+            eff, slo = p["efficient"]["resources"], p["sloppy"]["resources"]
+            assert f"{eff}\u21922 / {slo}\u21921 {f['good']} ({f['value']})" in text, where
+        else:
+            assert (f"office: +1 {f['office']}" if f["office"] else "extra hand card") in text, where
+        if f["chain"] is not None:
+            ins = "+".join(i for i in [f["chain"]["hand"], *f["chain"]["goods"]] if i)
+            assert f"chain: {ins} \u2192 {f['chain']['makes']}" in text, where
+        else:
+            assert "chain:" not in text, where
+    assert walked == 94  # the deck cards (R1.1)
