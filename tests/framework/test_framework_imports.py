@@ -48,3 +48,28 @@ def test_the_scan_sees_relative_and_absolute_game_imports() -> None:
     source = "from ... import engine\nfrom ...layout import A\nimport ohmygoods_env.core\nfrom .. import game\n"
     found = [m for m in _imports(source, ["ohmygoods_env", "framework", "envs"]) if _offending(m)]
     assert found == ["ohmygoods_env.engine", "ohmygoods_env.layout", "ohmygoods_env.core"]
+
+
+def test_artificium_imports_the_framework_and_itself_only() -> None:
+    """A second game adds a folder: no module of ohmygoods_env/artificium imports an Oh my Goods! module."""
+    folder = FRAMEWORK.parent / "artificium"
+    files = sorted(folder.rglob("*.py"))
+    assert len(files) >= 10
+    bad = {}
+    for f in files:
+        package = list(f.relative_to(FRAMEWORK.parent.parent).parts[:-1])
+        names = _imports(f.read_text(), package)
+        bad[f.name] = [m for m in names if _offending(m) and not m.startswith("ohmygoods_env.artificium")]
+    assert not {f: m for f, m in bad.items() if m}
+
+
+def test_the_architecture_doc_shows_the_packages_of_pyproject() -> None:
+    """docs/architecture.md quotes the ``packages`` and ``package-dir`` lines of pyproject.toml as they are."""
+    root = FRAMEWORK.parents[1]
+    lines = [
+        ln
+        for ln in (root / "pyproject.toml").read_text().splitlines()
+        if ln.startswith(("packages =", "package-dir ="))
+    ]
+    doc = (root / "docs" / "architecture.md").read_text().splitlines()
+    assert len(lines) == 2 and all(ln in doc for ln in lines)
