@@ -30,7 +30,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 RUN_LANGUAGES = {"python": "python", "bash": "bash", "sh": "bash", "shell": "bash", "console": "console"}
-TEXT_LANGUAGES = {"text"}
+TEXT_LANGUAGES = {"text", "mermaid"}  # output, tables, synopses; diagrams GitHub draws
 #: seconds per block; the first block may compile the engine (65-115 s with a cold cache)
 TIMEOUT_S = float(os.environ.get("OHMYGOODS_DOC_BLOCK_TIMEOUT", "300"))
 _FENCE = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
