@@ -28,7 +28,7 @@ endpoint                     what it does
 ``POST /api/undo``           ``{id}``: take back your last decision and the agents' moves after
                              it (as the terminal's ``undo``); 400 at your first decision
 ``GET /api/hint?id=G``       what the heuristic agent would play in your place (from your
-                             information state only): ``{action, text, agent}``
+                             information state only): ``{action, text, explain, agent}``
 ``POST /api/step``           ``{id, moves}``: a watched game (``/api/new`` with ``watch: true``,
                              ``opponents`` naming every seat's agent, ``view`` ``"public"``
                              or a seat) plays ``moves`` (1-50) more moves
@@ -277,7 +277,7 @@ class WebGame:
         if self.hinter is None:
             self.hinter = make_agent("heuristic", seed=offset_seed(g.seed, 99))
         a = int(self.hinter.act(g.observe(self.seat), g.legal_mask(), info_state_of(g.state, self.seat)))
-        return {"action": a, "text": describe(a, g), "agent": self.hinter.name}
+        return {"action": a, "text": describe(a, g), "explain": explain(g, a), "agent": self.hinter.name}
 
     def replay_page(self) -> str:
         """The finished game as a replay page (:func:`~ohmygoods_env.apps.replay.replay_html`) in this game's view."""

@@ -178,7 +178,8 @@ def test_a_hint_names_a_legal_choice_and_changes_nothing(server) -> None:
         g = web.game
         twin = make_agent("heuristic", seed=0).act(g.observe(1), g.legal_mask(), info_state_of(g.state, 1))
         assert hint["action"] in g.legal_actions() and hint["action"] == twin
-        assert hint["text"] == next(c["text"] for c in view["choices"] if c["action"] == hint["action"])
+        choice = next(c for c in view["choices"] if c["action"] == hint["action"])
+        assert hint["text"] == choice["text"] and hint["explain"] == choice["explain"]  # said as the choice says it
         _, view = _call(server, "/api/move", {"id": view["id"], "action": hint["action"]})
     assert _call(server, "/api/hint?id=nope")[0] == 400
 
@@ -327,6 +328,8 @@ def test_a_scripted_game_in_a_headless_browser(server, tmp_path) -> None:
                 framed = browser.find_elements(By.CSS_SELECTOR, "#choices button.hinted")
                 hinted = browser.find_element(By.ID, "hinted").text
                 assert len(framed) == 1 and framed[0].text.split(". ", 1)[1].split("\n")[0] in hinted
+                why = framed[0].find_elements(By.CSS_SELECTOR, ".why")  # the hint explains itself as its choice does
+                assert not why or f"({why[0].text})" in hinted
             if clicks == 5:  # undo goes back to the previous decision; the same choice is played again below
                 state, n0 = web.game.state.copy(), len(web.game.actions)
                 buttons[0].click()
