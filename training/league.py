@@ -26,6 +26,7 @@ from ohmygoods_agents.policy_agents import MLPAgent
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from ohmygoods_env.envs.gym_env import LearnerGames
+from ohmygoods_env.envs.learner import DEPRECATED_OPTIONS, _renamed
 from ohmygoods_env.envs.sb3 import OhMyGoodsVecEnv
 from ohmygoods_env.policy import BatchPolicy, RandomAgent
 
@@ -144,7 +145,9 @@ class LeagueVecEnv(OhMyGoodsVecEnv):
 
     :class:`~ohmygoods_env.envs.sb3.OhMyGoodsVecEnv` over :class:`LeagueGames`. The learner's
     seat is drawn per game (``learner_seat="random"``, from the game's seed) or fixed.
-    Rewards are the learner's final reward (``reward_mode``) times ``reward_scale``. Each
+    Rewards are the learner's final reward (``reward``, default ``"win"``, as in every env of
+    ``ohmygoods_env.envs``; ``reward_mode=`` still works with a ``DeprecationWarning``) times
+    ``reward_scale``. Each
     finished game's info holds, besides ``terminal_observation``, ``rewards`` (every seat)
     and ``illegal_action``: ``opponent`` (kind of the seat after the learner's) and ``win``
     (the learner's +1/0/-1 outcome by score).
@@ -156,11 +159,17 @@ class LeagueVecEnv(OhMyGoodsVecEnv):
         pool: OpponentPool,
         num_players: int = 2,
         rules: str = "omg2",
-        reward_mode: str = "win",
+        reward: str | None = None,
         reward_scale: float = 1.0,
         learner_seat: int | str = "random",
         seed: int = 0,
+        **deprecated: Any,
     ) -> None:
+        unknown = sorted(set(deprecated) - set(DEPRECATED_OPTIONS))
+        if unknown:
+            raise TypeError(f"LeagueVecEnv() got unexpected keyword arguments {unknown}")
+        given = ({} if reward is None else {"reward": reward}) | deprecated
+        reward = _renamed(given, stacklevel=3).get("reward", "win")  # reward_mode= warns; both is an error
         self.pool = pool
         self.reward_scale = float(reward_scale)
         super().__init__(
@@ -168,7 +177,7 @@ class LeagueVecEnv(OhMyGoodsVecEnv):
             num_players,
             rules,
             learner_seat=learner_seat,
-            reward=reward_mode,
+            reward=reward,
             illegal="penalty",
             seed=seed,
         )

@@ -32,7 +32,7 @@ def test_pool_parsing_and_sampling():
 
 def test_league_env_masks_rewards_and_snapshots():
     pool = OpponentPool("random,snapshot", seed=1, max_snapshots=2)
-    env = LeagueVecEnv(6, pool, num_players=2, reward_mode="win", seed=1)
+    env = LeagueVecEnv(6, pool, num_players=2, reward="win", seed=1)
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, policy_kwargs={"net_arch": [16]}, device="cpu")
     for _ in range(3):
         pool.add_snapshot(model.policy)
@@ -67,7 +67,7 @@ def test_league_infos_name_the_opponent_and_scale_the_learners_reward():
     """Each game's opponents come from the pool at its start; a finished game's info names the
     kind that played the seat after the learner's, and the reward is the learner's margin x scale."""
     pool = OpponentPool("random,greedy", seed=2)
-    env = LeagueVecEnv(8, pool, num_players=2, reward_mode="margin", reward_scale=0.1, seed=4)
+    env = LeagueVecEnv(8, pool, num_players=2, reward="margin", reward_scale=0.1, seed=4)
     env.reset()
     lg = env._lg
     rng = RandomAgent(3)
@@ -85,3 +85,14 @@ def test_league_infos_name_the_opponent_and_scale_the_learners_reward():
             kinds.add(info["opponent"])
             checked += 1
     assert checked >= 8 and kinds == {"random", "greedy"}
+
+
+def test_league_env_reads_reward_as_every_env_does_and_the_old_spelling_warns() -> None:
+    pool = OpponentPool("random", seed=0)
+    with pytest.warns(DeprecationWarning, match="reward_mode= is deprecated: use reward="):
+        env = LeagueVecEnv(2, pool, reward_mode="margin", seed=0)
+    assert env.learner_games.games.reward_mode == "margin"
+    with pytest.raises(TypeError, match="reward= only"):
+        LeagueVecEnv(2, pool, reward="win", reward_mode="margin", seed=0)
+    with pytest.raises(TypeError, match="unexpected keyword arguments \\['rewards'\\]"):
+        LeagueVecEnv(2, pool, rewards="win", seed=0)
