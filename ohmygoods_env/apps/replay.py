@@ -165,6 +165,10 @@ def replay_html(row: dict, viewer: int | None, title: str = "") -> str:
     texts HTML-escaped, the data as JSON with ``<``, ``>`` and ``&`` written as ``\\u`` escapes,
     so no field of the file (a player name, say) can reach markup or the script.
     """
+    if isinstance(row.get("record"), dict) and row["record"].get("game") == "artificium":
+        from .web_artificium import replay_html as artificium_page  # the same template, Artificium's pictures
+
+        return artificium_page(row, viewer, title)
     where = f"line {row['line']}" if "line" in row else "the game"
     record = record_of(row, where)
     n = record.rules.num_players

@@ -203,6 +203,8 @@ def render_svg(game: Game, viewer: int | None = None, last_move: str | None = No
     market = game.cards_at(L.L_MARKET)
     out.append(_text(10, y + 14, f"market ({len(market)})", 13, "bold"))
     _row(out, game, 10, y + 22, market, w - 20)
+    if not market:
+        out.append(_text(10, y + 40, "empty (the market is laid at the start of each round, A3.1)", 12, fill="#777"))
     y += MARKET_H
     for p in range(game.num_players):
         _seat(out, game, p, me, y, w)
