@@ -279,10 +279,12 @@ class ArtificiumWeb:
     download = "artificium-replay.html"
 
     def offered(self) -> dict:
+        agents = offered_agents()
         return {
             "game": NAME,
-            "agents": offered_agents(),
+            "agents": agents,
             "players": list(range(L.MIN_PLAYERS, L.MAX_PLAYERS + 1)),
+            "hint": "heuristic" in agents,  # the hint is the heuristic agent's choice, where one is registered
         }
 
     def new_game(self, body: dict) -> ArtWebGame:

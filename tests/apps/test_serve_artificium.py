@@ -70,6 +70,7 @@ def test_the_page_and_the_offer_are_artificium_s(art_server) -> None:
     status, offer = _call(art_server, "/api/agents")
     assert status == 200 and offer["game"] == "artificium" and offer["players"] == [2, 3, 4, 5, 6]
     assert offer["agents"] == fa.agent_names("artificium") and {"random", "ismcts"} <= set(offer["agents"])
+    assert offer["hint"] == ("heuristic" in offer["agents"])
 
 
 def test_only_its_own_page_is_obeyed(art_server) -> None:
@@ -223,11 +224,14 @@ def test_a_full_game_clicked_in_a_headless_browser(art_server, tmp_path) -> None
         browser.find_element(By.ID, "start").click()
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#choices button.choice")))
         web = next(g for g in art_server.games.values() if g.names == ["you", "random", "random"] and g.game.seed == 7)
+        game_id = next(k for k, g in art_server.games.items() if g is web)
         clicks = by_card = reveals = 0
-        shot = False
+        shot = twinned = False
         started = time.perf_counter()
         while browser.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "playing":
             g = web.game
+            if not twinned and any(g.cards_at(L.L_CHOSEN + p) for p in (1, 2)):  # a face-down card on the table
+                twinned = _page_of_a_twin_is_the_same(browser, web, game_id)
             buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
             assert [int(b.get_attribute("data-action")) for b in buttons] == g.legal_actions(0)
             svg = browser.find_element(By.CSS_SELECTOR, "#picture svg")
@@ -251,7 +255,7 @@ def test_a_full_game_clicked_in_a_headless_browser(art_server, tmp_path) -> None
             clicks += 1
         per_click = (time.perf_counter() - started) / clicks
         print(f"artificium in the browser: {clicks} decisions, {per_click * 1000:.0f} ms per decision")
-        assert web.game.done and clicks > 10 and reveals >= 3 and by_card >= 1
+        assert web.game.done and clicks > 10 and reveals >= 3 and by_card >= 1 and twinned
         result = browser.find_element(By.ID, "result").text
         assert result.startswith(("You won", "You lost", "You shared"))
         rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
@@ -263,3 +267,29 @@ def test_a_full_game_clicked_in_a_headless_browser(art_server, tmp_path) -> None
         assert shot and (shots / "artificium_serve.png").stat().st_size > 10_000
     finally:
         browser.quit()
+
+
+def _page_of_a_twin_is_the_same(browser, web, game_id: str) -> bool:
+    """A9.2: the page drawn from a world re-dealt for the person's seat (other hands and face-down
+    cards changed) is the same page: the view is fetched again and drawn by the page's own code."""
+    redraw = (
+        "const done = arguments[arguments.length - 1];"
+        f"api('/api/state?id={game_id}').then(v => {{ show(v); done(document.getElementById('game').innerHTML); }});"
+    )
+    before = browser.execute_async_script(redraw)
+    original = web.game
+    for seed in range(20):
+        twin = original.determinize(web.seat, seed=seed)
+        twin.seed, twin.moves = original.seed, list(original.moves)
+        if twin.full_state_view()["players"] != original.full_state_view()["players"]:
+            break
+    else:
+        raise AssertionError("no re-dealt world differed from the game")
+    with web.lock:
+        web.game = twin
+    try:
+        assert browser.execute_async_script(redraw) == before
+    finally:
+        with web.lock:
+            web.game = original
+    return True
