@@ -196,6 +196,23 @@ def test_a_watched_game_and_its_replay_in_the_public_view() -> None:
         replay_html(row, 5)
 
 
+def test_the_replay_command_writes_an_artificium_page(tmp_path) -> None:
+    """``ohmygoods replay`` on a games.jsonl line holding an Artificium record: seat 1's view."""
+    from ohmygoods_env.apps import replay as R
+
+    web = W.ArtWebGame(3, None, ["random"] * 3, seed=4)
+    while not web.game.done:
+        web.step(50)
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps({"index": 0, "record": web.game.record().to_dict(), "seats": web.names}) + "\n")
+    out = tmp_path / "game.html"
+    assert R.main([str(games), "--game", "0", "--seat", "1", "-o", str(out)]) == 0
+    page = out.read_text()
+    assert "Artificium replay (3 players, seed 4)" in page and "view of seat 1" in page
+    with pytest.raises(SystemExit):
+        R.main([str(games), "--game", "0", "--seat", "3", "-o", str(tmp_path / "x.html")])
+
+
 # ---------------------------------------------------------------------------- the browser
 
 
