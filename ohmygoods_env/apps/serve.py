@@ -445,10 +445,11 @@ class OhMyGoodsWeb:
     page = "serve.html"
     download = "ohmygoods-replay.html"
 
-    def __init__(self) -> None:
-        self._agents = agent_names()
+    _agents: list[str] | None = None  # built on the first offer: every agent is made once to check it
 
     def offered(self) -> dict:
+        if self._agents is None:
+            self._agents = agent_names()
         return {
             "game": self.name,
             "agents": self._agents,
