@@ -255,6 +255,8 @@ def test_a_full_game_clicked_in_a_headless_browser(art_server, tmp_path) -> None
             for p in (1, 2):  # the other seats' panels show only their revealed and played cards as faces
                 faces = svg.find_elements(By.CSS_SELECTOR, f'g.seat[data-seat="{p}"] g.card')
                 assert len(faces) == len(g.cards_at(L.L_REVEALED + p)) + len(g.cards_at(L.L_PLAYED + p))
+            if clicks == 0:  # the card market (A3) with its faces
+                browser.save_screenshot(str(shots / "artificium_market.png"))
             happened = browser.find_element(By.ID, "happened").text
             reveals += "revealed together" in happened
             if "revealed together" in happened and not shot:
@@ -265,6 +267,8 @@ def test_a_full_game_clicked_in_a_headless_browser(art_server, tmp_path) -> None
             if playable and clicks % 2:
                 playable[0].click()
                 by_card += 1
+            elif L.A_APPLY in g.legal_actions(0):  # apply a revealed card when it can (A4.4), so the game scores
+                browser.find_element(By.CSS_SELECTOR, f'#choices button[data-action="{L.A_APPLY}"]').click()
             else:
                 buttons[-1 if clicks % 3 == 0 else 0].click()
             wait.until(lambda b, n=before: len(web.game.moves) > n and not b.find_elements(By.CSS_SELECTOR,
