@@ -18,6 +18,9 @@ cards and phase-II choices until the reveal (R5.2), and a run of an opponent's h
 choices is one step, so their number stays hidden too. The default view is the spectator's;
 ``--public`` shows no hand at all (:data:`~ohmygoods_env.render.PUBLIC`).
 The page steps with buttons, a slider, the arrow keys or a click on a move in the log.
+A row whose record is an *Artificium* game (``"game": "artificium"``) gets the same page with
+that game's pictures and log (:func:`ohmygoods_env.apps.web_artificium.replay_html`; its public
+view is the default there, as the game has no view with every hand shown).
 """
 
 from __future__ import annotations
@@ -165,6 +168,10 @@ def replay_html(row: dict, viewer: int | None, title: str = "") -> str:
     texts HTML-escaped, the data as JSON with ``<``, ``>`` and ``&`` written as ``\\u`` escapes,
     so no field of the file (a player name, say) can reach markup or the script.
     """
+    if isinstance(row.get("record"), dict) and row["record"].get("game") == "artificium":
+        from .web_artificium import replay_html as artificium_page  # the same template, Artificium's pictures
+
+        return artificium_page(row, viewer, title)
     where = f"line {row['line']}" if "line" in row else "the game"
     record = record_of(row, where)
     n = record.rules.num_players
@@ -226,14 +233,23 @@ def main(argv: list[str] | None = None) -> int:
     try:
         out = check_output(args.out, [args.file])
         row = load_game(args.file, args.game)
-        record = record_of(row, f"{args.file}, line {row['line']}")
+        artificium = isinstance(row.get("record"), dict) and row["record"].get("game") == "artificium"
+        if artificium:  # an Artificium record: its own pictures on the same page
+            from .web_artificium import record_of as artificium_record
+
+            record = artificium_record(row, f"{args.file}, line {row['line']}")
+            players, steps = record.num_players, len(record.moves) + 1
+        else:
+            record = record_of(row, f"{args.file}, line {row['line']}")
+            players, steps = record.rules.num_players, len(record.actions) + 1
     except (ReplayError, OutputError) as exc:
         ap.error(str(exc))
-    if args.seat is not None and args.seat >= record.rules.num_players:
-        ap.error(f"--seat {args.seat} is out of range: this game has seats 0..{record.rules.num_players - 1}")
+    if args.seat is not None and args.seat >= players:
+        ap.error(f"--seat {args.seat} is out of range: this game has seats 0..{players - 1}")
     from .common import warm_engine
 
-    warm_engine()
+    if not artificium:
+        warm_engine()
     try:
         page = replay_html(row, PUBLIC if args.public else args.seat)
     except ReplayError as exc:
@@ -243,5 +259,5 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         ap.error(f"cannot write {args.out}: {exc.strerror or exc}")
     size = out.stat().st_size
-    print(f"wrote {args.out} ({size / 1024:.0f} KiB, {len(record.actions) + 1} steps)", file=sys.stderr)
+    print(f"wrote {args.out} ({size / 1024:.0f} KiB, {steps} steps)", file=sys.stderr)
     return 0

@@ -1,6 +1,14 @@
-"""``ohmygoods serve``: play Oh my Goods! in the browser against agents (a local web server).
+"""``ohmygoods serve``: play Oh my Goods! (or *Artificium*) in the browser against agents (a local web server).
 
-``ohmygoods serve [--port 8000] [--host 127.0.0.1]`` then open ``http://127.0.0.1:8000/``.
+``ohmygoods serve [--game ohmygoods|artificium] [--port 8000] [--host 127.0.0.1]`` then open
+``http://127.0.0.1:8000/``.
+
+One shell serves every game: the HTTP server, its checks and its sessions (:class:`GameServer`,
+:class:`Handler`) are shared; what is particular to a game (its page, what the page offers, how
+a game starts and what a view holds) is a :class:`WebKind` named in :data:`WEB_GAMES`
+(*Oh my Goods!*: :class:`OhMyGoodsWeb` below; *Artificium*:
+:mod:`ohmygoods_env.apps.web_artificium`). The table below is Oh my Goods!'s; Artificium's
+endpoints are the same (its module says what its views hold).
 
 The standard library is enough: :class:`http.server.ThreadingHTTPServer` serves one page
 (``static/serve.html``, no external resource) and four JSON endpoints. It binds to
@@ -77,6 +85,7 @@ import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any, Protocol
 from urllib.parse import parse_qs, urlparse
 
 from .. import layout as L
@@ -410,31 +419,46 @@ def _view(body: dict, players: int) -> int | str:
     return view
 
 
-class GameServer(ThreadingHTTPServer):
-    """The HTTP server, its games (in memory), and what a request must carry to be obeyed.
+class WebKind(Protocol):
+    """One game's part of ``ohmygoods serve``: its page, what the page offers, how a game starts.
 
-    ``hosts``: the ``Host`` values accepted (this server's own names; anything else, such as
-    a DNS-rebinding name, is refused). ``token``: a random secret written into the page that
-    every state-changing request must send back (``X-Ohmygoods-Token``).
+    The server's HTTP, sessions and checks (:class:`GameServer`, :class:`Handler`) are the same
+    for every game; a game adds a class of this shape and a page, and names it in
+    :data:`WEB_GAMES`. A game object (what :meth:`new_game` returns) has ``lock`` (a
+    ``threading.Lock``), ``view(game_id) -> dict``, ``move(action)``, ``undo()``, ``hint() -> dict``,
+    ``step(moves)`` and ``replay_page() -> str``; each refuses a bad request with :class:`BadRequest`.
     """
 
-    daemon_threads = True
-    #: seconds a request may take to send its request line and headers (and an idle connection may wait)
-    request_seconds = 30.0
-    #: seconds a request may take to send its whole body
-    body_seconds = 10.0
+    name: str
+    page: str  # file name in static/
+    download: str  # file name of the replay page
 
-    def __init__(self, address: tuple[str, int]) -> None:
-        super().__init__(address, Handler)
-        self.games: dict[str, WebGame] = {}
-        self.lock = threading.Lock()
-        self.token = secrets.token_urlsafe(32)
-        page = (Path(__file__).parent / "static" / "serve.html").read_bytes()
-        self.page = page.replace(b"{{TOKEN}}", self.token.encode("ascii"))
-        self.agent_names = agent_names()
-        self.hosts = own_hosts(address[0], self.server_address[1])
+    def offered(self) -> dict: ...
 
-    def new_game(self, body: dict) -> str:
+    def new_game(self, body: dict) -> Any: ...
+
+
+class OhMyGoodsWeb:
+    """*Oh my Goods!* in ``ohmygoods serve``: the page ``serve.html`` and :class:`WebGame`."""
+
+    name = "ohmygoods"
+    page = "serve.html"
+    download = "ohmygoods-replay.html"
+
+    _agents: list[str] | None = None  # built on the first offer: every agent is made once to check it
+
+    def offered(self) -> dict:
+        if self._agents is None:
+            self._agents = agent_names()
+        return {
+            "game": self.name,
+            "agents": self._agents,
+            "rules": list(EDITIONS),
+            "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+            "variants": list(VARIANTS),
+        }
+
+    def new_game(self, body: dict) -> WebGame:
         rules = body.get("rules", "omg2")
         if rules not in EDITIONS:
             raise BadRequest(f"rules must be one of {list(EDITIONS)}, got {rules!r}")
@@ -452,9 +476,59 @@ class GameServer(ThreadingHTTPServer):
         if not isinstance(watch, bool):
             raise BadRequest(f"watch must be true or false, got {watch!r}")
         if watch:
-            game = WebGame(rules, players, None, _bots(body, players), seed, variants, _view(body, players))
-        else:
-            game = WebGame(rules, players, seat, _opponents(body, players), seed, variants)
+            return WebGame(rules, players, None, _bots(body, players), seed, variants, _view(body, players))
+        return WebGame(rules, players, seat, _opponents(body, players), seed, variants)
+
+
+#: The games ``ohmygoods serve --game NAME`` serves: name -> ``"module:class"`` of its :class:`WebKind`.
+WEB_GAMES: dict[str, str] = {
+    "ohmygoods": "ohmygoods_env.apps.serve:OhMyGoodsWeb",
+    "artificium": "ohmygoods_env.apps.web_artificium:ArtificiumWeb",
+}
+
+
+def web_kind(game: str) -> WebKind:
+    """The :class:`WebKind` of ``game`` (a name of :data:`WEB_GAMES`); ``ValueError`` names the known ones."""
+    import importlib
+
+    if game not in WEB_GAMES:
+        raise ValueError(f"no browser app for game {game!r}: expected one of {sorted(WEB_GAMES)}")
+    module, _, cls = WEB_GAMES[game].partition(":")
+    return getattr(importlib.import_module(module), cls)()
+
+
+class GameServer(ThreadingHTTPServer):
+    """The HTTP server, its games (in memory), and what a request must carry to be obeyed.
+
+    ``hosts``: the ``Host`` values accepted (this server's own names; anything else, such as
+    a DNS-rebinding name, is refused). ``token``: a random secret written into the page that
+    every state-changing request must send back (``X-Ohmygoods-Token``).
+    """
+
+    daemon_threads = True
+    #: seconds a request may take to send its request line and headers (and an idle connection may wait)
+    request_seconds = 30.0
+    #: seconds a request may take to send its whole body
+    body_seconds = 10.0
+
+    def __init__(self, address: tuple[str, int], game: str = "ohmygoods") -> None:
+        self.kind = web_kind(game)  # before binding: an unknown game binds no port
+        super().__init__(address, Handler)
+        self.games: dict[str, Any] = {}
+        self.lock = threading.Lock()
+        self.token = secrets.token_urlsafe(32)
+        page = (Path(__file__).parent / "static" / self.kind.page).read_bytes()
+        self.page = page.replace(b"{{TOKEN}}", self.token.encode("ascii"))
+        self.hosts = own_hosts(address[0], self.server_address[1])
+
+    @property
+    def agent_names(self) -> list[str]:
+        """The agent names the page offers for this server's game."""
+        return self.kind.offered()["agents"]
+
+    def new_game(self, body: dict) -> str:
+        """Start a game from a ``POST /api/new`` body (the game's :class:`WebKind` reads it); its id."""
+        game = self.kind.new_game(body)
         game_id = secrets.token_hex(8)
         with self.lock:
             self.games[game_id] = game
@@ -462,7 +536,7 @@ class GameServer(ThreadingHTTPServer):
                 self.games.pop(next(iter(self.games)))
         return game_id
 
-    def game(self, game_id: object) -> WebGame:
+    def game(self, game_id: object) -> Any:
         with self.lock:
             game = self.games.get(game_id) if isinstance(game_id, str) else None
         if game is None:
@@ -634,15 +708,7 @@ class Handler(BaseHTTPRequestHandler):
         if url.path in ("/", "/index.html"):
             self._send(HTTPStatus.OK, self.server.page, "text/html; charset=utf-8")
         elif url.path == "/api/agents":
-            self._json(
-                HTTPStatus.OK,
-                {
-                    "agents": self.server.agent_names,
-                    "rules": list(EDITIONS),
-                    "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
-                    "variants": list(VARIANTS),
-                },
-            )
+            self._json(HTTPStatus.OK, self.server.kind.offered())
         elif url.path == "/api/state":
             game_id = parse_qs(url.query).get("id", [None])[0]
             game = self.server.game(game_id)
@@ -656,7 +722,7 @@ class Handler(BaseHTTPRequestHandler):
             game = self.server.game(parse_qs(url.query).get("id", [None])[0])
             with game.lock:
                 page = game.replay_page().encode()
-            self._send(HTTPStatus.OK, page, "text/html; charset=utf-8", download="ohmygoods-replay.html")
+            self._send(HTTPStatus.OK, page, "text/html; charset=utf-8", download=self.server.kind.download)
         else:
             self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page: {url.path}"})
 
@@ -683,13 +749,15 @@ class Handler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.OK, game.view(game_id))
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000) -> GameServer:
-    """A server bound to ``host:port`` (port 0: any free port); call ``serve_forever()`` on it."""
-    return GameServer((host, port))
+def make_server(host: str = "127.0.0.1", port: int = 8000, game: str = "ohmygoods") -> GameServer:
+    """A server of ``game`` (:data:`WEB_GAMES`) bound to ``host:port`` (port 0: any free port); call
+    ``serve_forever()`` on it."""
+    return GameServer((host, port), game)
 
 
 def _parser():
     ap = parser("ohmygoods serve", "Play in the browser against agents: a local web server.")
+    ap.add_argument("--game", choices=sorted(WEB_GAMES), default="ohmygoods", help="the game to play")
     ap.add_argument("--port", type=int_at_least(0), default=8000, help="TCP port (0: any free port)")
     ap.add_argument(
         "--host",
@@ -708,9 +776,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--port must be at most 65535, got {args.port}")
     from .common import warm_engine
 
-    warm_engine()
+    if args.game == "ohmygoods":
+        warm_engine()
     try:
-        server = make_server(args.host, args.port)
+        server = make_server(args.host, args.port, args.game)
     except OSError as exc:
         print(f"ohmygoods serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1

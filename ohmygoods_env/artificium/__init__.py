@@ -3,7 +3,7 @@
 Rules: ``docs/artificium/rules.md`` (rule ids A1.1 ...). Tables: :mod:`.cards` (``data/``).
 Layout: :mod:`.layout`. Compiled rules: :mod:`.core`. Forward model: :class:`.engine.Game`.
 Batch: :class:`.batch.ArtBatch`. Scripted positions: :class:`.scenario.Scenario`. Text view:
-:func:`.render.render_text`. Fuzz and bench: :mod:`.fuzz`.
+:func:`.render.render_text`; SVG view: :func:`.picture.render_svg`. Fuzz and bench: :mod:`.fuzz`.
 
 The facts below are what the framework's game registry needs (a ``GameSpec``); this package
 imports nothing from the framework.

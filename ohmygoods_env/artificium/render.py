@@ -32,11 +32,16 @@ def _seat_lines(game: Game, p: int, viewer: int | None) -> list[str]:
     first = " [first]" if p == game.first_player else ""
     lines = [
         f"Seat {p}{tag}{first}: score {game.vp(p)}, {game.coins(p)} coins, {_resources_text(game, p)}",
-        f"  hand: {_types_text(game, game.hand(p)) if p == viewer else f'{len(game.hand(p))} cards'}",
+        f"  hand ({len(game.hand(p))} cards): {_types_text(game, game.hand(p)) if p == viewer else 'hidden'}",
     ]
+    s = game.state
+    if game.decision == L.D_MARKET:
+        lines.append(f"  market: {'passed' if s[L.F_PASSED + p] else 'in'}, {int(s[L.F_SWAPS + p])} swap(s) this round")
     chosen = game.cards_at(L.L_CHOSEN + p)
     if chosen:
-        lines.append(f"  face down: {_types_text(game, chosen) if p == viewer else 'a card'}")
+        lines.append(f"  face down: {_types_text(game, chosen) if p == viewer else 'a card (chosen)'}")
+    elif game.decision == L.D_CHOOSE and p in game.pending_players():
+        lines.append("  face down: not chosen yet")
     revealed = game.cards_at(L.L_REVEALED + p)
     if revealed:
         lines.append(f"  revealed: {_types_text(game, revealed)}")
@@ -51,9 +56,9 @@ def render_text(game: Game, player: int | None = None) -> str:
     if not isinstance(game, Game):
         raise TypeError(f"game must be an artificium Game, got {type(game).__name__}")
     viewer = None if player is None else _check_int(player, "player", 0, game.num_players - 1)
-    head = "game over" if game.done else f"round {game.round}, {game.decision_name}"
+    head = "game over" if game.done else f"round {game.round} of 4, {game.decision_name}"
     lines = [
-        f"Artificium, {game.num_players} players: {head}",
+        f"Artificium, {game.num_players} players: {head}; first player: seat {game.first_player}",
         f"deck {int(game.state[L.F_DECK_N])} cards, discard {len(game.cards_at(L.L_DISCARD))}, bank {game.bank()}",
         f"market: {_types_text(game, game.cards_at(L.L_MARKET))}",
     ]

@@ -33,8 +33,8 @@ def test_browser_games_without_a_seed_are_dealt_fresh_and_the_record_comes_at_th
 
 
 def test_the_new_game_request_takes_a_64_bit_seed_as_an_int_or_digits_and_refuses_others():
-    srv = S.GameServer.__new__(S.GameServer)  # new_game needs only the games table and its lock
-    srv.games, srv.lock = {}, __import__("threading").Lock()
+    srv = S.GameServer.__new__(S.GameServer)  # new_game needs only the games table, its lock and the game's kind
+    srv.games, srv.lock, srv.kind = {}, __import__("threading").Lock(), S.OhMyGoodsWeb()
     body = {"players": 2, "opponents": ["random"]}
     for seed in (2**64 - 1, str(2**64 - 1), 2**63):
         gid = srv.new_game({**body, "seed": seed})

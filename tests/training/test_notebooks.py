@@ -18,7 +18,12 @@ pytestmark = pytest.mark.training
 
 
 def test_notebooks_are_present():
-    assert [p.name for p in NOTEBOOKS] == ["01_quickstart.ipynb", "02_training.ipynb", "03_strategies.ipynb"]
+    assert [p.name for p in NOTEBOOKS] == [
+        "01_quickstart.ipynb",
+        "02_training.ipynb",
+        "03_strategies.ipynb",
+        "04_artificium.ipynb",
+    ]
 
 
 def test_kernel_is_this_interpreter():
