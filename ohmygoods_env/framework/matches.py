@@ -16,7 +16,9 @@
   a ``k``-way shared win counts ``1/k``).
 
 *Oh my Goods!*'s harness (:mod:`ohmygoods_env.matches`) plays its single games with
-:func:`play_match` and rotates seats with :func:`rotating_seats`.
+:func:`play_match` (its agents get the redacted state row as their information state) and
+rotates seats with :func:`rotating_seats`; the tournament runner (:mod:`ohmygoods_agents.tournament`)
+plays any registered game through :func:`play_match` and seeds its schedule with :func:`derive_seed`.
 """
 
 from __future__ import annotations
@@ -54,8 +56,15 @@ class MatchResult:
     decisions: list[int]
 
 
-def play_match(model: ForwardModel, agents: Sequence[Any]) -> MatchResult:
-    """Play ``model`` to its end with ``agents[p]`` in seat ``p`` (see the module docstring)."""
+def play_match(
+    model: ForwardModel, agents: Sequence[Any], decide: Callable[[Any, ForwardModel, int], int] = choose
+) -> MatchResult:
+    """Play ``model`` to its end with ``agents[p]`` in seat ``p`` (see the module docstring).
+
+    ``decide(agent, model, player) -> action`` asks one seat (default :func:`~.agents.choose`); a
+    game's own harness may pass what its agents read in its own form, never more than the seat's
+    information. The thinking time of a seat is the time spent in ``decide``.
+    """
     n = model.num_players
     if len(agents) != n:
         raise ValueError(f"need one agent per seat: {n} seats, got {len(agents)} agents")
@@ -66,7 +75,7 @@ def play_match(model: ForwardModel, agents: Sequence[Any]) -> MatchResult:
         chosen: dict[int, int] = {}
         for p in pending:  # every pending seat chooses before any choice is applied
             t0 = time.perf_counter()
-            chosen[p] = choose(agents[p], model, p)
+            chosen[p] = int(decide(agents[p], model, p))
             thinking[p] += time.perf_counter() - t0
             decisions[p] += 1
         if len(pending) == 1 and pending[0] == model.current_player:
