@@ -104,9 +104,16 @@ def register_agent(game: str, name: str, factory: AgentFactory, description: str
 
 
 def agent_names(game: str | GameSpec) -> list[str]:
-    """Names :func:`make_agent` resolves for ``game`` through this registry (game-specific and generic)."""
+    """Names :func:`make_agent` resolves for ``game``: registered (game-specific and generic) and offered by
+    the entry point group :data:`ENTRY_POINT_GROUP` (``game.name`` for this game, ``name`` for every game),
+    whether or not their modules are imported yet."""
     spec = resolve_game(game)
-    return sorted(set(_REGISTRY.get(spec.name, {})) | set(_REGISTRY.get(ANY_GAME, {})))
+    names = set(_REGISTRY.get(spec.name, {})) | set(_REGISTRY.get(ANY_GAME, {}))
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        target, dot, name = ep.name.rpartition(".")
+        if not dot or target == spec.name:
+            names.add(name)
+    return sorted(names)
 
 
 def make_agent(game: str | GameSpec, spec: str, seed: int | None = None, **kwargs: Any) -> Any:
