@@ -25,6 +25,8 @@ from ohmygoods_env import _jit, core
 from ohmygoods_env import cards as _cards
 from ohmygoods_env import layout as _layout
 from ohmygoods_env.cards import A_VP, B_COST, B_GOOD, B_KIND, B_VALUE, B_VP, KIND_PRODUCTION, N_RES
+from ohmygoods_env.framework import rng as _rng
+from ohmygoods_env.framework.rng import nth_legal
 from ohmygoods_env.layout import (
     A_ASIDE,
     A_ASIDE_NONE,
@@ -113,13 +115,8 @@ def sample_row_counts(pool_res, pool_sun, suns_needed, n_samples, word, out):
 
 @njit(cache=True)
 def _random_legal(mask, n, word):
-    pick = rand_below(word, n)
-    for a in range(N_ACTIONS):
-        if mask[a] == 1:
-            if pick == 0:
-                return a
-            pick -= 1
-    return -1
+    """A uniformly random one of the ``n`` legal actions of ``mask``."""
+    return nth_legal(mask, rand_below(word, n))
 
 
 @njit(cache=True)
@@ -140,6 +137,136 @@ def _uncovered(g, C, p, s, hres, miss):
 
 
 @njit(cache=True)
+def _greedy_worker(g, C, mask, p, base, nb, word):
+    """Place the worker (R5.4) where the market and hand leave the least uncovered, by value; a little noise."""
+    hres = np.zeros(N_RES, np.int32)
+    miss = np.zeros(N_RES + 1, np.int32)
+    core.hand_res_counts(g, C, p, hres)
+    best = -1.0
+    best_a = -1
+    for s in range(nb):
+        a = A_WORKER + 2 * s
+        if mask[a] == 0:
+            continue
+        b = g[F_BLD + base + s]
+        u = _uncovered(g, C, p, s, hres, miss)
+        v = C[b, B_VALUE]
+        eff = 2.0 * v * (1.0 if u == 0 else 0.45**u)
+        slo = v * (1.0 if u <= 1 else 0.45 ** (u - 1))
+        noise = 0.05 * rand_unit(word)
+        if eff + noise > best:
+            best = eff + noise
+            best_a = a
+        if slo + noise > best:
+            best = slo + noise
+            best_a = a + 1
+    return best_a
+
+
+@njit(cache=True)
+def _greedy_aside(g, C, p, word):
+    """Set aside (R5.5) the hand card of best 3 VP - cost that is about affordable, else none."""
+    money = core.coins(g, C, p)
+    slack = 0 if g[F_ROYAL] == 1 else 3
+    best = -1e9
+    best_a = A_ASIDE_NONE
+    for c in range(N_CARDS):
+        if g[F_LOC + c] == L_HAND + p and C[c, B_COST] <= money + slack:
+            sc = 3.0 * C[c, B_VP] - C[c, B_COST] + 0.5 * rand_unit(word)
+            if sc > best:
+                best = sc
+                best_a = A_ASIDE + c
+    return best_a
+
+
+@njit(cache=True)
+def _lowest_tier(g, C, mask, base, nb, tier, a0):
+    """Among legal actions ``a0 + slot``, the one whose building's good has the lowest chain tier; -1 if none."""
+    best_t = 1 << 20
+    best_a = -1
+    for s in range(nb):
+        if mask[a0 + s] == 1:
+            t = tier[C[g[F_BLD + base + s], B_GOOD]]
+            if t < best_t:
+                best_t = t
+                best_a = a0 + s
+    return best_a
+
+
+@njit(cache=True)
+def _greedy_produce(g, C, mask, base, nb, tier):
+    """Produce (R7.2) low chain tiers first, then open chains (R7.7), then stop."""
+    best_a = _lowest_tier(g, C, mask, base, nb, tier, A_PRODUCE)
+    if best_a >= 0:
+        return best_a
+    best_a = _lowest_tier(g, C, mask, base, nb, tier, A_CHAIN_OPEN)
+    if best_a >= 0:
+        return best_a
+    return A_PRODUCTION_DONE
+
+
+@njit(cache=True)
+def _greedy_chain(g, C, mask, base):
+    """Feed a chain (R7.7): goods first, hand cards when the good is worth it or at the end."""
+    if mask[A_CHAIN_GOODS] == 1:
+        return A_CHAIN_GOODS
+    b = g[F_BLD + base + g[F_CHAIN_SLOT]]
+    if C[b, B_VALUE] >= 2 or g[F_FINAL] == 1 or mask[A_CHAIN_STOP] == 0:
+        for c in range(N_CARDS):
+            if mask[A_CHAIN_HAND + c] == 1:
+                return A_CHAIN_HAND + c
+    return A_CHAIN_STOP
+
+
+@njit(cache=True)
+def _greedy_pay(g, C, mask, base, nb):
+    """Pay with the good that overpays least, else the dearest."""
+    due = g[F_PAY_DUE]
+    best_over = 1 << 20
+    best_a = -1
+    big = -1
+    big_a = -1
+    for s in range(nb):
+        if mask[A_PAY + s] == 1:
+            v = C[g[F_BLD + base + s], B_VALUE]
+            if v >= due and v - due < best_over:
+                best_over = v - due
+                best_a = A_PAY + s
+            if v > big:
+                big = v
+                big_a = A_PAY + s
+    return best_a if best_a >= 0 else big_a
+
+
+@njit(cache=True)
+def _greedy_hire(g, AS, mask):
+    """Hire (R7.12) the affordable assistant with the most VP, else none."""
+    best = 0
+    best_a = A_NO_HIRE
+    for k in range(N_ASSIST):
+        if mask[A_HIRE + k] == 1:
+            vp = AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_VP]
+            if vp > best:
+                best = vp
+                best_a = A_HIRE + k
+    return best_a
+
+
+@njit(cache=True)
+def _greedy_place(g, C, mask, base, nb):
+    """Place a hired assistant on the legal building of highest good value."""
+    best = -1
+    best_a = -1
+    for s in range(nb):
+        if mask[A_PLACE + s] == 1:
+            v = C[g[F_BLD + base + s], B_VALUE]
+            if v > best:
+                best = v
+                best_a = A_PLACE + s
+    return best_a
+
+
+@njit(cache=True)
 def greedy_action(g, C, AS, mask, n_legal, tier, word, eps):
     """The light greedy policy (see module docstring) for the player to move."""
     if n_legal == 1 or (eps > 0.0 and rand_unit(word) < eps):
@@ -152,108 +279,22 @@ def greedy_action(g, C, AS, mask, n_legal, tier, word, eps):
         return A_KEEP
     if dec == D_MOVE:
         return A_MOVES_DONE
-    hres = np.zeros(N_RES, np.int32)
-    miss = np.zeros(N_RES + 1, np.int32)
     if dec == D_WORKER:
-        core.hand_res_counts(g, C, p, hres)
-        best = -1.0
-        best_a = -1
-        for s in range(nb):
-            a = A_WORKER + 2 * s
-            if mask[a] == 0:
-                continue
-            b = g[F_BLD + base + s]
-            u = _uncovered(g, C, p, s, hres, miss)
-            v = C[b, B_VALUE]
-            eff = 2.0 * v * (1.0 if u == 0 else 0.45**u)
-            slo = v * (1.0 if u <= 1 else 0.45 ** (u - 1))
-            noise = 0.05 * rand_unit(word)
-            if eff + noise > best:
-                best = eff + noise
-                best_a = a
-            if slo + noise > best:
-                best = slo + noise
-                best_a = a + 1
-        return best_a
+        return _greedy_worker(g, C, mask, p, base, nb, word)
     if dec == D_ASIDE:
-        money = core.coins(g, C, p)
-        slack = 0 if g[F_ROYAL] == 1 else 3
-        best = -1e9
-        best_a = A_ASIDE_NONE
-        for c in range(N_CARDS):
-            if g[F_LOC + c] == L_HAND + p and C[c, B_COST] <= money + slack:
-                sc = 3.0 * C[c, B_VP] - C[c, B_COST] + 0.5 * rand_unit(word)
-                if sc > best:
-                    best = sc
-                    best_a = A_ASIDE + c
-        return best_a
+        return _greedy_aside(g, C, p, word)
     if dec == D_PRODUCE:
-        best_t = 1 << 20
-        best_a = -1
-        for s in range(nb):
-            if mask[A_PRODUCE + s] == 1:
-                t = tier[C[g[F_BLD + base + s], B_GOOD]]
-                if t < best_t:
-                    best_t = t
-                    best_a = A_PRODUCE + s
-        if best_a >= 0:
-            return best_a
-        for s in range(nb):
-            if mask[A_CHAIN_OPEN + s] == 1:
-                t = tier[C[g[F_BLD + base + s], B_GOOD]]
-                if t < best_t:
-                    best_t = t
-                    best_a = A_CHAIN_OPEN + s
-        if best_a >= 0:
-            return best_a
-        return A_PRODUCTION_DONE
+        return _greedy_produce(g, C, mask, base, nb, tier)
     if dec == D_CHAIN:
-        if mask[A_CHAIN_GOODS] == 1:
-            return A_CHAIN_GOODS
-        b = g[F_BLD + base + g[F_CHAIN_SLOT]]
-        if C[b, B_VALUE] >= 2 or g[F_FINAL] == 1 or mask[A_CHAIN_STOP] == 0:
-            for c in range(N_CARDS):
-                if mask[A_CHAIN_HAND + c] == 1:
-                    return A_CHAIN_HAND + c
-        return A_CHAIN_STOP
+        return _greedy_chain(g, C, mask, base)
     if dec == D_BUILD:
         return A_BUILD if mask[A_BUILD] == 1 else A_NO_BUILD
     if dec == D_PAY:
-        due = g[F_PAY_DUE]
-        best_over = 1 << 20
-        best_a = -1
-        big = -1
-        big_a = -1
-        for s in range(nb):
-            if mask[A_PAY + s] == 1:
-                v = C[g[F_BLD + base + s], B_VALUE]
-                if v >= due and v - due < best_over:
-                    best_over = v - due
-                    best_a = A_PAY + s
-                if v > big:
-                    big = v
-                    big_a = A_PAY + s
-        return best_a if best_a >= 0 else big_a
+        return _greedy_pay(g, C, mask, base, nb)
     if dec == D_HIRE:
-        best = 0
-        best_a = A_NO_HIRE
-        for k in range(N_ASSIST):
-            if mask[A_HIRE + k] == 1:
-                vp = AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_VP]
-                if vp > best:
-                    best = vp
-                    best_a = A_HIRE + k
-        return best_a
+        return _greedy_hire(g, AS, mask)
     if dec == D_PLACE:
-        best = -1
-        best_a = -1
-        for s in range(nb):
-            if mask[A_PLACE + s] == 1:
-                v = C[g[F_BLD + base + s], B_VALUE]
-                if v > best:
-                    best = v
-                    best_a = A_PLACE + s
-        return best_a
+        return _greedy_place(g, C, mask, base, nb)
     return _random_legal(mask, n_legal, word)
 
 
@@ -322,4 +363,4 @@ def chain_tiers(C: np.ndarray) -> np.ndarray:
 
 
 # numba checks a cached kernel only against its own file: recompile when the engine changed
-_jit.register(globals(), core, _layout, _cards)
+_jit.register(globals(), core, _layout, _cards, _rng)

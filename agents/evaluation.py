@@ -617,39 +617,54 @@ def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str
         if not rows:
             continue
         lines += ["", f"## {n} player{'s' if n > 1 else ''}", ""]
-        if n > 1:
-            lines += [f"Chance level: a win rate of 1/{n}. Cells: win rate [95% CI] (games).", ""]
-        if n == 1:
-            lines += [
-                "| agent | tier | deals | mean score [95% CI] | mean rounds | ms / decision |",
-                "| --- | --- | ---: | --- | ---: | ---: |",
-            ]
-            rows.sort(key=lambda x: -x[1]["solo"]["score_mean"])
-            for r, sec in rows:
-                s = sec["solo"]
-                score = _ci(s["score_mean"], s["score_lo"], s["score_hi"], 2)
-                rounds = f"{s['rounds_mean']:.1f}"
-                lines.append(f"| `{r['label']}` | {sec['tier']} | {s['games']} | {score} | {rounds} | {_ms(r, n)} |")
-            continue
-        opps = [label for label, _ in protocol.plan("full", n)] or sorted(
-            {o["opponent"] for _, s in rows for o in s["opponents"]}
+        lines += _solo_table(rows) if n == 1 else _versus_table(rows, protocol, n)
+    lines += _reduced_tiers(reports)
+    lines += _versions_and_machines(reports)
+    return "\n".join(lines) + "\n"
+
+
+def _solo_table(rows: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[str]:
+    """The 1-player table: mean score and rounds over the deals, best first."""
+    lines = [
+        "| agent | tier | deals | mean score [95% CI] | mean rounds | ms / decision |",
+        "| --- | --- | ---: | --- | ---: | ---: |",
+    ]
+    rows.sort(key=lambda x: -x[1]["solo"]["score_mean"])
+    for r, sec in rows:
+        s = sec["solo"]
+        score = _ci(s["score_mean"], s["score_lo"], s["score_hi"], 2)
+        rounds = f"{s['rounds_mean']:.1f}"
+        lines.append(f"| `{r['label']}` | {sec['tier']} | {s['games']} | {score} | {rounds} | {_ms(r, 1)} |")
+    return lines
+
+
+def _versus_table(rows: list[tuple[dict[str, Any], dict[str, Any]]], protocol: Protocol, n: int) -> list[str]:
+    """The ``n``-player table: rating and win rate against each ladder agent, best rating first."""
+    lines = [f"Chance level: a win rate of 1/{n}. Cells: win rate [95% CI] (games).", ""]
+    opps = [label for label, _ in protocol.plan("full", n)] or sorted(
+        {o["opponent"] for _, s in rows for o in s["opponents"]}
+    )
+    lines.append("| agent | tier | rating [95% CI] | " + " | ".join(f"vs {o}" for o in opps) + " | ms / decision |")
+    lines.append("| --- | --- | --- | " + " | ".join("---" for _ in opps) + " | ---: |")
+    rows.sort(key=lambda x: -(x[1]["rating"]["value"] if x[1].get("rating") else -1e9))
+    for r, sec in rows:
+        by = {o["opponent"]: o for o in sec["opponents"]}
+        cells = [
+            f"{by[o]['win_rate']:.2f} [{by[o]['win_lo']:.2f}, {by[o]['win_hi']:.2f}] ({by[o]['games']})"
+            if o in by
+            else "–"
+            for o in opps
+        ]
+        lines.append(
+            f"| `{r['label']}` | {sec['tier']} | {_rating_text(sec.get('rating'))} | "
+            + " | ".join(cells)
+            + f" | {_ms(r, n)} |"
         )
-        lines.append("| agent | tier | rating [95% CI] | " + " | ".join(f"vs {o}" for o in opps) + " | ms / decision |")
-        lines.append("| --- | --- | --- | " + " | ".join("---" for _ in opps) + " | ---: |")
-        rows.sort(key=lambda x: -(x[1]["rating"]["value"] if x[1].get("rating") else -1e9))
-        for r, sec in rows:
-            by = {o["opponent"]: o for o in sec["opponents"]}
-            cells = [
-                f"{by[o]['win_rate']:.2f} [{by[o]['win_lo']:.2f}, {by[o]['win_hi']:.2f}] ({by[o]['games']})"
-                if o in by
-                else "–"
-                for o in opps
-            ]
-            lines.append(
-                f"| `{r['label']}` | {sec['tier']} | {_rating_text(sec.get('rating'))} | "
-                + " | ".join(cells)
-                + f" | {_ms(r, n)} |"
-            )
+    return lines
+
+
+def _reduced_tiers(reports: list[dict[str, Any]]) -> list[str]:
+    """The note naming the rows below the full tier (none when every row is full)."""
     reduced = []
     for r in sorted(reports, key=lambda r: r["label"]):
         tiers = {}
@@ -657,8 +672,13 @@ def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str
             if sec["tier"] != "full":
                 tiers.setdefault(sec["tier"], []).append(n)
         reduced += [f"`{r['label']}` {t} for {', '.join(ns)} player(s)" for t, ns in tiers.items()]
-    if reduced:
-        lines += ["", "Not at the full tier (fewer games, wider intervals): " + ", ".join(reduced) + "."]
+    if not reduced:
+        return []
+    return ["", "Not at the full tier (fewer games, wider intervals): " + ", ".join(reduced) + "."]
+
+
+def _versions_and_machines(reports: list[dict[str, Any]]) -> list[str]:
+    """The lines naming the protocol, deal set, env and package versions of the rows and the machines."""
     machines = sorted({r.get("timing", {}).get("machine", "?") for r in reports})
     versions: dict[tuple, dict[str, set[int]]] = {}
     for r in reports:
@@ -675,7 +695,7 @@ def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str
         ]
         return " (" + "; ".join(parts) + ")"
 
-    lines += [
+    return [
         "",
         "Protocol, deal set, env and package versions of the rows: "
         + "; ".join(f"protocol {p}, `{d}`, {e}, ohmygoods {v}" + _rows((p, d, e, v)) for p, d, e, v in sorted(versions))
@@ -683,7 +703,6 @@ def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str
         "",
         "Machine: " + "; ".join(machines) + ".",
     ]
-    return "\n".join(lines) + "\n"
 
 
 def _ms(report: dict[str, Any], n: int) -> str:

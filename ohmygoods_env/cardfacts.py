@@ -42,7 +42,7 @@ from .cards import (
     CardSet,
 )
 
-__all__ = ["card_facts", "card_text", "seat_card_facts"]
+__all__ = ["building_needs", "card_facts", "card_text", "chain_facts", "seat_card_facts"]
 
 
 def _check_card(card: object) -> int:
@@ -54,22 +54,31 @@ def _check_card(card: object) -> int:
     return c
 
 
+def building_needs(row) -> tuple[dict[str, int], int]:
+    """What building row ``row`` needs to produce (R7.2, R7.4): ``{resource: count}`` in resource
+    order, and the number of *any* resources it needs (the Glassmaker, R7.4; else 0)."""
+    needs = {RESOURCES[r]: int(row[B_NEED0 + r]) for r in range(N_RES) if row[B_NEED0 + r] > 0}
+    return needs, int(row[B_NEED_ANY])
+
+
 def _production(row) -> dict[str, Any] | None:
     """Needs and yield of each work mode (R7.2, R7.4), or None for a building that does not produce."""
     if row[B_KIND] != KIND_PRODUCTION:
         return None
-    needs = {RESOURCES[r]: int(row[B_NEED0 + r]) for r in range(N_RES) if row[B_NEED0 + r] > 0}
-    total = int(row[B_NEED_ANY]) or sum(needs.values())
+    needs, needs_any = building_needs(row)
+    total = needs_any or sum(needs.values())
     return {
         "needs": needs,
-        "needs_any": int(row[B_NEED_ANY]),
+        "needs_any": needs_any,
         "efficient": {"resources": total, "goods": 2},
         "sloppy": {"resources": total - 1, "goods": 1},
     }
 
 
-def _chain(row) -> dict[str, Any] | None:
-    """The chain's inputs and what one run makes (R7.7, R7.8), or None without a chain."""
+def chain_facts(row) -> dict[str, Any] | None:
+    """Building row ``row``'s chain: ``hand`` (the resource taken from the hand, or None), ``goods``
+    (the goods taken from its owner's buildings), ``output`` and ``makes`` (goods one run makes,
+    R7.7, R7.8); None without a chain."""
     hand = RESOURCES[row[B_CH_HAND]] if row[B_CH_HAND] >= 0 else None
     goods = [GOODS[row[k]] for k in (B_CH_G1, B_CH_G2) if row[k] >= 0]
     if hand is None and not goods:
@@ -104,7 +113,7 @@ def card_facts(cards: CardSet, card: int) -> dict[str, Any]:
         "production": _production(row),
         "good": GOODS[row[B_GOOD]] if row[B_GOOD] >= 0 else None,
         "value": int(row[B_VALUE]) if row[B_GOOD] >= 0 else None,
-        "chain": _chain(row),
+        "chain": chain_facts(row),
         "office": RESOURCES[row[B_OFFICE]] if row[B_OFFICE] >= 0 else None,
     }
     facts["text"] = _text(facts)

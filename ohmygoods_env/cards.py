@@ -40,13 +40,14 @@ A malformed table raises :class:`CardTableError` naming the file, the row and th
 
 from __future__ import annotations
 
-import csv
 import functools
 from dataclasses import dataclass, field
 from importlib import resources as _res
 from pathlib import Path
 
 import numpy as np
+
+from .framework.files import read_csv_table
 
 RESOURCES: tuple[str, ...] = ("grain", "wood", "clay", "wool", "stone")
 COLOURS: tuple[str, ...] = RESOURCES + ("charburner",)
@@ -132,33 +133,8 @@ def _data_path(name: str) -> Path:
 
 
 def _read(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
-    """Rows of a UTF-8 CSV table (a byte-order mark is accepted); every problem names the file."""
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            reader = csv.DictReader(fh)
-            header = tuple(reader.fieldnames or ())
-            missing = [c for c in columns if c not in header]
-            if missing:
-                raise CardTableError(f"{path}: missing column(s) {missing}; expected {list(columns)}")
-            rows = []
-            for row in reader:
-                if None in row:  # DictReader's key for fields beyond the header
-                    raise CardTableError(
-                        f"{path}: line {reader.line_num} has {len(header) + len(row[None])} fields, the header "
-                        f"has {len(header)}: expected one value per column {list(header)}"
-                    )
-                rows.append(row)
-            return rows
-    except UnicodeDecodeError as exc:
-        raise CardTableError(
-            f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); save the table as UTF-8"
-        ) from exc
-    except csv.Error as exc:
-        raise CardTableError(
-            f"{path}: malformed CSV ({exc}); fields are limited to {csv.field_size_limit()} characters"
-        ) from exc
-    except OSError as exc:
-        raise CardTableError(f"{path}: cannot read card table ({exc})") from exc
+    """Rows of a card table; every problem names the file (:func:`~.framework.files.read_csv_table`)."""
+    return read_csv_table(path, columns, CardTableError, "card table")
 
 
 class _Row:
@@ -241,6 +217,28 @@ def _parse_chain(r: _Row, out: np.ndarray) -> None:
             raise r.fail("chain", f"'hand:RESOURCE' (one at most) or 'good:GOOD' with GOOD in {list(GOODS)}")
 
 
+def _parse_production(r: _Row, out: np.ndarray) -> None:
+    """A production building's needs, good, good value and chain (R7.2, R1.3, R7.7)."""
+    _parse_needs(r, out)
+    out[B_GOOD] = r.choice("good", GOODS)
+    out[B_VALUE] = r.int("good_value", 1, 20)
+    _parse_chain(r, out)
+
+
+def _read_counted(path: Path, columns: tuple[str, ...], n: int, what: str) -> list[dict[str, str]]:
+    """The rows of a card table that holds exactly ``n`` cards (``what``, R1.1)."""
+    rows = _read(path, columns)
+    if len(rows) != n:
+        raise CardTableError(f"{path.name}: {len(rows)} rows; expected {n} {what} (R1.1)")
+    return rows
+
+
+def _check_id(r: _Row, i: int, n: int) -> None:
+    """Row ``i`` of a table of ``n`` cards has id ``i`` (ids are 0..n-1 in row order)."""
+    if r.int("id", 0, n - 1) != i:
+        raise r.fail("id", f"{i} (ids are 0..{n - 1} in order)")
+
+
 DECK_COLUMNS = (
     "id",
     "kind",
@@ -262,15 +260,12 @@ ASSISTANT_COLUMNS = ("card", "side", "cost", "vp", "requires_buildings", "source
 
 
 def _parse_deck(path: Path, strict: bool) -> tuple[np.ndarray, list[str], list[str]]:
-    rows = _read(path, DECK_COLUMNS)
-    if len(rows) != N_DECK:
-        raise CardTableError(f"{path.name}: {len(rows)} rows; expected {N_DECK} deck cards (R1.1)")
+    rows = _read_counted(path, DECK_COLUMNS, N_DECK, "deck cards")
     table = np.zeros((N_DECK, NB_FIELDS), np.int32)
     names, sources = [], []
     for i, row in enumerate(rows):
         r = _Row(path, i, row)
-        if r.int("id", 0, N_DECK - 1) != i:
-            raise r.fail("id", f"{i} (ids are 0..93 in order)")
+        _check_id(r, i, N_DECK)
         out = table[i]
         kind = r.choice("kind", KINDS)
         out[B_KIND] = kind
@@ -283,10 +278,7 @@ def _parse_deck(path: Path, strict: bool) -> tuple[np.ndarray, list[str], list[s
         out[B_GOOD] = -1
         out[B_OFFICE] = -1
         if kind == KIND_PRODUCTION:
-            _parse_needs(r, out)
-            out[B_GOOD] = r.choice("good", GOODS)
-            out[B_VALUE] = r.int("good_value", 1, 20)
-            _parse_chain(r, out)
+            _parse_production(r, out)
             if (row.get("office_resource") or "").strip():
                 raise r.fail("office_resource", "empty for a production building")
         else:
@@ -310,25 +302,19 @@ def _parse_deck(path: Path, strict: bool) -> tuple[np.ndarray, list[str], list[s
 
 
 def _parse_charburners(path: Path) -> tuple[np.ndarray, list[str], list[str]]:
-    rows = _read(path, CHARBURNER_COLUMNS)
-    if len(rows) != N_CHARBURNERS:
-        raise CardTableError(f"{path.name}: {len(rows)} rows; expected {N_CHARBURNERS} Charburners (R1.1)")
+    rows = _read_counted(path, CHARBURNER_COLUMNS, N_CHARBURNERS, "Charburners")
     table = np.zeros((N_CHARBURNERS, NB_FIELDS), np.int32)
     names, sources = [], []
     for i, row in enumerate(rows):
         r = _Row(path, i, row)
-        if r.int("id", 0, N_CHARBURNERS - 1) != i:
-            raise r.fail("id", f"{i} (ids are 0..3 in order)")
+        _check_id(r, i, N_CHARBURNERS)
         out = table[i]
         out[B_KIND] = KIND_PRODUCTION
         out[B_COLOUR] = CHARBURNER_COLOUR
         out[B_RES] = -1
         out[B_OFFICE] = -1
         out[B_VP] = r.int("vp", 0, 20)
-        _parse_needs(r, out)
-        out[B_GOOD] = r.choice("good", GOODS)
-        out[B_VALUE] = r.int("good_value", 1, 20)
-        _parse_chain(r, out)
+        _parse_production(r, out)
         names.append(r.text("name"))
         sources.append((row.get("source") or "").strip())
     return table, names, sources

@@ -26,6 +26,7 @@ from .framework.checks import check_seed, seed_or_fresh
 from .framework.checks import seed_bits as seed_bits  # re-exported: engine.seed_bits
 from .framework.game import GameOverError as GameOverError  # the one error of every game
 from .framework.game import IllegalActionError as IllegalActionError  # the one error of every game
+from .framework.game import StateRowMixin
 from .framework.game import check_action as _check_action
 from .rules import DEFAULT_SOLO_ROUNDS, RuleSet, make_rules
 
@@ -149,7 +150,7 @@ class GameRecord:
         return cls(rules, int(d["seed"]), [int(a) for a in d["actions"]])
 
 
-class Game:
+class Game(StateRowMixin):
     """One game of Oh my Goods!: the forward model used by envs, agents and tests.
 
     ``seed`` (an int in ``0 <= seed < 2**64``) fixes the deal; without one the game draws a
@@ -189,31 +190,12 @@ class Game:
         self._mask = np.zeros(L.N_ACTIONS, np.int8)
 
     # ------------------------------------------------------------------ queries
+    # current_player, decision, decision_name, done, round: read off the row (StateRowMixin)
+    _layout = L
+
     @property
     def num_players(self) -> int:
         return self.rules.num_players
-
-    @property
-    def current_player(self) -> int:
-        """Seat that must act now; -1 when the game is over."""
-        return int(self.state[L.F_CUR])
-
-    @property
-    def decision(self) -> int:
-        """Pending decision (``layout.D_*``)."""
-        return int(self.state[L.F_DEC])
-
-    @property
-    def decision_name(self) -> str:
-        return L.DECISION_NAMES[self.decision]
-
-    @property
-    def done(self) -> bool:
-        return self.decision == L.D_OVER
-
-    @property
-    def round(self) -> int:
-        return int(self.state[L.F_ROUND])
 
     @property
     def phase(self) -> int:
@@ -324,9 +306,7 @@ class Game:
         """
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-        s = np.asarray(state)
-        if s.shape != (L.STATE_LEN,) or s.dtype.kind not in "iu":
-            raise ValueError(f"state must be an integer row of shape ({L.STATE_LEN},), got {s.dtype} {s.shape}")
+        s = cls._state_row(state)
         facts = (int(s[L.F_NP]), bool(s[L.F_ROYAL]), bool(s[L.F_AUTO]), int(s[L.F_VARIANTS]))
         want = (rules.num_players, rules.royal, bool(rules.auto_forced), rules.edition_bits >> 1)
         if facts != want:
@@ -336,9 +316,7 @@ class Game:
         g.state = s.astype(np.int32, copy=True)
         g.actions = []
         g._mask = np.zeros(L.N_ACTIONS, np.int8)
-        code = g.check_invariants()
-        if code != 0:
-            raise ValueError(f"state fails check_invariants (code {code}): not a consistent game state")
+        g._check_consistent()
         return g
 
     def restore(self, other: Game) -> None:

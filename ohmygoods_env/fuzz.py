@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -44,6 +45,8 @@ from . import layout as L
 from .cards import default_cards
 from .checks import check_seed
 from .engine import GameRecord, seed_bits
+from .framework import rng as _rng
+from .framework.rng import nth_legal
 from .rules import EDITIONS, RuleSet
 
 #: failure codes beyond ``core.check_invariants``' 1..99
@@ -91,20 +94,88 @@ def _rand(rng, i, n):
 
 
 @njit(cache=True)
-def _nth_set(mask, k):
-    for a in range(mask.shape[0]):
-        if mask[a] == 1:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
-
-
-@njit(cache=True)
 def _new_game(g, C, AS, rng, i, cfgs, seed):
     k = _rand(rng, i, cfgs.shape[0])
     core.init_game(g, C, AS, seed, cfgs[k, 0], cfgs[k, 1], cfgs[k, 2], cfgs[k, 3])
     return k
+
+
+@njit(cache=True)
+def _check_position(g, C, AS, mask, gsteps):
+    """``(failure code, number of legal actions)`` of the position: invariants, the mask, the end."""
+    code = core.check_invariants(g, C)
+    n = core.legal_mask(g, C, AS, mask)
+    if code == 0:
+        if g[L.F_DEC] == L.D_OVER:
+            if n != 0:
+                code = FAIL_MASK_AFTER_END
+            elif core.step_checked(g, C, AS, 0) != core.ERR_OVER:
+                code = FAIL_ILLEGAL_ACCEPTED
+        elif n == 0:
+            code = FAIL_EMPTY_MASK
+        elif g[L.F_ROUND] > g[L.F_MAXR] or gsteps > MAX_GAME_STEPS:
+            code = FAIL_TOO_LONG
+    return code, n
+
+
+@njit(cache=True)
+def _record_failure(stats, i, code, seed, cfg, nlog, steps):
+    stats[i, S_FAIL] = code
+    stats[i, S_FAIL_SEED] = seed
+    stats[i, S_FAIL_CFG] = cfg
+    stats[i, S_FAIL_LEN] = nlog
+    stats[i, S_STEPS] = steps
+
+
+@njit(cache=True)
+def _count_game(stats, i, g):
+    """Slot ``i``'s counters for a game that just ended (R8.1 or the round cap)."""
+    stats[i, S_GAMES] += 1
+    stats[i, S_ROUNDS] += g[L.F_ROUND]
+    if g[L.F_FINAL] == 1:
+        stats[i, S_END_R81] += 1
+    else:
+        stats[i, S_END_CAP] += 1
+
+
+@njit(cache=True)
+def _try_illegal(g, C, AS, mask, rng, i, tmp):
+    """Step a random illegal action: 0 when it is refused and the state is untouched, else the failure."""
+    bad = _rand(rng, i, L.N_ACTIONS)
+    while mask[bad] == 1:
+        bad = (bad + 1) % L.N_ACTIONS
+    tmp[:] = g
+    if core.step_checked(g, C, AS, bad) == 0:
+        return FAIL_ILLEGAL_ACCEPTED
+    for j in range(g.shape[0]):
+        if g[j] != tmp[j]:
+            return FAIL_ILLEGAL_CHANGED_STATE
+    return 0
+
+
+@njit(cache=True)
+def _random_step(g, C, AS, mask, mask2, n, rng, i, stats, log, nlog):
+    """Apply a uniformly random legal action (and the forced ones after it), logged at ``log[i, nlog]``."""
+    a = nth_legal(mask, _rand(rng, i, n))
+    if nlog < log.shape[1]:
+        log[i, nlog] = a
+    before = g[L.F_STEPS]
+    core.apply_action(g, C, AS, a)
+    if g[L.F_AUTO] == 1:
+        core.apply_forced_mask(g, C, AS, mask2)
+    stats[i, S_FORCED] += g[L.F_STEPS] - before - 1
+
+
+@njit(cache=True)
+def _count_market(stats, i, g, prev_ph, last_short):
+    """Count refills and rounds with a market row cut short (R3.1); returns the new ``(prev_ph, last_short)``."""
+    ph = g[L.F_PH]
+    if ph == L.PH_REFILL and prev_ph != L.PH_REFILL:
+        stats[i, S_REFILLS] += 1
+    if (g[L.F_ROW_CUT] == 1 or g[L.F_ROW_CUT + 1] == 1) and last_short != g[L.F_ROUND]:
+        last_short = g[L.F_ROUND]
+        stats[i, S_SHORT_ROWS] += 1
+    return ph, last_short
 
 
 @njit(cache=True, nogil=True)
@@ -130,33 +201,13 @@ def fuzz_slot(S, C, AS, i, cfgs, rng, base_seed, budget, stats, log, illegal_eve
     prev_ph = g[L.F_PH]
     steps = 0
     while steps < budget:
-        code = core.check_invariants(g, C)
-        n = core.legal_mask(g, C, AS, mask)
-        if code == 0:
-            if g[L.F_DEC] == L.D_OVER:
-                if n != 0:
-                    code = FAIL_MASK_AFTER_END
-                elif core.step_checked(g, C, AS, 0) != core.ERR_OVER:
-                    code = FAIL_ILLEGAL_ACCEPTED
-            elif n == 0:
-                code = FAIL_EMPTY_MASK
-            elif g[L.F_ROUND] > g[L.F_MAXR] or gsteps > MAX_GAME_STEPS:
-                code = FAIL_TOO_LONG
+        code, n = _check_position(g, C, AS, mask, gsteps)
         if code != 0:
-            stats[i, S_FAIL] = code
-            stats[i, S_FAIL_SEED] = seed
-            stats[i, S_FAIL_CFG] = cfg
-            stats[i, S_FAIL_LEN] = nlog
-            stats[i, S_STEPS] = steps
+            _record_failure(stats, i, code, seed, cfg, nlog, steps)
             return
         if g[L.F_DEC] == L.D_OVER:
             games += 1
-            stats[i, S_GAMES] += 1
-            stats[i, S_ROUNDS] += g[L.F_ROUND]
-            if g[L.F_FINAL] == 1:
-                stats[i, S_END_R81] += 1
-            else:
-                stats[i, S_END_CAP] += 1
+            _count_game(stats, i, g)
             seed = base_seed + i + games * B
             cfg = _new_game(g, C, AS, rng, i, cfgs, seed)
             nlog = 0
@@ -167,41 +218,15 @@ def fuzz_slot(S, C, AS, i, cfgs, rng, base_seed, budget, stats, log, illegal_eve
         # now and then: an illegal action must be refused without touching the state
         if illegal_every > 0 and _rand(rng, i, illegal_every) == 0 and n < L.N_ACTIONS:
             stats[i, S_ILLEGAL_TRIED] += 1
-            bad = _rand(rng, i, L.N_ACTIONS)
-            while mask[bad] == 1:
-                bad = (bad + 1) % L.N_ACTIONS
-            tmp[:] = g
-            if core.step_checked(g, C, AS, bad) == 0:
-                stats[i, S_FAIL] = FAIL_ILLEGAL_ACCEPTED
-            else:
-                for j in range(g.shape[0]):
-                    if g[j] != tmp[j]:
-                        stats[i, S_FAIL] = FAIL_ILLEGAL_CHANGED_STATE
-                        break
-            if stats[i, S_FAIL] != 0:
-                stats[i, S_FAIL_SEED] = seed
-                stats[i, S_FAIL_CFG] = cfg
-                stats[i, S_FAIL_LEN] = nlog
-                stats[i, S_STEPS] = steps
+            code = _try_illegal(g, C, AS, mask, rng, i, tmp)
+            if code != 0:
+                _record_failure(stats, i, code, seed, cfg, nlog, steps)
                 return
-        a = _nth_set(mask, _rand(rng, i, n))
-        if nlog < log.shape[1]:
-            log[i, nlog] = a
+        _random_step(g, C, AS, mask, mask2, n, rng, i, stats, log, nlog)
         nlog += 1
-        before = g[L.F_STEPS]
-        core.apply_action(g, C, AS, a)
-        if g[L.F_AUTO] == 1:
-            core.apply_forced_mask(g, C, AS, mask2)
-        stats[i, S_FORCED] += g[L.F_STEPS] - before - 1
         steps += 1
         gsteps += 1
-        ph = g[L.F_PH]
-        if ph == L.PH_REFILL and prev_ph != L.PH_REFILL:
-            stats[i, S_REFILLS] += 1
-        prev_ph = ph
-        if (g[L.F_ROW_CUT] == 1 or g[L.F_ROW_CUT + 1] == 1) and last_short != g[L.F_ROUND]:
-            last_short = g[L.F_ROUND]
-            stats[i, S_SHORT_ROWS] += 1
+        prev_ph, last_short = _count_market(stats, i, g, prev_ph, last_short)
     stats[i, S_STEPS] = steps
 
 
@@ -305,6 +330,14 @@ def run_fuzz(
         fuzz_slot(S, C, AS, i, cfgs, rng, base_seed, budget, stats, log, illegal_every)
 
     t0 = time.perf_counter()
+    _run_slots(slot, batch, threads)
+    dt = time.perf_counter() - t0
+    failures = [_failure(stats, cfgs, log, i) for i in np.flatnonzero(stats[:, S_FAIL])]
+    return _report(stats, dt, failures)
+
+
+def _run_slots(slot: Callable[[int], None], batch: int, threads: int | None) -> None:
+    """Run ``slot(i)`` for every slot, on ``threads`` threads (default: the number of CPUs)."""
     workers = max(1, min(batch, threads or os.cpu_count() or 1))
     if workers == 1:
         for i in range(batch):
@@ -312,26 +345,31 @@ def run_fuzz(
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
             list(pool.map(slot, range(batch)))
-    dt = time.perf_counter() - t0
-    failures = []
-    for i in np.flatnonzero(stats[:, S_FAIL]):
-        code = int(stats[i, S_FAIL])
-        n, bits, auto, mr = (int(x) for x in cfgs[stats[i, S_FAIL_CFG]])
-        nlog = int(stats[i, S_FAIL_LEN])
-        why = FAIL_NAMES.get(code, f"check_invariants code {code}")
-        if nlog > LOG_CAP:
-            why += f" (action log truncated at {LOG_CAP})"
-        rec = GameRecord(
-            RuleSet(n, EDITIONS[bits & 1], bool(auto), mr, keep_one=bool(bits & 2), two_for_one=bool(bits & 4)),
-            int(stats[i, S_FAIL_SEED]) & _M64,
-            [int(a) for a in log[i, : min(nlog, LOG_CAP)]],
-        )
-        failures.append((why, rec))
+
+
+def _failure(stats: np.ndarray, cfgs: np.ndarray, log: np.ndarray, i: int) -> tuple[str, GameRecord]:
+    """Why slot ``i`` failed and the replayable record of its failing game."""
+    code = int(stats[i, S_FAIL])
+    n, bits, auto, mr = (int(x) for x in cfgs[stats[i, S_FAIL_CFG]])
+    nlog = int(stats[i, S_FAIL_LEN])
+    why = FAIL_NAMES.get(code, f"check_invariants code {code}")
+    if nlog > LOG_CAP:
+        why += f" (action log truncated at {LOG_CAP})"
+    rec = GameRecord(
+        RuleSet(n, EDITIONS[bits & 1], bool(auto), mr, keep_one=bool(bits & 2), two_for_one=bool(bits & 4)),
+        int(stats[i, S_FAIL_SEED]) & _M64,
+        [int(a) for a in log[i, : min(nlog, LOG_CAP)]],
+    )
+    return why, rec
+
+
+def _report(stats: np.ndarray, seconds: float, failures: list[tuple[str, GameRecord]]) -> FuzzReport:
+    """The slots' counters summed into a :class:`FuzzReport`."""
     col = stats.sum(axis=0)
     return FuzzReport(
         games=int(col[S_GAMES]),
         steps=int(col[S_STEPS]),
-        seconds=dt,
+        seconds=seconds,
         rounds=int(col[S_ROUNDS]),
         ended_by_r8_1=int(col[S_END_R81]),
         ended_by_cap=int(col[S_END_CAP]),
@@ -343,4 +381,4 @@ def run_fuzz(
     )
 
 
-_jit.register(globals(), core, L, _cards)
+_jit.register(globals(), core, L, _cards, _rng)

@@ -17,7 +17,7 @@ seeded by ``core.seed_rng``).
 from __future__ import annotations
 
 from .cards import N_ASSISTANT_CARDS, N_COLOURS, N_DECK, N_GOODS, N_RES
-from .framework.registry import append_range
+from .framework.registry import Ranges, append_range
 from .rules import MAX_PLAYERS as MAX_PLAYERS  # per-player blocks are sized by the rules' largest table
 
 #: Version of the action/observation layout; env ids end in ``-v{LAYOUT_VERSION}``.
@@ -135,11 +135,7 @@ DECISION_NAMES = (
 # One registry: ``_a(name, size)`` appends a range of ids. ``actions.RANGES`` and the tables in
 # the docs are derived from ``ACTION_RANGES``.
 
-_acts: list[tuple[str, int, int]] = []
-
-
-def _a(name: str, n: int = 1) -> int:
-    return append_range(_acts, name, n)
+_a = Ranges()
 
 
 A_KEEP = _a("keep hand")
@@ -167,16 +163,11 @@ A_KEEP_ONE = _a("discard hand, keep one", N_CARDS)  # + card kept (variant R10.1
 #: "Nothing to decide": the parallel env's action for seats that are not to act. The engine
 #: never marks it legal; only that env accepts it.
 A_WAIT = _a("wait")
-N_ACTIONS = _a("end", 0)
-#: (name, first id, size) of every action range, in id order
-ACTION_RANGES: tuple[tuple[str, int, int], ...] = tuple(_acts[:-1])
+#: the number of actions and (name, first id, size) of every action range, in id order
+N_ACTIONS, ACTION_RANGES = _a.close()
 
 # ---------------------------------------------------------------- state fields
-_fields: list[tuple[str, int, int]] = []
-
-
-def _f(name: str, n: int = 1) -> int:
-    return append_range(_fields, name, n)
+_f = Ranges()
 
 
 F_NP = _f("num_players")
@@ -244,8 +235,8 @@ F_SHOWN = _f("cards shown when fed into a chain (16 bits per word)", (N_CARDS + 
 #: (R3.2, R7.7) still place it on that building until the reveal (``infostate.redact``)
 F_PAID_FROM = _f("phase II: building each escrow card was paid from (1 + player * slots + slot)", N_CARDS)
 F_SNAP_ASLOT = _f("phase II snapshot: assistant display index per slot", MAX_PLAYERS * MAX_SLOTS)
-STATE_LEN = _f("end", 0)
-STATE_FIELDS: tuple[tuple[str, int, int], ...] = tuple(_fields[:-1])
+#: the state row's length and (name, offset, size) of every field, in offset order
+STATE_LEN, STATE_FIELDS = _f.close()
 
 # ---------------------------------------------------------------- observation
 #

@@ -53,20 +53,15 @@ import numpy as np
 from . import core
 from . import layout as L
 from .actions import action_kind, describe
-from .cardfacts import card_facts, card_text
+from .cardfacts import building_needs, card_facts, card_text, chain_facts
 from .cards import (
     A_COST,
     A_REQ0,
     A_VP,
-    B_CH_G1,
-    B_CH_G2,
-    B_CH_HAND,
     B_COLOUR,
     B_COST,
     B_GOOD,
     B_KIND,
-    B_NEED0,
-    B_NEED_ANY,
     B_OFFICE,
     B_SUN,
     B_VALUE,
@@ -270,24 +265,24 @@ def _needs(d: _Svg, b: np.ndarray, x: float, y: float) -> None:
     if b[B_KIND] == KIND_EXTRA:
         d.text(x, y + 16, "extra card", 12)
         return
-    if b[B_NEED_ANY] > 0:
+    needs, needs_any = building_needs(b)
+    if needs_any:
         d.rect(x, y, 84, 22, "#e0e0e0", rx=3)
-        d.text(x + 42, y + 16, f"any {int(b[B_NEED_ANY])}", 12, bold=True, anchor="middle")
+        d.text(x + 42, y + 16, f"any {needs_any}", 12, bold=True, anchor="middle")
         return
-    k = 0
-    for r in range(N_RES):
-        if b[B_NEED0 + r] > 0:
-            d.chip(x + k * 26, y, RESOURCES[r], str(int(b[B_NEED0 + r])))
-            k += 1
-    if k == 0:
+    for k, (res, n) in enumerate(needs.items()):
+        d.chip(x + k * 26, y, res, str(n))
+    if not needs:
         d.text(x, y + 16, "needs nothing", 12)
 
 
 def _chain_text(b: np.ndarray) -> str:
     """A building's chain, short (R7.7, R7.8): its inputs and how many goods one run makes."""
-    ins = [RESOURCES[int(b[B_CH_HAND])]] if b[B_CH_HAND] >= 0 else []
-    ins += [GOODS[int(b[k])] for k in (B_CH_G1, B_CH_G2) if b[k] >= 0]
-    return f"chain: {'+'.join(ins)} \u2192 {2 if len(ins) == 2 else 1}" if ins else ""
+    chain = chain_facts(b)
+    if chain is None:
+        return ""
+    ins = ([chain["hand"]] if chain["hand"] else []) + chain["goods"]
+    return f"chain: {'+'.join(ins)} \u2192 {chain['makes']}"
 
 
 def _building(d: _Svg, game: Game, s: np.ndarray, p: int, slot: int, x: float, y: float, marked: bool) -> None:

@@ -29,14 +29,13 @@ import numpy as np
 
 from . import core
 from . import layout as L
+from .cardfacts import building_needs
 from .cards import (
     A_COST,
     A_REQ0,
     A_VP,
     B_GOOD,
     B_KIND,
-    B_NEED0,
-    B_NEED_ANY,
     B_OFFICE,
     B_RES,
     B_SUN,
@@ -104,10 +103,10 @@ def _card_text(game: Game, c: int) -> str:
 
 
 def _needs_text(b: np.ndarray) -> str:
-    if b[B_NEED_ANY] > 0:
-        return f"any {int(b[B_NEED_ANY])}"
-    parts = [f"{int(b[B_NEED0 + r])} {RESOURCES[r]}" for r in range(N_RES) if b[B_NEED0 + r] > 0]
-    return ", ".join(parts) or "-"
+    needs, needs_any = building_needs(b)
+    if needs_any:
+        return f"any {needs_any}"
+    return ", ".join(f"{n} {r}" for r, n in needs.items()) or "-"
 
 
 def _market_lines(s: np.ndarray) -> list[str]:

@@ -33,6 +33,7 @@ import csv
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +173,131 @@ def visit_targets(visits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     return (t / t.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
+@dataclass
+class _Samples:
+    """Distillation samples as tensors: inputs, the search's targets and the games' rewards."""
+
+    obs: torch.Tensor
+    mask: torch.Tensor
+    pa: torch.Tensor | None  # the prior's actions, when the network has a prior
+    target: torch.Tensor  # visit targets at the temperature
+    reward: torch.Tensor
+    best_arg: torch.Tensor  # the most visited action
+    init_logp: torch.Tensor | None = None  # the starting network's log-policy (``anchor > 0``)
+
+    def forward(self, net: SlotNet, t: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return net(self.obs[t], self.mask[t], None if self.pa is None else self.pa[t])
+
+
+def _split_games(game: np.ndarray, val_share: float, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """Training and validation sample ids, split by game (no game on both sides), and the validation games."""
+    ids = np.unique(game)
+    val_games = rng.choice(ids, size=max(1, int(round(val_share * ids.size))), replace=False)
+    is_val = np.isin(game, val_games)
+    return np.flatnonzero(~is_val), np.flatnonzero(is_val), val_games
+
+
+def _init_log_policy(net: SlotNet, d: _Samples, n: int) -> torch.Tensor:
+    """The starting network's log-policy on every sample, fixed (the anchor's KL(init || net))."""
+    net.eval()
+    with torch.no_grad():
+        logp = torch.cat(
+            [torch.log_softmax(d.forward(net, torch.arange(k, min(k + 4096, n)))[0], 1) for k in range(0, n, 4096)]
+        )
+    net.train()
+    return logp
+
+
+def _losses(
+    net: SlotNet, d: _Samples, idx: np.ndarray
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | None]:
+    """Per-sample cross-entropy to the visit targets, value error, agreement with the most visited
+    action, and the anchor's KL (None without one)."""
+    t = torch.as_tensor(idx)
+    logits, value = d.forward(net, t)
+    logp = torch.log_softmax(logits, dim=1)
+    ce = -(d.target[t] * logp.masked_fill(~d.mask[t], 0.0)).sum(1)
+    agree = (logits.argmax(1) == d.best_arg[t]).float()
+    if d.init_logp is None:
+        return ce, (value - d.reward[t]) ** 2, agree, None
+    init = d.init_logp[t]
+    kl = (init.exp() * (init - logp)).masked_fill(~d.mask[t], 0.0).sum(1)
+    return ce, (value - d.reward[t]) ** 2, agree, kl
+
+
+def _validate(net: SlotNet, d: _Samples, va: np.ndarray) -> dict[str, float]:
+    """Mean validation cross-entropy, value error and agreement."""
+    net.eval()
+    with torch.no_grad():
+        ce, vl, ag, _ = zip(*(_losses(net, d, va[k : k + 4096]) for k in range(0, va.size, 4096)), strict=True)
+    net.train()
+    return {
+        "val_ce": float(torch.cat(ce).mean()),
+        "val_value": float(torch.cat(vl).mean()),
+        "val_agree": float(torch.cat(ag).mean()),
+    }
+
+
+def _train_epoch(
+    net: SlotNet,
+    opt: torch.optim.Optimizer,
+    d: _Samples,
+    perm: np.ndarray,
+    batch: int,
+    decisive: torch.Tensor,
+    value_coef: float,
+    anchor: float,
+    epoch: int,
+) -> float:
+    """One pass over ``perm`` in minibatches; the summed training cross-entropy."""
+    tot = 0.0
+    for k in range(0, perm.size, batch):
+        ce, vl, _, kl = _losses(net, d, perm[k : k + batch])
+        w = decisive[torch.as_tensor(perm[k : k + batch])]
+        loss = (ce * w).sum() / w.sum().clamp(min=1.0) + value_coef * vl.mean()
+        if kl is not None:
+            loss = loss + anchor * kl.mean()
+        if not torch.isfinite(loss):
+            raise FloatingPointError(f"distill: non-finite loss at epoch {epoch}")
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
+        tot += float(ce.detach().sum())
+    return tot
+
+
+def _fit(
+    net: SlotNet,
+    d: _Samples,
+    tr: np.ndarray,
+    va: np.ndarray,
+    rng: np.random.Generator,
+    epochs: int,
+    lr: float,
+    batch: int,
+    decisive: torch.Tensor,
+    value_coef: float,
+    anchor: float,
+) -> tuple[list[dict[str, float]], dict[str, float]]:
+    """Train for ``epochs``, validating after each; leaves ``net`` at its best validation epoch.
+    Returns every epoch's row (epoch 0: before training) and the best row."""
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    rows = [{"epoch": 0, "train_ce": float("nan"), **_validate(net, d, va)}]
+    print(json.dumps(rows[-1]), flush=True)
+    best = dict(rows[-1])
+    best_state = {k: v.clone() for k, v in net.state_dict().items()}
+    for epoch in range(1, epochs + 1):
+        tot = _train_epoch(net, opt, d, rng.permutation(tr), batch, decisive, value_coef, anchor, epoch)
+        rows.append({"epoch": epoch, "train_ce": tot / max(tr.size, 1), **_validate(net, d, va)})
+        print(json.dumps(rows[-1]), flush=True)
+        if rows[-1]["val_ce"] < best["val_ce"]:
+            best = dict(rows[-1])
+            best_state = {k: v.clone() for k, v in net.state_dict().items()}
+    net.load_state_dict(best_state)
+    return rows, best
+
+
 def distill(
     init: str,
     data: list[str | Path],
@@ -197,88 +323,29 @@ def distill(
     s = load_samples(list(data))
     n = s["obs"].shape[0]
     prior = make_prior(net.prior) if net.prior is not None else None
-    pa = prior_actions(prior, "distill", s["obs"], s["mask"], s["info"])
-    target = torch.as_tensor(visit_targets(s["visits"], temperature))
-    obs, mask = torch.as_tensor(s["obs"]), torch.as_tensor(s["mask"])
-    reward = torch.as_tensor(s["reward"])
+    d = _Samples(
+        obs=torch.as_tensor(s["obs"]),
+        mask=torch.as_tensor(s["mask"]),
+        pa=prior_actions(prior, "distill", s["obs"], s["mask"], s["info"]),
+        target=torch.as_tensor(visit_targets(s["visits"], temperature)),
+        reward=torch.as_tensor(s["reward"]),
+        best_arg=torch.as_tensor(s["visits"].argmax(1)),
+    )
     rng = np.random.default_rng(seed)
-    ids = np.unique(s["game"])
-    val_games = rng.choice(ids, size=max(1, int(round(val_share * ids.size))), replace=False)
-    is_val = np.isin(s["game"], val_games)
-    tr, va = np.flatnonzero(~is_val), np.flatnonzero(is_val)
-    best_arg = torch.as_tensor(s["visits"].argmax(1))
+    tr, va, val_games = _split_games(s["game"], val_share, rng)
     if not 0.0 <= min_share <= 1.0:
         raise ValueError(f"min_share must be in [0, 1], got {min_share}")
     share = s["visits"].max(1) / np.maximum(s["visits"].sum(1), 1)
     decisive = torch.as_tensor(share >= min_share, dtype=torch.float32)  # CE weight per sample
     if anchor < 0:
         raise ValueError(f"anchor must be >= 0, got {anchor}")
-    init_logp = None
     if anchor > 0:  # the starting network's policy, fixed: KL(init || net) keeps what it knew
-        net.eval()
-        with torch.no_grad():
-            init_logp = torch.cat(
-                [
-                    torch.log_softmax(
-                        net(obs[k : k + 4096], mask[k : k + 4096], None if pa is None else pa[k : k + 4096])[0], 1
-                    )
-                    for k in range(0, n, 4096)
-                ]
-            )
-        net.train()
+        d.init_logp = _init_log_policy(net, d, n)
 
-    def losses(idx: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | None]:
-        t = torch.as_tensor(idx)
-        logits, value = net(obs[t], mask[t], None if pa is None else pa[t])
-        logp = torch.log_softmax(logits, dim=1)
-        ce = -(target[t] * logp.masked_fill(~mask[t], 0.0)).sum(1)
-        agree = (logits.argmax(1) == best_arg[t]).float()
-        if init_logp is None:
-            return ce, (value - reward[t]) ** 2, agree, None
-        kl = (init_logp[t].exp() * (init_logp[t] - logp)).masked_fill(~mask[t], 0.0).sum(1)
-        return ce, (value - reward[t]) ** 2, agree, kl
-
-    def evaluate() -> dict[str, float]:
-        net.eval()
-        with torch.no_grad():
-            ce, vl, ag, _ = zip(*(losses(va[k : k + 4096]) for k in range(0, va.size, 4096)), strict=True)
-        net.train()
-        return {
-            "val_ce": float(torch.cat(ce).mean()),
-            "val_value": float(torch.cat(vl).mean()),
-            "val_agree": float(torch.cat(ag).mean()),
-        }
-
-    opt = torch.optim.Adam(net.parameters(), lr=lr)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    rows = [{"epoch": 0, "train_ce": float("nan"), **evaluate()}]
-    print(json.dumps(rows[-1]), flush=True)
-    best = dict(rows[-1])
-    best_state = {k: v.clone() for k, v in net.state_dict().items()}
     t0 = time.perf_counter()
-    for epoch in range(1, epochs + 1):
-        perm = rng.permutation(tr)
-        tot = 0.0
-        for k in range(0, perm.size, batch):
-            ce, vl, _, kl = losses(perm[k : k + batch])
-            w = decisive[torch.as_tensor(perm[k : k + batch])]
-            loss = (ce * w).sum() / w.sum().clamp(min=1.0) + value_coef * vl.mean()
-            if kl is not None:
-                loss = loss + anchor * kl.mean()
-            if not torch.isfinite(loss):
-                raise FloatingPointError(f"distill: non-finite loss at epoch {epoch}")
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-            opt.step()
-            tot += float(ce.detach().sum())
-        rows.append({"epoch": epoch, "train_ce": tot / max(tr.size, 1), **evaluate()})
-        print(json.dumps(rows[-1]), flush=True)
-        if rows[-1]["val_ce"] < best["val_ce"]:
-            best = dict(rows[-1])
-            best_state = {k: v.clone() for k, v in net.state_dict().items()}
-    net.load_state_dict(best_state)
+    rows, best = _fit(net, d, tr, va, rng, epochs, lr, batch, decisive, value_coef, anchor)
     with open(out / "distill.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
@@ -286,7 +353,7 @@ def distill(
     card = {
         "trainer": "ohmygoods_training.expert distill",
         "init": str(init),
-        "data": [str(d) for d in data],
+        "data": [str(x) for x in data],
         "samples": int(n),
         "train_samples": int(tr.size),
         "val_games": int(val_games.size),

@@ -67,21 +67,33 @@ def positive_float(text: str) -> float:
     return value
 
 
+def _comma_parts(text: str, allowed: Sequence[object]) -> list[str]:
+    """The non-empty items of a comma list; ``ArgumentTypeError`` naming ``allowed`` when there are none."""
+    parts = [x.strip() for x in text.split(",") if x.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError(f"expected a comma list of some of {list(allowed)}, got {text!r}")
+    return parts
+
+
+def _only_allowed(values: list, allowed: Sequence[object], bad_text: str) -> list:
+    """``values`` without repeats, in order; ``ArgumentTypeError`` (``bad_text`` naming the first
+    value not in ``allowed``) otherwise."""
+    bad = [v for v in values if v not in allowed]
+    if bad:
+        raise argparse.ArgumentTypeError(f"{bad_text.format(bad[0])}: expected some of {list(allowed)}")
+    return list(dict.fromkeys(values))
+
+
 def comma_ints(allowed: Sequence[int]) -> Callable[[str], list[int]]:
     """Argument type: a non-empty comma list of integers, each one of ``allowed``."""
 
     def convert(text: str) -> list[int]:
-        parts = [x.strip() for x in text.split(",") if x.strip()]
-        if not parts:
-            raise argparse.ArgumentTypeError(f"expected a comma list of some of {list(allowed)}, got {text!r}")
+        parts = _comma_parts(text, allowed)
         try:
             values = [int(x) for x in parts]
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
-        bad = [v for v in values if v not in allowed]
-        if bad:
-            raise argparse.ArgumentTypeError(f"{bad[0]} is not allowed: expected some of {list(allowed)}")
-        return list(dict.fromkeys(values))
+        return _only_allowed(values, allowed, "{} is not allowed")
 
     convert.__name__ = "comma list"
     return convert
@@ -91,13 +103,7 @@ def comma_choices(allowed: Sequence[str]) -> Callable[[str], list[str]]:
     """Argument type: a non-empty comma list of names, each one of ``allowed``."""
 
     def convert(text: str) -> list[str]:
-        values = [x.strip() for x in text.split(",") if x.strip()]
-        if not values:
-            raise argparse.ArgumentTypeError(f"expected a comma list of some of {list(allowed)}, got {text!r}")
-        bad = [v for v in values if v not in allowed]
-        if bad:
-            raise argparse.ArgumentTypeError(f"unknown {bad[0]!r}: expected some of {list(allowed)}")
-        return list(dict.fromkeys(values))
+        return _only_allowed(_comma_parts(text, allowed), allowed, "unknown {!r}")
 
     convert.__name__ = "comma list"
     return convert

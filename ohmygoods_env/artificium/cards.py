@@ -17,12 +17,13 @@ what was expected. The resources, effects and card total are fixed by the engine
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from ..framework.files import read_csv_table
 
 #: Resources in board order (A1.5); every resource column and action range uses this order.
 RESOURCES: tuple[str, ...] = ("wood", "wheat", "coal", "food", "kvass", "crystal", "metal", "potion", "sword")
@@ -82,27 +83,8 @@ def data_path(name: str) -> Path:
 
 
 def _read(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            reader = csv.DictReader(fh)
-            header = tuple(reader.fieldnames or ())
-            missing = [c for c in columns if c not in header]
-            if missing:
-                raise ArtTableError(f"{path.name}: missing column(s) {missing}; expected {list(columns)}")
-            rows = []
-            for row in reader:
-                if None in row:
-                    raise ArtTableError(
-                        f"{path.name}: line {reader.line_num} has more fields than the header {list(header)}"
-                    )
-                rows.append(row)
-            return rows
-    except UnicodeDecodeError as exc:
-        raise ArtTableError(f"{path.name}: not UTF-8 text ({exc.reason}); save the table as UTF-8") from exc
-    except csv.Error as exc:
-        raise ArtTableError(f"{path.name}: malformed CSV ({exc})") from exc
-    except OSError as exc:
-        raise ArtTableError(f"{path}: cannot read the table ({exc})") from exc
+    """Rows of a table; every problem names the file (:func:`~ohmygoods_env.framework.files.read_csv_table`)."""
+    return read_csv_table(path, columns, ArtTableError)
 
 
 class _Row:

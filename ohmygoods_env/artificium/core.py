@@ -24,7 +24,7 @@ from numba import njit
 
 from ..framework import jit as _jit
 from ..framework import rng as _rng
-from ..framework.rng import rand_below_at, seed_word
+from ..framework.rng import rand_below_at, seed_word, shuffle_at
 from . import cards as _cards
 from . import layout as _layout
 from .cards import (
@@ -191,12 +191,7 @@ def rand_below(g, n):
 
 @njit(cache=True)
 def _shuffle_deck(g):
-    n = g[F_DECK_N]
-    for i in range(n - 1, 0, -1):
-        j = rand_below(g, i + 1)
-        t = g[F_DECK + i]
-        g[F_DECK + i] = g[F_DECK + j]
-        g[F_DECK + j] = t
+    shuffle_at(g, F_DECK, g[F_DECK_N], g, F_RNG)
 
 
 @njit(cache=True)

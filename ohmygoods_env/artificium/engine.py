@@ -24,6 +24,7 @@ from ..framework.checks import check_seed, seed_or_fresh
 from ..framework.checks import seed_bits as seed_bits  # re-exported
 from ..framework.game import GameOverError as GameOverError  # the one error of every game
 from ..framework.game import IllegalActionError as IllegalActionError  # the one error of every game
+from ..framework.game import StateRowMixin
 from . import core
 from . import layout as L
 from .cards import B_SELL, RESOURCES, T_COUNT, ArtTables, default_tables
@@ -106,8 +107,14 @@ class GameRecord:
         return cls(int(d["num_players"]), check_seed(d["seed"]), moves)
 
 
-class Game:
-    """One game of *Artificium* for 2-6 players over the compiled engine."""
+class Game(StateRowMixin):
+    """One game of *Artificium* for 2-6 players over the compiled engine.
+
+    :attr:`current_player` is the seat asked now: during the card choice (A4.1) the first
+    unchosen seat from the first player; -1 at the end.
+    """
+
+    _layout = L
 
     def __init__(self, num_players: int = 2, seed: int | None = None, tables: ArtTables | None = None) -> None:
         self._np = _check_int(num_players, "num_players", L.MIN_PLAYERS, L.MAX_PLAYERS)
@@ -128,27 +135,6 @@ class Game:
     @property
     def num_players(self) -> int:
         return self._np
-
-    @property
-    def current_player(self) -> int:
-        """The seat asked now (the first unchosen seat from the first player during A4.1); -1 at the end."""
-        return int(self.state[L.F_CUR])
-
-    @property
-    def done(self) -> bool:
-        return int(self.state[L.F_DEC]) == L.D_OVER
-
-    @property
-    def decision(self) -> int:
-        return int(self.state[L.F_DEC])
-
-    @property
-    def decision_name(self) -> str:
-        return L.DECISION_NAMES[self.decision]
-
-    @property
-    def round(self) -> int:
-        return int(self.state[L.F_ROUND])
 
     @property
     def first_player(self) -> int:
@@ -304,16 +290,12 @@ class Game:
 
         The row must pass :meth:`check_invariants`; ``seed`` is only kept as the game's label.
         """
-        s = np.asarray(state)
-        if s.shape != (L.STATE_LEN,) or s.dtype.kind not in "iu":
-            raise ValueError(f"state must be an integer row of shape ({L.STATE_LEN},), got {s.dtype} {s.shape}")
+        s = cls._state_row(state)
         g = object.__new__(cls)
         g._np = _check_int(int(s[L.F_NP]), "state num_players", L.MIN_PLAYERS, L.MAX_PLAYERS)
         g.tables = tables if tables is not None else default_tables()
         g.seed, g.state, g.moves = check_seed(seed), s.astype(np.int32, copy=True), []
-        code = g.check_invariants()
-        if code != 0:
-            raise ValueError(f"state fails check_invariants (code {code}): not a consistent game state")
+        g._check_consistent()
         return g
 
     def determinize(self, player: int, seed: int) -> Game:

@@ -16,11 +16,13 @@ import numpy as np
 from numba import njit
 
 from ..framework import jit as _jit
+from ..framework import rng as _rng
+from ..framework.rng import shuffle_at
 from . import cards as _cards
 from . import core as _core
 from . import layout as _layout
 from .cards import N_CARDS
-from .layout import F_CHOSEN, F_DECK, F_DECK_N, F_KNOW, F_LOC, F_NP, L_CHOSEN, L_DECK, L_HAND, MAX_PLAYERS
+from .layout import F_CHOSEN, F_DECK, F_DECK_N, F_KNOW, F_LOC, F_NP, F_RNG, L_CHOSEN, L_DECK, L_HAND, MAX_PLAYERS
 
 
 @njit(cache=True)
@@ -45,9 +47,7 @@ def _redeal(g, me):
             pool[n] = c
             places[n] = g[F_LOC + c]
             n += 1
-    for i in range(n - 1, 0, -1):
-        j = _core.rand_below(g, i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
+    shuffle_at(pool, 0, n, g, F_RNG)
     for i in range(n):
         c = pool[i]
         g[F_LOC + c] = places[i]
@@ -101,4 +101,4 @@ def hidden_cards(state: np.ndarray, me: int) -> list[int]:
     return [c for c in range(N_CARDS) if is_hidden_from(state, c, me)]
 
 
-_jit.register(globals(), _core, _cards, _layout)
+_jit.register(globals(), _core, _cards, _layout, _rng)

@@ -85,7 +85,7 @@ offset  size  scale  feature
 
 from __future__ import annotations
 
-from ..framework.registry import append_range
+from ..framework.registry import Ranges, append_range
 from .cards import N_CARDS, N_RES, N_TYPES
 
 #: Version of the action/observation layout; env ids end in ``-v{LAYOUT_VERSION}``.
@@ -140,11 +140,7 @@ DECISION_NAMES = (
 )
 
 # ---------------------------------------------------------------- actions
-_acts: list[tuple[str, int, int]] = []
-
-
-def _a(name: str, n: int = 1) -> int:
-    return append_range(_acts, name, n)
+_a = Ranges()
 
 
 A_SWAP = _a("market swap", N_TYPES * N_TYPES)  # + give_type * N_TYPES + take_type
@@ -164,16 +160,11 @@ A_MAGE_DISCARD = _a("Mage discard", N_TYPES)  # + type
 A_END_DISCARD = _a("round-end discard", N_TYPES)  # + type
 A_END_DONE = _a("round end done")
 A_WAIT = _a("wait")
-N_ACTIONS = _a("end", 0)
-#: (name, first id, size) of every action range, in id order
-ACTION_RANGES: tuple[tuple[str, int, int], ...] = tuple(_acts[:-1])
+#: the number of actions and (name, first id, size) of every action range, in id order
+N_ACTIONS, ACTION_RANGES = _a.close()
 
 # ---------------------------------------------------------------- state fields
-_fields: list[tuple[str, int, int]] = []
-
-
-def _f(name: str, n: int = 1) -> int:
-    return append_range(_fields, name, n)
+_f = Ranges()
 
 
 F_NP = _f("num_players")
@@ -203,8 +194,8 @@ F_REDRAWN = _f("redrew the hand this round", MAX_PLAYERS)
 F_OUT = _f("out of the card play this round", MAX_PLAYERS)
 F_CHOSEN = _f("card chosen face down this step (-1 none)", MAX_PLAYERS)
 F_ENDED = _f("done with the end of the round", MAX_PLAYERS)
-STATE_LEN = _f("end", 0)
-STATE_FIELDS: tuple[tuple[str, int, int], ...] = tuple(_fields[:-1])
+#: the state row's length and (name, offset, size) of every field, in offset order
+STATE_LEN, STATE_FIELDS = _f.close()
 
 # ---------------------------------------------------------------- observation
 # Every block is declared once with its scale (the observation holds value / scale).

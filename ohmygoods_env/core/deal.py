@@ -9,6 +9,8 @@ from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import N_DECK
+from ..framework import rng as _frng
+from ..framework.rng import shuffle_at
 from ..layout import (
     F_A_CARD,
     F_A_OWNER,
@@ -27,6 +29,7 @@ from ..layout import (
     F_NB,
     F_NP,
     F_PH,
+    F_RNG,
     F_ROYAL,
     F_VARIANTS,
     L_DECK,
@@ -51,11 +54,7 @@ CHARBURNER_BASE = N_DECK  # building ids 94..97 are the Charburners
 def _deal_charburners(g, num_players):
     """R2.1: one random Charburner each (and a worker)."""
     cb = np.arange(4)
-    for i in range(3, 0, -1):
-        j = rand_below(g, i + 1)
-        t = cb[i]
-        cb[i] = cb[j]
-        cb[j] = t
+    shuffle_at(cb, 0, 4, g, F_RNG)
     for p in range(num_players):
         g[F_BLD + p * MAX_SLOTS] = CHARBURNER_BASE + cb[p]
         g[F_NB + p] = 1
@@ -65,11 +64,7 @@ def _deal_charburners(g, num_players):
 def _deal_assistants(g, num_players):
     """R2.2: 2/3/4 players -> 4/6/8 random assistants, random side up; solo: 2 (R10.3)."""
     perm = np.arange(N_ASSIST)
-    for i in range(N_ASSIST - 1, 0, -1):
-        j = rand_below(g, i + 1)
-        t = perm[i]
-        perm[i] = perm[j]
-        perm[j] = t
+    shuffle_at(perm, 0, N_ASSIST, g, F_RNG)
     shown = 2 * num_players
     for k in range(N_ASSIST):
         if k < shown:
@@ -131,4 +126,4 @@ def init_game(g, C, AS, seed, num_players, edition, auto, max_rounds):
         apply_forced(g, C, AS)
 
 
-_jit.register(globals(), _layout, _cards, rng, deck, flow, apply)
+_jit.register(globals(), _layout, _cards, rng, _frng, deck, flow, apply)

@@ -7,20 +7,16 @@ from numba import njit
 from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
-from ..layout import F_DECK, F_DECK_N, F_LOC, L_DECK, L_DISCARD, N_CARDS
+from ..framework import rng as _rng
+from ..framework.rng import shuffle_at
+from ..layout import F_DECK, F_DECK_N, F_LOC, F_RNG, L_DECK, L_DISCARD, N_CARDS
 from . import queries, rng
 from .queries import _set_shown
-from .rng import rand_below
 
 
 @njit(cache=True)
 def _shuffle_deck(g):
-    n = g[F_DECK_N]
-    for i in range(n - 1, 0, -1):
-        j = rand_below(g, i + 1)
-        t = g[F_DECK + i]
-        g[F_DECK + i] = g[F_DECK + j]
-        g[F_DECK + j] = t
+    shuffle_at(g, F_DECK, g[F_DECK_N], g, F_RNG)
 
 
 @njit(cache=True)
@@ -56,4 +52,4 @@ def draw_card(g):
     return g[F_DECK + n]
 
 
-_jit.register(globals(), _layout, _cards, rng, queries)
+_jit.register(globals(), _layout, _cards, rng, _rng, queries)

@@ -12,19 +12,17 @@ from a sibling adapter (``tests/envs/test_adapter_imports.py``). Nothing here st
 * the PettingZoo infos (:data:`INFO_KEYS`, :func:`game_infos`);
 * the **privileged** global state for centralised critics (:func:`global_state`,
   :func:`state_space`, :data:`STATE_DIM`), never for a policy;
-* the spectator view in a render mode (:func:`render_spectator`), argument checks
-  (:func:`check_render_mode`, :func:`check_reward`) and the next game seed of a PettingZoo
-  env (:func:`next_game_seed`);
+* the spectator view in a render mode (:func:`render_spectator`) and :func:`check_reward`;
+  the render-mode check, seeds and agent names are the framework's
+  (:mod:`ohmygoods_env.framework.envs.common`, re-exported here);
 * :class:`GameAgents`, what the AEC and the parallel env share: their arguments, the game they
   deal on ``reset``, agents, spaces and the privileged ``state()``.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 
@@ -32,6 +30,15 @@ from .. import layout as L
 from .. import spaces as _spaces
 from ..cards import CardSet
 from ..engine import REWARD_MODES, Game
+from ..framework.envs.common import (
+    SEED_BOUND,
+    agent_names_of,
+    check_render_mode,
+    dict_obs_space,
+    next_game_seed,
+    show_text,
+    warn_no_render_mode,
+)
 from ..render import render_text
 from ..rules import DEFAULT_MAX_ROUNDS, RuleSet
 from ..spaces import action_space
@@ -66,8 +73,6 @@ N_PLACES = L.L_GOODS + L.MAX_PLAYERS
 #: Length of :func:`global_state`: seat 0's observation, each deck card's true place
 #: (one-hot over ``N_PLACES``), each seat's phase-I choice (1 discard) and staff per slot / 3.
 STATE_DIM = L.OBS_DIM + L.N_CARDS * N_PLACES + L.MAX_PLAYERS + L.MAX_PLAYERS * L.MAX_SLOTS
-#: Game seeds an env draws from its own RNG lie in ``0 <= seed < SEED_BOUND``.
-SEED_BOUND = 2**63 - 1
 
 
 # ===================================================================== action ids
@@ -145,16 +150,10 @@ def agent_spaces(
     high, (OBS_DIM,), float32), action_mask=Box(0, 1, (N_ACTIONS,), int8))`` (in that order) and
     acts in ``Discrete(N_ACTIONS)``.
     """
-    agents = [f"player_{i}" for i in range(game.num_players)]
+    agents = agent_names_of(game.num_players)
     high = observation_high(game.cards, game.rules)
     observation_spaces = {
-        a: spaces.Dict(
-            OrderedDict(  # a plain dict would be sorted by key; the documented order is kept
-                observation=spaces.Box(0.0, high, (L.OBS_DIM,), np.float32),
-                action_mask=spaces.Box(0, 1, (L.N_ACTIONS,), np.int8),
-            )
-        )
-        for a in agents
+        a: dict_obs_space(spaces.Box(0.0, high, (L.OBS_DIM,), np.float32), L.N_ACTIONS) for a in agents
     }
     action_spaces = {a: spaces.Discrete(L.N_ACTIONS) for a in agents}
     mapping = {a: i for i, a in enumerate(agents)}
@@ -221,29 +220,11 @@ def state_space(cards: CardSet | None = None, rules: RuleSet | None = None) -> s
 # ===================================================================== arguments, seeds, rendering
 
 
-def check_render_mode(render_mode: str | None, modes: list[str]) -> str | None:
-    """``render_mode`` if it is ``None`` or one of ``modes``; else a ``ValueError`` naming them."""
-    if render_mode is not None and render_mode not in modes:
-        raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
-    return render_mode
-
-
 def check_reward(reward: str) -> str:
     """``reward`` if it is a reward mode of :data:`ohmygoods_env.engine.REWARD_MODES`; else a ``ValueError``."""
     if reward not in REWARD_MODES:
         raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
     return reward
-
-
-def next_game_seed(seed: int | None, rng: np.random.Generator) -> tuple[int, np.random.Generator]:
-    """The seed of the next game of a PettingZoo env and the env's RNG from then on.
-
-    A checked ``seed`` is the game seed and restarts the RNG from it; ``None`` draws the game
-    seed from ``rng`` (``0 <= seed < SEED_BOUND``).
-    """
-    if seed is not None:
-        return seed, np.random.default_rng(seed)
-    return int(rng.integers(0, SEED_BOUND)), rng
 
 
 def render_spectator(game: Game, render_mode: str | None) -> str | np.ndarray | None:
@@ -254,7 +235,7 @@ def render_spectator(game: Game, render_mode: str | None) -> str | np.ndarray | 
     needs cairosvg), ``"svg"`` the SVG text (:func:`~ohmygoods_env.picture.render_svg`).
     """
     if render_mode is None:
-        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        warn_no_render_mode()
         return None
     if render_mode == "rgb_array":
         from ..picture import render_image
@@ -264,11 +245,7 @@ def render_spectator(game: Game, render_mode: str | None) -> str | np.ndarray | 
         from ..picture import render_svg
 
         return render_svg(game)
-    text = render_text(game)
-    if render_mode == "ansi":
-        return text
-    print(text)
-    return None
+    return show_text(render_text(game), render_mode)
 
 
 # ===================================================================== the PettingZoo envs' common part

@@ -54,8 +54,9 @@ from pettingzoo import ParallelEnv
 from .. import core
 from .. import layout as L
 from ..cards import CardSet
-from ..checks import check_finite, optional_seed
+from ..checks import optional_seed
 from ..engine import IllegalActionError, check_action, illegal_action_message
+from ..framework.envs.common import check_illegal_mode, check_joint_actions, parallel_step_result, seat_of
 from ..rules import RuleSet
 from .common import GameAgents, game_infos, render_spectator
 from .simultaneous import SimultaneousPhase
@@ -86,12 +87,11 @@ class OhMyGoodsParallelEnv(GameAgents, ParallelEnv):
         cards: CardSet | None = None,
         **rule_options: Any,
     ) -> None:
-        if illegal not in ("raise", "penalty"):
-            raise ValueError(f"illegal must be one of ['raise', 'penalty'], got {illegal!r}")
+        illegal, penalty = check_illegal_mode(illegal, penalty)
         if not isinstance(simultaneous, (bool, np.bool_)):
             raise TypeError(f"simultaneous must be a bool, got {type(simultaneous).__name__} {simultaneous!r}")
         self.illegal = illegal
-        self.penalty = check_finite(penalty, "penalty")
+        self.penalty = penalty
         self._penalised = False
         self.simultaneous = bool(simultaneous)
         self._phase: SimultaneousPhase | None = None
@@ -131,10 +131,7 @@ class OhMyGoodsParallelEnv(GameAgents, ParallelEnv):
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Apply the acting seats' actions (the others wait); returns obs, rewards, terminations, truncations, infos."""
-        if not self.agents:
-            raise RuntimeError("step() called with no live agents: call reset() first")
-        if not isinstance(actions, dict):
-            raise TypeError(f"actions must be a dict agent -> action, got {type(actions).__name__}")
+        check_joint_actions(self.agents, actions)
         chosen = self._check(actions)
         offenders = [] if self.illegal == "raise" else [p for p, a in chosen.items() if not self._is_legal(p, a)]
         if offenders:
@@ -147,16 +144,7 @@ class OhMyGoodsParallelEnv(GameAgents, ParallelEnv):
             self._apply(chosen)
             final = self._game.rewards(self.reward_mode) if self._game.done else None
             rewards = {a: 0.0 if final is None else float(final[i]) for a, i in self._seats()}
-        agents = self.agents
-        over = self._over
-        terminations = dict.fromkeys(agents, over)
-        truncations = dict.fromkeys(agents, False)
-        observations, infos = self._observations(), self._infos()
-        if over:
-            self.agents = []
-        if self.render_mode == "human":
-            self.render()
-        return observations, rewards, terminations, truncations, infos
+        return parallel_step_result(self, rewards, self._over)
 
     def render(self) -> str | np.ndarray | None:
         """The spectator view, as in the AEC env (:func:`.common.render_spectator`)."""
@@ -168,10 +156,7 @@ class OhMyGoodsParallelEnv(GameAgents, ParallelEnv):
     # ------------------------------------------------------------------ helpers
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation and mask now (what ``reset``/``step`` returned for it)."""
-        try:
-            p = self.agent_name_mapping[agent]
-        except (KeyError, TypeError):
-            raise ValueError(f"unknown agent {agent!r}: expected one of {self.possible_agents}") from None
+        p = seat_of(agent, self.agent_name_mapping, self.possible_agents)
         g = self._game
         obs = np.empty(L.OBS_DIM, np.float32)
         mask = np.empty(L.N_ACTIONS, np.int8)
@@ -195,9 +180,7 @@ class OhMyGoodsParallelEnv(GameAgents, ParallelEnv):
         raising = self.illegal == "raise"
         decision = self._game.decision_name
         for agent, action in actions.items():
-            if agent not in self.agent_name_mapping:
-                raise ValueError(f"unknown agent {agent!r}: expected some of {self.possible_agents}")
-            p = self.agent_name_mapping[agent]
+            p = seat_of(agent, self.agent_name_mapping, self.possible_agents)
             if raising and p not in acting and action is not None and check_action(action) != L.A_WAIT:
                 names = [self.possible_agents[q] for q in acting]
                 raise ValueError(

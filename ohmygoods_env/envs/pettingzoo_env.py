@@ -60,6 +60,7 @@ from .. import layout as L
 from ..cards import CardSet
 from ..checks import optional_seed
 from ..engine import IllegalActionError
+from ..framework.envs.common import aec_dead_step, aec_reset_bookkeeping, seat_of
 from ..rules import RuleSet
 from .common import (
     INFO_KEYS,
@@ -117,19 +118,12 @@ class raw_env(GameAgents, AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game; ``seed`` fixes it (same seed, same game), ``None`` draws one from the env's RNG."""
         self._deal(optional_seed(seed))
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
+        aec_reset_bookkeeping(self)
         self.agent_selection = self.possible_agents[self._game.current_player]
         self._set_infos()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        try:
-            p = self.agent_name_mapping[agent]
-        except (KeyError, TypeError):
-            raise ValueError(f"unknown agent {agent!r}: expected one of {self.possible_agents}") from None
+        p = seat_of(agent, self.agent_name_mapping, self.possible_agents)
         g = self._game
         cards = g.cards
         obs = np.empty(_OBS_DIM, _F32)
@@ -150,13 +144,9 @@ class raw_env(GameAgents, AECEnv):
         )
 
     def step(self, action: int | None) -> None:
-        if not self.agents:
-            EnvLogger.warn_step_after_terminated_truncated()
+        if aec_dead_step(self, action):
             return
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
         g = self._game
         try:
             g.step(action)

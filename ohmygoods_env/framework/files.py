@@ -7,6 +7,10 @@ numbers longer than ``max_digits`` characters (a 5,000-digit integer), ``NaN`` /
 and floats that overflow to infinity, and bytes that are not UTF-8. Each refusal is a
 :class:`BadJSON` whose message names the problem.
 
+A data table of a game (its cards, its board) is read by :func:`read_csv_table`: every
+problem (a missing column, a row with more fields than the header, bytes that are not UTF-8,
+malformed CSV, an unreadable file) raises the game's own table error naming the file.
+
 Everything the commands write goes through :func:`write_atomic` (a temporary file in the same
 folder, then ``os.replace``: a reader sees the old file or the new one, never half of one),
 after :func:`check_output` has refused an output that is one of the inputs (same path, another
@@ -15,6 +19,7 @@ spelling, a symbolic or hard link: compared by device and inode) or that cannot 
 
 from __future__ import annotations
 
+import csv
 import math
 import os
 import re
@@ -29,6 +34,7 @@ __all__ = [
     "check_output",
     "json_depth_exceeds",
     "loads_bounded",
+    "read_csv_table",
     "read_json_file",
     "same_file",
     "write_atomic",
@@ -104,6 +110,41 @@ def loads_bounded(
         raise BadJSON(f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:  # pragma: no cover - the depth scan refuses these first
         raise BadJSON(f"nested deeper than {max_depth} levels") from None
+
+
+def read_csv_table(
+    path: Path, columns: tuple[str, ...], error: type[Exception], what: str = "table"
+) -> list[dict[str, str]]:
+    """Rows of the UTF-8 CSV table ``path`` (a byte-order mark is accepted) as dicts by column.
+
+    Every problem raises ``error`` naming the file: a column of ``columns`` missing from the
+    header, a row with more fields than the header, bytes that are not UTF-8, malformed CSV
+    (a field over ``csv.field_size_limit()``), a file that cannot be read (``what`` names it).
+    """
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            reader = csv.DictReader(fh)
+            header = tuple(reader.fieldnames or ())
+            missing = [c for c in columns if c not in header]
+            if missing:
+                raise error(f"{path}: missing column(s) {missing}; expected {list(columns)}")
+            rows = []
+            for row in reader:
+                if None in row:  # DictReader's key for fields beyond the header
+                    raise error(
+                        f"{path}: line {reader.line_num} has {len(header) + len(row[None])} fields, the header "
+                        f"has {len(header)}: expected one value per column {list(header)}"
+                    )
+                rows.append(row)
+            return rows
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); save the table as UTF-8") from exc
+    except csv.Error as exc:
+        raise error(
+            f"{path}: malformed CSV ({exc}); fields are limited to {csv.field_size_limit()} characters"
+        ) from exc
+    except OSError as exc:
+        raise error(f"{path}: cannot read {what} ({exc})") from exc
 
 
 def read_json_file(path: str | Path, *, max_bytes: int, **limits: int) -> Any:

@@ -77,6 +77,7 @@ __all__ = [
     "IllegalActionError",
     "InformationSet",
     "JointStepMixin",
+    "StateRowMixin",
     "check_action",
     "check_joint",
     "check_player",
@@ -219,6 +220,54 @@ class JointStepMixin:
                     f"{self.current_player} instead (its pending players are not one simultaneous choice)"  # type: ignore[attr-defined]
                 )
             self.step(a)  # type: ignore[attr-defined]
+
+
+class StateRowMixin:
+    """What a compiled game reads off its one state row, for a model whose ``state`` is an int32
+    row laid out by its layout module ``_layout`` (``STATE_LEN``, ``F_CUR``, ``F_DEC``,
+    ``F_ROUND``, ``D_OVER``, ``DECISION_NAMES``): who is asked, the pending decision, the round,
+    and the checks of a row a game is continued from (:meth:`_state_row`, :meth:`_check_consistent`).
+    """
+
+    _layout: Any
+    state: np.ndarray
+
+    @property
+    def current_player(self) -> int:
+        """The seat asked now; -1 when the game is over."""
+        return int(self.state[self._layout.F_CUR])
+
+    @property
+    def decision(self) -> int:
+        """The pending decision (the layout's ``D_*``)."""
+        return int(self.state[self._layout.F_DEC])
+
+    @property
+    def decision_name(self) -> str:
+        return self._layout.DECISION_NAMES[self.decision]
+
+    @property
+    def done(self) -> bool:
+        return self.decision == self._layout.D_OVER
+
+    @property
+    def round(self) -> int:
+        return int(self.state[self._layout.F_ROUND])
+
+    @classmethod
+    def _state_row(cls, state: object) -> np.ndarray:
+        """``state`` as an array, if it is an integer row of the layout's length; else ``ValueError``."""
+        s = np.asarray(state)
+        n = cls._layout.STATE_LEN
+        if s.shape != (n,) or s.dtype.kind not in "iu":
+            raise ValueError(f"state must be an integer row of shape ({n},), got {s.dtype} {s.shape}")
+        return s
+
+    def _check_consistent(self) -> None:
+        """``ValueError`` unless the row passes the game's ``check_invariants``."""
+        code = self.check_invariants()  # type: ignore[attr-defined]
+        if code != 0:
+            raise ValueError(f"state fails check_invariants (code {code}): not a consistent game state")
 
 
 class InformationSet:

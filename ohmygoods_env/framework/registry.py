@@ -4,14 +4,10 @@ A game's layout module declares its action ids, state fields and observation blo
 sequence of named ranges, each starting where the previous one ends, so an id or offset is
 never written as a literal and the tables in the docs are derived from the same list::
 
-    _acts: list[tuple[str, int, int]] = []
-
-    def _a(name: str, n: int = 1) -> int:
-        return append_range(_acts, name, n)
-
+    _a = Ranges()
     A_PASS = _a("pass")           # 0
     A_PLAY = _a("play card", 10)  # 1 .. 10
-    N_ACTIONS = _a("end", 0)      # 11
+    N_ACTIONS, ACTION_RANGES = _a.close()  # 11, (("pass", 0, 1), ("play card", 1, 10))
 
 Each entry is ``(name, offset, size, *extra)``; extra columns (an observation block's scale and
 bound) ride along unchanged.
@@ -19,7 +15,7 @@ bound) ride along unchanged.
 
 from __future__ import annotations
 
-__all__ = ["append_range", "range_end"]
+__all__ = ["Ranges", "append_range", "range_end"]
 
 
 def range_end(table: list[tuple]) -> int:
@@ -39,3 +35,19 @@ def append_range(table: list[tuple], name: str, n: int = 1, *extra: object) -> i
     off = range_end(table)
     table.append((name, off, n, *extra))
     return off
+
+
+class Ranges:
+    """One registry of named contiguous ranges: calling it declares the next range and returns
+    its offset; :meth:`close` ends the registry."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple] = []
+
+    def __call__(self, name: str, n: int = 1, *extra: object) -> int:
+        return append_range(self.entries, name, n, *extra)
+
+    def close(self) -> tuple[int, tuple[tuple, ...]]:
+        """The size of everything declared (the first offset after the last range) and every range."""
+        end = range_end(self.entries)
+        return end, tuple(self.entries)

@@ -5,6 +5,8 @@
 * :func:`seed_word` / :func:`rand_below_at` — a game's own xorshift64 generator kept in two
   int32 words of its state row at offset ``off`` (each game names its ``F_RNG``), so a game's
   course depends only on its seed and its actions;
+* :func:`shuffle_at` — a Fisher–Yates shuffle with that generator (each game's deck, its
+  dealt assistants and Charburners, a determinization's hidden cards);
 * :func:`rng_below` — the same generator on a ``uint64`` word of a separate array (batch
   runners, agents, fuzzers); :func:`rand_at` — a 32-bit xorshift step on an int32 word;
 * :func:`nth_legal` / :func:`pick_legal` — the ``k``-th and a uniformly random legal entry of
@@ -31,6 +33,7 @@ __all__ = [
     "rand_below_at",
     "rng_below",
     "seed_word",
+    "shuffle_at",
     "store_word",
 ]
 
@@ -111,6 +114,17 @@ def rand_below_at(g, off, n):
     x = _xorshift64(load_word(g, off))
     store_word(g, off, x)
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def shuffle_at(a, start, n, g, off):
+    """Shuffle ``a[start:start + n]`` in place (Fisher–Yates, last entry first) with the xorshift64
+    generator at ``g[off:off + 2]`` (``a`` may be ``g`` itself: a game's deck)."""
+    for i in range(n - 1, 0, -1):
+        j = rand_below_at(g, off, i + 1)
+        t = a[start + i]
+        a[start + i] = a[start + j]
+        a[start + j] = t
 
 
 @njit(cache=True)

@@ -78,7 +78,7 @@ CARD_CASES = [
     (",0,fair", ",0,produce", "'effect' = 'produce'"),
     ("5,Farm,", "6,Farm,", "'id' = '6'"),
     ("effect\n", "effekt\n", "missing column(s) ['effect']"),
-    (",0,scouting\n", ",0,scouting,extra\n", "more fields than the header"),
+    (",0,scouting\n", ",0,scouting,extra\n", "fields, the header has"),
 ]
 
 

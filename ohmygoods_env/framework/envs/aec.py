@@ -27,18 +27,23 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
-from pettingzoo.utils.env_logger import EnvLogger
 
-from ..game import ForwardModel, GameSpec, IllegalActionError, check_action, illegal_message
-from .common import GameSetup, check_render_mode, next_game_seed, render_view, seat_infos, seat_of, seat_spaces
+from ..game import GameSpec, IllegalActionError, check_action, illegal_message
+from .common import (
+    SeatedEnvMixin,
+    aec_dead_step,
+    aec_reset_bookkeeping,
+    next_game_seed,
+    seat_infos,
+    seat_of,
+)
 
 __all__ = ["GameAECEnv", "aec_env"]
 
 
-class GameAECEnv(AECEnv):
+class GameAECEnv(SeatedEnvMixin, AECEnv):
     """A registered game as a PettingZoo AEC env (see the module docstring)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "game_v0", "is_parallelizable": False}
@@ -52,36 +57,14 @@ class GameAECEnv(AECEnv):
         **options: Any,
     ) -> None:
         super().__init__()
-        self.setup = GameSetup(game, num_players, reward, options)
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.metadata = {**self.metadata, "name": self.setup.env_name()}
-        self._model = self.setup.new_game(0)  # bad options fail here, not at reset
-        self._rng = np.random.default_rng()
-        self.possible_agents, self.agent_name_mapping, self.observation_spaces, self.action_spaces = seat_spaces(
-            self.setup, self._model, self._model.num_actions
-        )
-        self.agents = []
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    @property
-    def game(self) -> ForwardModel:
-        """The forward model (holds hidden information: not for a policy)."""
-        return self._model
+        self._setup_game(game, num_players, reward, render_mode, options)
+        self._setup_agents(self._model.num_actions)
 
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         game_seed, self._rng = next_game_seed(seed, self._rng)
         self._model = self.setup.new_game(game_seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
+        aec_reset_bookkeeping(self)
         self._sync()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -91,13 +74,9 @@ class GameAECEnv(AECEnv):
         return {"observation": m.observe(p), "action_mask": mask.astype(np.int8)}
 
     def step(self, action: int | None) -> None:
-        if not self.agents:
-            EnvLogger.warn_step_after_terminated_truncated()
+        if aec_dead_step(self, action):
             return
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
         m = self._model
         try:
             a = check_action(action, m.num_actions)
@@ -117,12 +96,6 @@ class GameAECEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def render(self) -> str | None:
-        return render_view(self.setup, self._model, self.render_mode)
-
-    def close(self) -> None:
-        pass
 
     # ------------------------------------------------------------------ helpers
     def _sync(self) -> None:

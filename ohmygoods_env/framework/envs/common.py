@@ -15,6 +15,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from pettingzoo.utils.env_logger import EnvLogger
 
 from ...checks import check_finite, optional_seed
 from ..game import ForwardModel, GameSpec, check_action, resolve_game
@@ -22,15 +23,22 @@ from ..game import ForwardModel, GameSpec, check_action, resolve_game
 __all__ = [
     "SEED_BOUND",
     "GameSetup",
+    "SeatedEnvMixin",
     "agent_names_of",
+    "aec_dead_step",
+    "aec_reset_bookkeeping",
     "check_illegal_mode",
+    "check_joint_actions",
     "check_render_mode",
     "dict_obs_space",
     "next_game_seed",
+    "parallel_step_result",
     "render_view",
     "seat_infos",
     "seat_of",
     "seat_spaces",
+    "show_text",
+    "warn_no_render_mode",
 ]
 
 #: game seeds drawn by an env's RNG lie in ``[0, SEED_BOUND)``
@@ -134,18 +142,27 @@ def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
     return render_mode  # type: ignore[return-value]
 
 
+def warn_no_render_mode() -> None:
+    """Gymnasium's warning for ``render()`` on an env made without a render mode."""
+    gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+
+
+def show_text(text: str, render_mode: str) -> str | None:
+    """A text view in a text render mode: returned for ``"ansi"``, printed for ``"human"``."""
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
+
+
 def render_view(
     setup: GameSetup, model: ForwardModel, render_mode: str | None, player: int | None = None
 ) -> str | None:
     """The game's text view (``render_text``): returned for ``"ansi"``, printed for ``"human"``."""
     if render_mode is None:
-        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        warn_no_render_mode()
         return None
-    text = setup.spec.render_text(model, player)
-    if render_mode == "ansi":
-        return text
-    print(text)
-    return None
+    return show_text(setup.spec.render_text(model, player), render_mode)
 
 
 def seat_spaces(
@@ -165,3 +182,92 @@ def next_game_seed(seed: object, rng: np.random.Generator) -> tuple[int, np.rand
     if s is not None:
         return s, np.random.default_rng(s)
     return int(rng.integers(0, SEED_BOUND)), rng
+
+
+# ===================================================================== PettingZoo bookkeeping
+
+
+def aec_reset_bookkeeping(env: Any) -> None:
+    """An AEC env's ``reset`` bookkeeping: every agent live, zero rewards, no flags set."""
+    env.agents = env.possible_agents[:]
+    env.rewards = dict.fromkeys(env.agents, 0.0)
+    env._cumulative_rewards = dict.fromkeys(env.agents, 0.0)
+    env.terminations = dict.fromkeys(env.agents, False)
+    env.truncations = dict.fromkeys(env.agents, False)
+
+
+def aec_dead_step(env: Any, action: object) -> bool:
+    """Handles an AEC ``step`` after the end (PettingZoo's warning, or its dead step for a
+    terminated or truncated agent); ``True`` when it did and the step is over."""
+    if not env.agents:
+        EnvLogger.warn_step_after_terminated_truncated()
+        return True
+    agent = env.agent_selection
+    if env.terminations[agent] or env.truncations[agent]:
+        env._was_dead_step(action)
+        return True
+    return False
+
+
+def check_joint_actions(agents: list[str], actions: object) -> None:
+    """A parallel ``step``'s input: live agents (else ``RuntimeError``) and a dict of actions (else ``TypeError``)."""
+    if not agents:
+        raise RuntimeError("step() called with no live agents: the game is over or not dealt, call reset() first")
+    if not isinstance(actions, dict):
+        raise TypeError(f"actions must be a dict agent -> action, got {type(actions).__name__}")
+
+
+def parallel_step_result(env: Any, rewards: dict[str, float], over: bool) -> tuple[dict, dict, dict, dict, dict]:
+    """A parallel env's ``step`` return after the game moved on: every live agent's observation,
+    ``rewards``, flags (terminated when ``over``) and info; at the end ``agents`` empties. Renders in
+    ``"human"`` mode. The env provides ``_observations()`` and ``_infos()``."""
+    agents = env.agents
+    terminations = dict.fromkeys(agents, over)
+    truncations = dict.fromkeys(agents, False)
+    observations, infos = env._observations(), env._infos()
+    if over:
+        env.agents = []
+    if env.render_mode == "human":
+        env.render()
+    return observations, rewards, terminations, truncations, infos
+
+
+class SeatedEnvMixin:
+    """What the PettingZoo AEC and parallel envs over the interface share: the setup and the first
+    model (:meth:`_setup_game`; bad options fail at construction, not at reset), the agents and
+    their spaces (:meth:`_setup_agents`), the model, the text render and ``close``. Mixed in
+    before ``AECEnv`` / ``ParallelEnv``."""
+
+    metadata: dict[str, Any]
+
+    def _setup_game(
+        self, game: str | GameSpec, num_players: int, reward: str, render_mode: str | None, options: dict[str, Any]
+    ) -> None:
+        self.setup = GameSetup(game, num_players, reward, options)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.metadata = {**self.metadata, "name": self.setup.env_name()}
+        self._model = self.setup.new_game(0)  # bad options fail here, not at reset
+        self._rng = np.random.default_rng()
+
+    def _setup_agents(self, num_actions: int) -> None:
+        self.possible_agents, self.agent_name_mapping, self.observation_spaces, self.action_spaces = seat_spaces(
+            self.setup, self._model, num_actions
+        )
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> ForwardModel:
+        """The forward model (holds hidden information: not for a policy)."""
+        return self._model
+
+    def render(self) -> str | None:
+        return render_view(self.setup, self._model, self.render_mode)
+
+    def close(self) -> None:
+        pass

@@ -33,28 +33,26 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from pettingzoo import ParallelEnv
 
-from ..game import ForwardModel, GameSpec, IllegalActionError, check_action, check_joint, illegal_message
+from ..game import GameSpec, IllegalActionError, check_action, check_joint, illegal_message
 from .common import (
-    GameSetup,
+    SeatedEnvMixin,
     check_illegal_mode,
-    check_render_mode,
+    check_joint_actions,
     is_legal,
     next_game_seed,
+    parallel_step_result,
     penalty_rewards,
-    render_view,
     seat_infos,
     seat_of,
-    seat_spaces,
 )
 
 __all__ = ["GameParallelEnv", "parallel_env"]
 
 
-class GameParallelEnv(ParallelEnv):
+class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
     """A registered game as a PettingZoo ``ParallelEnv`` (see the module docstring)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "game_v0", "is_parallelizable": True}
@@ -69,32 +67,14 @@ class GameParallelEnv(ParallelEnv):
         penalty: float = -1.0,
         **options: Any,
     ) -> None:
-        self.setup = GameSetup(game, num_players, reward, options)
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.metadata = {**self.metadata, "name": self.setup.env_name()}
+        self._setup_game(game, num_players, reward, render_mode, options)
         self.illegal, self.penalty = check_illegal_mode(illegal, penalty)
-        self._model = self.setup.new_game(0)
         self._penalised = False
-        self._rng = np.random.default_rng()
         spec_wait = self.setup.spec.wait_action
         #: the action id of a seat that has nothing to decide
         self.wait_action = spec_wait if spec_wait is not None else self._model.num_actions
         self.num_actions = max(self._model.num_actions, self.wait_action + 1)
-        self.possible_agents, self.agent_name_mapping, self.observation_spaces, self.action_spaces = seat_spaces(
-            self.setup, self._model, self.num_actions
-        )
-        self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.action_spaces[agent]
-
-    @property
-    def game(self) -> ForwardModel:
-        """The forward model (holds hidden information: not for a policy)."""
-        return self._model
+        self._setup_agents(self.num_actions)
 
     @property
     def acting_agents(self) -> list[str]:
@@ -110,10 +90,7 @@ class GameParallelEnv(ParallelEnv):
         return self._observations(), self._infos()
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        if not self.agents:
-            raise RuntimeError("step() called with no live agents: the game is over, call reset() first")
-        if not isinstance(actions, dict):
-            raise TypeError(f"actions must be a dict agent -> action, got {type(actions).__name__}")
+        check_joint_actions(self.agents, actions)
         chosen = self._check(actions)
         n = len(self.possible_agents)
         offenders = [p for p, a in chosen.items() if not is_legal(self._model, p, a)]
@@ -123,17 +100,8 @@ class GameParallelEnv(ParallelEnv):
         else:
             self._model.step_joint({p: int(a) for p, a in chosen.items()})
             final = self._model.rewards(self.setup.reward) if self._model.done else np.zeros(n, np.float32)
-        over = self._over
-        agents = self.agents
-        rewards = {a: float(final[self.agent_name_mapping[a]]) for a in agents}
-        terminations = dict.fromkeys(agents, over)
-        truncations = dict.fromkeys(agents, False)
-        observations, infos = self._observations(), self._infos()
-        if over:
-            self.agents = []
-        if self.render_mode == "human":
-            self.render()
-        return observations, rewards, terminations, truncations, infos
+        rewards = {a: float(final[self.agent_name_mapping[a]]) for a in self.agents}
+        return parallel_step_result(self, rewards, self._over)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation and mask now (the wait mask when it has nothing to decide)."""
@@ -144,12 +112,6 @@ class GameParallelEnv(ParallelEnv):
         else:
             mask[self.wait_action] = 1
         return {"observation": self._model.observe(p), "action_mask": mask}
-
-    def render(self) -> str | None:
-        return render_view(self.setup, self._model, self.render_mode)
-
-    def close(self) -> None:
-        pass
 
     # ------------------------------------------------------------------ helpers
     @property
