@@ -321,13 +321,9 @@ def format_solo(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: int = 0) -> dict:
-    """Win-rate matrix, per-agent statistics and ratings (see module docstring); solo games go to
-    :func:`solo_summary`."""
-    if games and len(games[0]["agent_index"]) == 1:
-        return solo_summary(names, games)
-    k = len(names)
-    wins, count = pairwise(games, k)
+def _winrate_matrix(wins: np.ndarray, count: np.ndarray) -> list[list[dict | None]]:
+    """Pairwise win rates with 95% Wilson intervals; None on the diagonal and for pairs that never met."""
+    k = len(wins)
     matrix = []
     for i in range(k):
         row = []
@@ -338,67 +334,87 @@ def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: i
             lo, hi = wilson(wins[i, j], count[i, j])
             row.append({"rate": wins[i, j] / count[i, j], "lo": lo, "hi": hi, "n": int(count[i, j])})
         matrix.append(row)
+    return matrix
+
+
+def _ratings(names: list[str], games: list[dict], players: int, bootstrap: int, seed: int) -> tuple:
+    """``(model, ratings, lo, hi)``: 2 players Bradley–Terry (random = 0 where present) with a bootstrap
+    interval, more players Plackett–Luce with its posterior interval (NaN without openskill)."""
+    k = len(names)
+    nan = float("nan")
+    if players != 2:
+        try:
+            pl = multiplayer_ratings(names, games, Z95)
+        except ImportError as exc:
+            return f"none: {exc}", np.full(k, nan), [nan] * k, [nan] * k
+        model = "Plackett-Luce (openskill; random = 0), 95% posterior interval"
+        return model, np.array([r["rating"] for r in pl]), [r["lo"] for r in pl], [r["hi"] for r in pl]
     anchor = names.index("random") if "random" in names else None
 
     def rate(w: np.ndarray, c: np.ndarray) -> np.ndarray:
         r = bradley_terry(w, c)
         return r - (r[anchor] if anchor is not None else r.mean())
 
+    wins, count = pairwise(games, k)
+    ratings = rate(wins, count)
+    rng = np.random.default_rng(seed)
+    boot = []
+    for _ in range(bootstrap):
+        sample = [games[i] for i in rng.integers(0, len(games), len(games))]
+        boot.append(rate(*pairwise(sample, k)))
+    boot_arr = np.array(boot) if boot else np.zeros((0, k))
+    r_lo = [float(np.percentile(boot_arr[:, i], 2.5)) if bootstrap else nan for i in range(k)]
+    r_hi = [float(np.percentile(boot_arr[:, i], 97.5)) if bootstrap else nan for i in range(k)]
+    for i in range(k):
+        if i != anchor and bootstrap and r_hi[i] - r_lo[i] < 1e-9:  # every resample alike: a perfect record
+            r_lo[i], r_hi[i] = wilson_rating_bounds(wins, count, i, rate)
+    return "Bradley-Terry (Elo scale), 95% bootstrap interval", ratings, r_lo, r_hi
+
+
+def _agent_entry(i: int, name: str, games: list[dict]) -> dict:
+    """Agent ``i``'s seats over ``games``: win rate (ties split) with its interval, scores, rank, thinking time."""
+    seats = [(g, s) for g in games for s, a in enumerate(g["agent_index"]) if a == i]
+    scores = np.array([g["scores"][s] for g, s in seats], float)
+    won = sum(1.0 / len(g["winners"]) for g, s in seats if s in g["winners"])
+    ranks = [1 + sum(ahead(g, t, s) for t in range(len(g["scores"])) if t != s) for g, s in seats]
+    lo, hi = wilson(won, len(seats))
+    n_dec = sum(g["seat_decisions"][s] for g, s in seats)
+    return {
+        "agent": name,
+        "seats": len(seats),
+        "win_rate": won / len(seats) if seats else 0.0,
+        "win_lo": lo,
+        "win_hi": hi,
+        "score_mean": float(scores.mean()) if seats else 0.0,
+        "score_std": float(scores.std(ddof=1)) if len(seats) > 1 else 0.0,
+        "mean_rank": float(np.mean(ranks)) if seats else 0.0,
+        "thinking_s_per_game": float(np.mean([g["thinking_s"][s] for g, s in seats])) if seats else 0.0,
+        "thinking_s_per_decision": float(sum(g["thinking_s"][s] for g, s in seats) / max(1, n_dec)),
+    }
+
+
+def summarize(names: list[str], games: list[dict], bootstrap: int = 200, seed: int = 0) -> dict:
+    """Win-rate matrix, per-agent statistics and ratings (see module docstring); solo games go to
+    :func:`solo_summary`."""
+    if games and len(games[0]["agent_index"]) == 1:
+        return solo_summary(names, games)
+    wins, count = pairwise(games, len(names))
     players = len(games[0]["agent_index"]) if games else 2
-    nan = float("nan")
-    if players == 2:
-        model = "Bradley-Terry (Elo scale), 95% bootstrap interval"
-        ratings = rate(wins, count)
-        rng = np.random.default_rng(seed)
-        boot = []
-        for _ in range(bootstrap):
-            sample = [games[i] for i in rng.integers(0, len(games), len(games))]
-            bw, bc = pairwise(sample, k)
-            boot.append(rate(bw, bc))
-        boot_arr = np.array(boot) if boot else np.zeros((0, k))
-        r_lo = [float(np.percentile(boot_arr[:, i], 2.5)) if bootstrap else nan for i in range(k)]
-        r_hi = [float(np.percentile(boot_arr[:, i], 97.5)) if bootstrap else nan for i in range(k)]
-        for i in range(k):
-            if i != anchor and bootstrap and r_hi[i] - r_lo[i] < 1e-9:  # every resample alike: a perfect record
-                r_lo[i], r_hi[i] = wilson_rating_bounds(wins, count, i, rate)
-    else:
-        try:
-            pl = multiplayer_ratings(names, games, Z95)
-            model = "Plackett-Luce (openskill; random = 0), 95% posterior interval"
-            ratings = np.array([r["rating"] for r in pl])
-            r_lo, r_hi = [r["lo"] for r in pl], [r["hi"] for r in pl]
-        except ImportError as exc:
-            model = f"none: {exc}"
-            ratings = np.full(k, nan)
-            r_lo, r_hi = [nan] * k, [nan] * k
+    model, ratings, r_lo, r_hi = _ratings(names, games, players, bootstrap, seed)
+    anchor = names.index("random") if "random" in names else None
     agents = []
     for i, name in enumerate(names):
-        seats = [(g, s) for g in games for s, a in enumerate(g["agent_index"]) if a == i]
-        scores = np.array([g["scores"][s] for g, s in seats], float)
-        won = sum(1.0 / len(g["winners"]) for g, s in seats if s in g["winners"])
-        ranks = [1 + sum(ahead(g, t, s) for t in range(len(g["scores"])) if t != s) for g, s in seats]
-        lo, hi = wilson(won, len(seats))
-        n_dec = sum(g["seat_decisions"][s] for g, s in seats)
-        entry = {
-            "agent": name,
-            "seats": len(seats),
-            "win_rate": won / len(seats) if seats else 0.0,
-            "win_lo": lo,
-            "win_hi": hi,
-            "score_mean": float(scores.mean()) if seats else 0.0,
-            "score_std": float(scores.std(ddof=1)) if len(seats) > 1 else 0.0,
-            "mean_rank": float(np.mean(ranks)) if seats else 0.0,
-            "rating": float(ratings[i]),
-            "rating_lo": float(r_lo[i]),
-            "rating_hi": float(r_hi[i]),
-            "rating_anchor": players == 2 and i == anchor,
-            "thinking_s_per_game": float(np.mean([g["thinking_s"][s] for g, s in seats])) if seats else 0.0,
-            "thinking_s_per_decision": float(sum(g["thinking_s"][s] for g, s in seats) / max(1, n_dec)),
-        }
-        agents.append(entry)
+        entry = _agent_entry(i, name, games)
+        keys = list(entry)
+        entry.update(rating=float(ratings[i]), rating_lo=float(r_lo[i]), rating_hi=float(r_hi[i]),
+                     rating_anchor=players == 2 and i == anchor)  # fmt: skip
+        at = keys.index("mean_rank") + 1  # the keys in the order of summary.json
+        agents.append(
+            {k: entry[k] for k in keys[:at] + ["rating", "rating_lo", "rating_hi", "rating_anchor"] + keys[at:]}
+        )
     return {
         "agents": agents,
-        "winrate_matrix": matrix,
+        "winrate_matrix": _winrate_matrix(wins, count),
         "lineups": lineup_table(names, games),
         "names": names,
         "rating_model": model,

@@ -24,6 +24,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from ..files import BadJSON, loads_bounded
 from ..framework.game import game_names, game_spec
@@ -111,27 +112,28 @@ def loads_pickle(spec: str) -> bool:
     return p.suffix == ".zip" or (not p.with_suffix(".json").exists() and p.with_suffix(".zip").exists())
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``ohmygoods tournament``; returns the exit status."""
-    from ohmygoods_agents import tournament as T
-    from ohmygoods_agents.checkpoint import UntrustedCheckpointError
-
-    ap = _parser()
-    args = ap.parse_args(argv)
-    if args.summarize:
-        return _resummarize(Path(args.summarize), args)
+def _game(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
+    """The game of ``--game`` with ``--players`` checked against its range."""
     try:
         spec = game_spec(args.game)
         spec.check_num_players(args.players)
     except (TypeError, ValueError) as exc:
         ap.error(f"--game {args.game} --players {args.players}: {exc}")
-    other_game = spec.name != DEFAULT_GAME
+    return spec
+
+
+def _agents(ap: argparse.ArgumentParser, args: argparse.Namespace, spec: Any) -> tuple[list[str], dict[str, dict]]:
+    """The agent names of ``--agents`` and their keyword arguments, each built once to fail early."""
+    from ohmygoods_agents import tournament as T
+    from ohmygoods_agents.checkpoint import UntrustedCheckpointError
+
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
     if len(set(names)) != len(names):
         ap.error(f"--agents lists an agent twice: {names}")
     if len(names) < 2 and args.players > 1:
         ap.error(f"--agents needs at least 2 different agents, got {names}")
     search = {"sims": args.mcts_sims, "seconds": args.mcts_seconds}
+    other_game = spec.name != DEFAULT_GAME
     agent_kwargs: dict[str, dict] = {n: search for n in names if n.split(":")[0] == "mcts" and not other_game}
     exec_kwargs = {"timeout": args.exec_timeout, "allow_exec": True}  # programs named on this command line
     agent_kwargs.update({n: exec_kwargs for n in names if n.startswith("exec:")})
@@ -144,63 +146,47 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--agents: {exc} (here: --trust-pickle)")
     except (ValueError, OSError, ImportError) as exc:
         ap.error(f"--agents: {exc}")
-    specs = T.schedule(len(names), args.players, args.games, args.seed)
+    return names, agent_kwargs
+
+
+def _output(ap: argparse.ArgumentParser, args: argparse.Namespace, names: list[str], spec: Any) -> Path:
+    """The output folder (``--out`` or one named by the run), refused if it holds games without ``--resume``."""
     label = "-".join(n.replace(":", "_").replace("/", "_") for n in names)
-    variant = spec.name if other_game else args.rules
+    variant = spec.name if spec.name != DEFAULT_GAME else args.rules
     out = Path(args.out or f"results/{label}_{args.players}p_{variant}_seed{args.seed}")
     if out.exists() and not out.is_dir():
         ap.error(f"--out {str(out)!r} is a file; name a folder (it is created if missing)")
-    partial = out / "games.partial.jsonl"
-    finished = out / "games.jsonl"
-    held = [p for p in (partial, finished) if p.exists() and p.stat().st_size > 0]
+    held = [p for p in (out / "games.partial.jsonl", out / "games.jsonl") if p.exists() and p.stat().st_size > 0]
     if held and not args.resume:
         ap.error(
             f"{', '.join(str(p) for p in held)} already holds games; nothing was deleted. Pass --resume to keep "
             "them and play only the missing games, or --out to write somewhere else"
         )
-    print(
-        f"{len(specs)} games: {len(T.lineups(len(names), args.players))} lineups x {args.games} games, "
-        f"{args.players} players, {spec.title if other_game else 'rules ' + args.rules}, seed {args.seed}, "
-        f"{args.workers} workers; output {out}",
-        file=sys.stderr,
-    )
+    return out
+
+
+def _prepare(ap: argparse.ArgumentParser, args: argparse.Namespace, out: Path, spec: Any) -> Path:
+    """Compile the engine, create ``out``, and carry a finished run's games into the partial file
+    (``--resume``); returns the partial file."""
     from .common import warm_engine
 
-    if not other_game:
+    if spec.name == DEFAULT_GAME:
         warm_engine()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         ap.error(f"--out {str(out)!r}: cannot create the folder: {exc.strerror or exc}")
+    partial, finished = out / "games.partial.jsonl", out / "games.jsonl"
     if args.resume and finished.exists():  # a finished run extended with more games: keep its games
         kept = finished.read_text()
         with open(partial, "a") as fh:
             fh.write(kept if kept.endswith("\n") or not kept else kept + "\n")
-    t0 = time.perf_counter()
-    from ohmygoods_agents.external import ExternalAgentError
+    return partial
 
-    try:
-        games = T.run_games(
-            names,
-            specs,
-            args.players,
-            args.rules,
-            args.workers,
-            agent_kwargs,
-            not args.no_progress,
-            partial,
-            game=spec.name,
-        )
-    except ExternalAgentError as exc:
-        print(
-            f"ohmygoods tournament: {exc}\nthe games finished so far are kept in {partial}; --resume plays only "
-            "the missing games",
-            file=sys.stderr,
-        )
-        return 1
-    wall = time.perf_counter() - t0
-    summary = T.summarize(names, games, bootstrap=args.bootstrap, seed=args.seed)
-    config = {
+
+def _config(args: argparse.Namespace, spec: Any, names: list[str], games: list, wall: float, argv) -> dict:
+    """The run's settings as recorded in summary.json."""
+    return {
         "game": spec.name,
         "agents": names,
         "players": args.players,
@@ -215,8 +201,46 @@ def main(argv: list[str] | None = None) -> int:
         "wall_s": round(wall, 1),
         "command": "ohmygoods tournament " + " ".join(argv if argv is not None else sys.argv[1:]),
     }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``ohmygoods tournament``; returns the exit status."""
+    from ohmygoods_agents import tournament as T
+    from ohmygoods_agents.external import ExternalAgentError
+
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if args.summarize:
+        return _resummarize(Path(args.summarize), args)
+    spec = _game(ap, args)
+    names, agent_kwargs = _agents(ap, args, spec)
+    specs = T.schedule(len(names), args.players, args.games, args.seed)
+    out = _output(ap, args, names, spec)
+    print(
+        f"{len(specs)} games: {len(T.lineups(len(names), args.players))} lineups x {args.games} games, "
+        f"{args.players} players, {spec.title if spec.name != DEFAULT_GAME else 'rules ' + args.rules}, "
+        f"seed {args.seed}, {args.workers} workers; output {out}",
+        file=sys.stderr,
+    )
+    partial = _prepare(ap, args, out, spec)
+    t0 = time.perf_counter()
+    try:
+        games = T.run_games(
+            names, specs, args.players, args.rules, args.workers, agent_kwargs, not args.no_progress, partial,
+            game=spec.name,
+        )  # fmt: skip
+    except ExternalAgentError as exc:
+        print(
+            f"ohmygoods tournament: {exc}\nthe games finished so far are kept in {partial}; --resume plays only "
+            "the missing games",
+            file=sys.stderr,
+        )
+        return 1
+    wall = time.perf_counter() - t0
+    summary = T.summarize(names, games, bootstrap=args.bootstrap, seed=args.seed)
     print(T.format_tables(summary))
-    written = T.write_outputs(out, config, summary, games, plots=not args.no_plots)
+    written = T.write_outputs(out, _config(args, spec, names, games, wall, argv), summary, games,
+                              plots=not args.no_plots)  # fmt: skip
     partial.unlink(missing_ok=True)  # every game in it is now in games.jsonl
     print(f"\n{len(games)} games in {wall:.0f} s; wrote " + ", ".join(str(p) for p in written))
     return 0
