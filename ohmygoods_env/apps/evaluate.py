@@ -136,8 +136,8 @@ def agent_setup(spec: str, args: argparse.Namespace) -> tuple[str, dict[str, Any
     label = spec
     name, _, arg = spec.partition(":")
     if (getattr(args, "game", None) or DEFAULT_GAME) != DEFAULT_GAME:
-        return spec, kwargs, label
-    if name.startswith("mcts-") and name[5:].isdigit():
+        pass  # mcts-N, --mcts-sims and exec: are Oh my Goods!'s
+    elif name.startswith("mcts-") and name[5:].isdigit():
         kwargs = {"sims": int(name[5:]), "seconds": None}
         spec = "mcts" + (f":{arg}" if arg else "")
     elif name == "mcts" and args.mcts_sims is not None:

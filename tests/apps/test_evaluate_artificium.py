@@ -77,3 +77,20 @@ def test_leaderboard_of_artificium_keeps_to_its_own_game(tmp_path, capsys) -> No
     assert not (tmp_path / "games" / "artificium-v0" / "heuristic").exists()
     err = _refused([*common, "--render-only"], capsys)
     assert "cannot show reports of other games" in err and "(ohmygoods)" in err
+
+
+def test_an_agent_only_an_entry_point_offers_is_evaluated_by_name(tmp_path, monkeypatch, capsys) -> None:
+    """``artificium.NAME`` of ohmygoods.game_agents (a trained agent's package): checked and played by name."""
+    from importlib import metadata
+
+    import ohmygoods_env.framework.agents as fa
+
+    ep = metadata.EntryPoint("artificium.copycat", "ohmygoods_agents.artificium:heuristic", fa.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(fa.metadata, "entry_points", lambda group: [ep] if group == fa.ENTRY_POINT_GROUP else [])
+    monkeypatch.setitem(fa._REGISTRY, "artificium", dict(fa._REGISTRY.get("artificium", {})))
+    fa._REGISTRY["artificium"].pop("copycat", None)
+    argv = ["copycat", "--game", "artificium", "--tier", "smoke", "--players", "2", "--workers", "1", "--no-plot"]
+    assert _run([*argv, "--no-progress", "--out", str(tmp_path / "c")]) == 0
+    report = E.read_report(tmp_path / "c" / "report.json")
+    assert report["agent"] == "copycat" and report["players"]["2"]["opponents"][2]["opponent"] == "heuristic"
+    assert "`copycat`" in capsys.readouterr().out
