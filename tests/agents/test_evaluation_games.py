@@ -152,6 +152,7 @@ def test_reports_of_two_games_are_never_mixed() -> None:
     ("game", "cards", "page"),
     [
         ("ohmygoods", "docs/leaderboard", "docs/leaderboard.md"),
+        (ART, "docs/artificium/leaderboard", "docs/artificium/leaderboard.md"),
     ],
 )
 def test_the_recorded_leaderboards_render_from_their_cards(game: str, cards: str, page: str) -> None:
