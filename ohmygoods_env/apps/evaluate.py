@@ -66,15 +66,16 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--game",
         default=None,
-        help="registered game with a shipped protocol: ohmygoods (default) or artificium "
-        "(default: the game of --protocol)",
+        help="registered game with a shipped protocol: ohmygoods or artificium (default: ohmygoods, or the game "
+        "of --protocol)",
     )
     tier = ap.add_mutually_exclusive_group()
     tier.add_argument("--quick", action="store_true", help="the quick tier (about 5 minutes on 2 cores)")
     tier.add_argument(
         "--tier",
         default=None,
-        help="tier of the protocol (default its default_tier): full or quick; artificium: smoke, standard or full",
+        help="tier of the protocol: full or quick; artificium: smoke, standard or full (default: the protocol's "
+        "own, full; artificium standard)",
     )
     ap.add_argument(
         "--players",
@@ -259,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     bad = [n for n in args.players or () if n not in protocol.player_counts]
     if bad:
         ap.error(
-            f"--players: {bad[0]} is not a player count of {protocol.game}: expected some of "
+            f"--players: {bad[0]} is not allowed for {protocol.game}: expected some of "
             f"{','.join(map(str, protocol.player_counts))} ({E.player_counts_text(protocol.game)})"
         )
     if args.leaderboard:

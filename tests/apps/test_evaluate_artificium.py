@@ -49,7 +49,7 @@ def test_bad_game_player_count_tier_and_agent_name_what_is_expected(capsys) -> N
     assert "unknown game 'chess'" in err and "registered games are" in err and "'artificium'" in err
     for n in ("1", "7"):
         err = _refused(["greedy", "--game", "artificium", "--players", n], capsys)
-        assert f"--players: {n} is not a player count of artificium: expected some of 2,3,4,5,6" in err
+        assert f"--players: {n} is not allowed for artificium: expected some of 2,3,4,5,6" in err
         assert "Artificium is played by 2 to 6 players" in err
     err = _refused(["greedy", "--game", "artificium", "--quick"], capsys)
     assert "unknown tier 'quick'" in err and "'smoke', 'standard'" in err
