@@ -2,11 +2,15 @@
 
 The library of ``ohmygoods evaluate`` (the command line is :mod:`ohmygoods_env.apps.evaluate`;
 the protocol, report schema and external agents are described in ``docs/evaluation.md``).
+One machinery for every registered game: each game has its own protocol file, and its player
+counts (and whether it has a solo game) come from its :class:`~ohmygoods_env.framework.game.GameSpec`.
 
-* :class:`Protocol` — the versioned protocol file ``data/eval_protocol_v1.json`` in this
-  package: the ladder (agent specs and settings), the tiers (deals per opponent and player
-  count), the deal sets (explicit game seeds per player count, id ``deal_set``) and the
-  rating anchors. Changing any of it bumps ``version``.
+* :class:`Protocol` — a versioned protocol file in ``data/`` of this package, one per game
+  (:func:`protocol_files`: *Oh my Goods!*'s ``eval_protocol_v1.json``, *Artificium*'s
+  ``eval_protocol_artificium_v1.json``): the game, the ladder (agent specs and settings), the
+  tiers (deals per opponent and player count) and the default one, the deal sets (explicit
+  game seeds per player count, id ``deal_set``) and the rating anchors. Changing any of it
+  bumps ``version``.
 * :func:`schedule` — the games of one player count: every deal is played once per seat of
   the evaluated agent (seats rotated), the other seats all one ladder agent; solo: every deal
   once. Agent seeds derive from the deal seed and the seat, so the games do not depend on the
@@ -16,11 +20,12 @@ the protocol, report schema and external agents are described in ``docs/evaluati
   appended to a games file at once) and builds the report (:func:`report_section`): win rate
   (ties split) with 95% Wilson interval, mean score margin, solo mean score, an anchored
   Bradley–Terry rating (:func:`ohmygoods_env.framework.stats.anchored_rating`), the agent's mean
-  decision time and the machine.
+  decision time and the machine. The report names its ``game``.
 * :func:`format_markdown`, :func:`plot_report`, :func:`compare_reports` /
   :func:`format_comparison` — the report as a table, one figure, and two reports compared.
 * :func:`merge_reports`, :func:`render_leaderboard` — per-agent report cards merged per
-  player count and the leaderboard page (``docs/leaderboard.md``).
+  player count and the leaderboard page of a game (``docs/leaderboard.md``,
+  ``docs/artificium/leaderboard.md``).
 
 Everything except the ``timing`` block of a report is a function of the agent, its settings,
 the protocol, the tier and the code: the same deterministic agent gives the same report on
@@ -38,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from ohmygoods_env import layout as L
+from ohmygoods_env.framework.game import resolve_game
 from ohmygoods_env.framework.stats import (
     ahead_share,
     anchored_rating,
@@ -51,13 +56,36 @@ from ohmygoods_env.framework.stats import (
 
 from . import tournament as T
 
-PROTOCOL_FILE = Path(__file__).parent / "data" / "eval_protocol_v1.json"
+PROTOCOL_DIR = Path(__file__).parent / "data"
+#: *Oh my Goods!*'s protocol (every game's: :func:`protocol_files`)
+PROTOCOL_FILE = PROTOCOL_DIR / "eval_protocol_v1.json"
 SCHEMA = "ohmygoods-evaluate-report"
 SCHEMA_VERSION = 1
+#: the game of a protocol file or report that names none (those written before other games had one)
+DEFAULT_GAME = "ohmygoods"
+#: *Oh my Goods!*'s player counts (any game's: :func:`player_counts`)
 PLAYER_COUNTS = (1, 2, 3, 4)
 RATING_MODEL = "Bradley-Terry, Elo scale, anchors pinned; 95% Fisher interval; 3-4 players: share of opponents beaten"
 
 # ===================================================================== the protocol
+
+
+def player_counts(game: str = DEFAULT_GAME) -> tuple[int, ...]:
+    """The player counts of a registered game, from its spec (``1`` only where it has a solo game)."""
+    spec = resolve_game(game)
+    return tuple(range(spec.min_players, spec.max_players + 1))
+
+
+def player_counts_text(game: str = DEFAULT_GAME) -> str:
+    """``Artificium is played by 2 to 6 players``: the player counts of a game in words."""
+    spec = resolve_game(game)
+    return f"{spec.title} is played by {spec.min_players} to {spec.max_players} players"
+
+
+def env_version(game: str = DEFAULT_GAME) -> str:
+    """The env version of a game's observation and action layout (its PettingZoo id's name): ``oh_my_goods-v2``."""
+    spec = resolve_game(game)
+    return f"{'oh_my_goods' if spec.name == DEFAULT_GAME else spec.name}-v{spec.version}"
 
 
 @dataclass(frozen=True)
@@ -66,11 +94,13 @@ class Protocol:
 
     version: int
     deal_set: str
-    rules: str
+    rules: str | None  # the rule set (Oh my Goods!: "omg2"); None for a game with one
     anchors: dict[str, float]
     ladder: dict[str, dict[str, Any]]
     tiers: dict[str, dict[int, dict[str, int]]]
     deals: dict[int, list[int]]
+    game: str = DEFAULT_GAME
+    default_tier: str = "full"  # the tier played when none is named, and the leaderboard's reference
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Protocol:
@@ -79,11 +109,13 @@ class Protocol:
             p = cls(
                 version=int(d["version"]),
                 deal_set=str(d["deal_set"]),
-                rules=str(d["rules"]),
+                rules=None if d.get("rules") is None else str(d["rules"]),
                 anchors={k: float(v) for k, v in d["rating"]["anchors"].items()},
                 ladder={k: {"spec": v["spec"], "kwargs": dict(v.get("kwargs", {}))} for k, v in d["ladder"].items()},
                 tiers={t: {int(n): dict(plan) for n, plan in by_n.items()} for t, by_n in d["tiers"].items()},
                 deals={int(n): [int(s) for s in seeds] for n, seeds in d["deals"].items()},
+                game=str(d.get("game", DEFAULT_GAME)),
+                default_tier=str(d.get("default_tier", "full")),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(
@@ -92,11 +124,24 @@ class Protocol:
         p.check()
         return p
 
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The player counts of the protocol's game (:func:`player_counts`)."""
+        return player_counts(self.game)
+
     def check(self) -> None:
+        counts = self.player_counts  # an unknown game: ValueError naming the registered ones
+        if self.default_tier not in self.tiers:
+            raise ValueError(
+                f"protocol default_tier {self.default_tier!r} is not one of its tiers {sorted(self.tiers)}"
+            )
         for tier, by_n in self.tiers.items():
             for n, plan in by_n.items():
-                if n not in PLAYER_COUNTS:
-                    raise ValueError(f"protocol tier {tier!r}: player count {n} is not one of {PLAYER_COUNTS}")
+                if n not in counts:
+                    raise ValueError(
+                        f"protocol tier {tier!r}: player count {n} is not one of {counts} "
+                        f"({player_counts_text(self.game)})"
+                    )
                 for opp, deals in plan.items():
                     if n > 1 and opp not in self.ladder:
                         raise ValueError(f"protocol tier {tier!r}, {n} players: {opp!r} is not a ladder agent")
@@ -113,32 +158,66 @@ class Protocol:
         return list(self.tiers[tier].get(players, {}).items())
 
 
-def load_protocol(path: str | Path | None = None) -> Protocol:
-    """The shipped protocol, or the one in ``path`` (a JSON file of the same form)."""
-    p = Path(path) if path is not None else PROTOCOL_FILE
+def protocol_files() -> dict[str, Path]:
+    """The shipped protocol of each game (``data/eval_protocol*.json``, the highest version per game)."""
+    best: dict[str, tuple[int, Path]] = {}
+    for path in sorted(PROTOCOL_DIR.glob("eval_protocol*.json")):
+        try:
+            data = json.loads(path.read_text())
+            game, version = str(data.get("game", DEFAULT_GAME)), int(data["version"])
+        except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
+            continue  # not a protocol: load_protocol(path) says why
+        if game not in best or version > best[game][0]:
+            best[game] = (version, path)
+    return {game: path for game, (_, path) in sorted(best.items())}
+
+
+def protocol_file(game: str = DEFAULT_GAME) -> Path:
+    """The shipped protocol file of ``game``; ``ValueError`` naming the games that have one."""
+    files = protocol_files()
+    if game not in files:
+        title = resolve_game(game).title  # an unregistered name: ValueError naming the registered games
+        raise ValueError(f"no evaluation protocol for {title} ({game!r}): protocols ship for {sorted(files)}")
+    return files[game]
+
+
+def load_protocol(path: str | Path | None = None, game: str | None = None) -> Protocol:
+    """The shipped protocol of ``game`` (default *Oh my Goods!*), or the one in ``path`` (a JSON file of the
+    same form; with ``game`` too, it must be that game's)."""
+    p = Path(path) if path is not None else protocol_file(game or DEFAULT_GAME)
     try:
         data = json.loads(p.read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise ValueError(f"cannot read the evaluation protocol {p}: {exc}") from None
-    return Protocol.from_dict(data)
+    protocol = Protocol.from_dict(data)
+    if game is not None and protocol.game != game:
+        raise ValueError(f"the evaluation protocol {p} is for the game {protocol.game!r}, not {game!r}")
+    return protocol
 
 
-def agent_player_counts(spec: str) -> tuple[int, ...]:
+def agent_player_counts(spec: str, game: str = DEFAULT_GAME) -> tuple[int, ...]:
     """The player counts an agent is evaluated on by default: a policy checkpoint's own count
-    (shipped ``ppo-3p``, or ``ppo:PATH`` whose JSON names ``players``), else 1 to 4."""
-    from .checkpoint import shipped_checkpoints
-
+    (shipped ``ppo-3p`` of *Oh my Goods!*, or ``ppo:PATH`` whose JSON names ``players``), else every
+    player count of the game (:func:`player_counts`)."""
+    counts = player_counts(game)
     name, _, arg = spec.partition(":")
-    path = shipped_checkpoints().get(spec) if not arg else (Path(arg) if name == "ppo" else None)
+    if arg:
+        path = Path(arg) if name == "ppo" else None
+    elif game == DEFAULT_GAME:
+        from .checkpoint import shipped_checkpoints
+
+        path = shipped_checkpoints().get(spec)
+    else:
+        path = None
     if path is not None:
         path = Path(path).with_suffix(".json")
         try:
             players = json.loads(path.read_text()).get("players")
-        except (OSError, json.JSONDecodeError):
+        except (OSError, json.JSONDecodeError, AttributeError):
             players = None
-        if isinstance(players, int) and players in PLAYER_COUNTS:
+        if isinstance(players, int) and players in counts:
             return (players,)
-    return PLAYER_COUNTS
+    return counts
 
 
 # ===================================================================== schedule and play
@@ -185,7 +264,16 @@ def play(
     names = [agent] + [protocol.ladder[x]["spec"] for x in labels]
     kwargs = [dict(agent_kwargs or {})] + [dict(protocol.ladder[x]["kwargs"]) for x in labels]
     games = T.run_games(
-        names, specs, players, protocol.rules, workers, kwargs, progress, games_file, desc=f"{players} players"
+        names,
+        specs,
+        players,
+        protocol.rules or "",
+        workers,
+        kwargs,
+        progress,
+        games_file,
+        desc=f"{players} players",
+        game=protocol.game,
     )
     return labels, games
 
@@ -248,7 +336,7 @@ def report_section(labels: list[str], games: list[dict], players: int, protocol:
         "tier": tier,
         "protocol_version": protocol.version,
         "deal_set": protocol.deal_set,
-        "env_version": env_version(),
+        "env_version": env_version(protocol.game),
         "package_version": package_version(),
     }
     if players == 1:
@@ -301,10 +389,6 @@ def machine() -> str:
     )
 
 
-def env_version() -> str:
-    return f"oh_my_goods-v{L.LAYOUT_VERSION}"
-
-
 def package_version() -> str:
     try:
         from importlib.metadata import version
@@ -318,7 +402,7 @@ def package_version() -> str:
 
 def evaluate(
     agent: str,
-    tier: str = "full",
+    tier: str | None = None,
     players: tuple[int, ...] | list[int] | None = None,
     workers: int = 1,
     protocol: Protocol | None = None,
@@ -326,20 +410,32 @@ def evaluate(
     out: str | Path | None = None,
     progress: bool = True,
     label: str | None = None,
+    game: str | None = None,
 ) -> dict[str, Any]:
     """Evaluate the agent spec ``agent`` on ``tier`` of the protocol; returns the report (a dict).
 
-    ``players``: the player counts (default :func:`agent_player_counts`). ``out``: a folder
-    for the games (``games_<n>p.jsonl``, one line per finished game, kept and extended by a
-    later call with the same arguments). ``agent_kwargs`` go to :func:`make_agent`.
+    ``game``: the registered game (default: the protocol's; without a protocol, *Oh my Goods!*),
+    played on its shipped protocol unless ``protocol`` is given. ``tier``: default the
+    protocol's ``default_tier``. ``players``: the player counts (default: those of
+    :func:`agent_player_counts` the tier plays). ``out``: a folder for the games
+    (``games_<n>p.jsonl``, one line per finished game, kept and extended by a later call with
+    the same arguments). ``agent_kwargs`` go to the game's ``make_agent``.
     """
     import time
 
-    protocol = protocol or load_protocol()
-    counts = tuple(players) if players else agent_player_counts(agent)
+    protocol = protocol or load_protocol(game=game)
+    if game is not None and protocol.game != game:
+        raise ValueError(f"the protocol is for the game {protocol.game!r}, not {game!r}")
+    tier = protocol.default_tier if tier is None else tier
+    if tier not in protocol.tiers:
+        raise ValueError(f"unknown tier {tier!r}: the protocol has {sorted(protocol.tiers)}")
+    own = agent_player_counts(agent, protocol.game)
+    counts = tuple(players) if players else tuple(n for n in own if protocol.plan(tier, n)) or own
     for n in counts:
-        if n not in PLAYER_COUNTS:
-            raise ValueError(f"players must be some of {PLAYER_COUNTS}, got {n}")
+        if n not in protocol.player_counts:
+            raise ValueError(
+                f"players must be some of {protocol.player_counts} ({player_counts_text(protocol.game)}), got {n}"
+            )
         if not protocol.plan(tier, n):
             raise ValueError(f"tier {tier!r} of the protocol has no games for {n} players")
     if out is not None:
@@ -347,6 +443,7 @@ def evaluate(
     report: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
+        "game": protocol.game,
         "agent": agent,
         "label": label or agent,
         "agent_kwargs": dict(agent_kwargs or {}),
@@ -354,7 +451,7 @@ def evaluate(
         "protocol_version": protocol.version,
         "deal_set": protocol.deal_set,
         "rules": protocol.rules,
-        "env_version": env_version(),
+        "env_version": env_version(protocol.game),
         "package_version": package_version(),
         "players": {},
         "timing": {"machine": machine(), "workers": workers, "by_players": {}},
@@ -386,7 +483,14 @@ def check_report(report: Any, source: str = "report") -> dict[str, Any]:
         raise ValueError(f"{source} has schema_version {report.get('schema_version')!r}, expected {SCHEMA_VERSION}")
     if not isinstance(report.get("players"), dict):
         raise ValueError(f'{source} has no "players" sections')
+    if not isinstance(report.get("game", DEFAULT_GAME), str):
+        raise ValueError(f'{source} has a "game" that is not a name: {report.get("game")!r}')
     return report
+
+
+def report_game(report: dict[str, Any]) -> str:
+    """The game of a report (a report without ``game`` predates other games: *Oh my Goods!*)."""
+    return str(report.get("game", DEFAULT_GAME))
 
 
 def read_report(path: str | Path) -> dict[str, Any]:
@@ -423,14 +527,22 @@ def _rating_text(rating: dict[str, Any] | None) -> str:
     return "–" if rating is None else _ci(rating["value"], rating["lo"], rating["hi"], 0)
 
 
+def _anchors_text(anchors: dict[str, float]) -> str:
+    """``random 0, heuristic 1000``."""
+    return ", ".join(f"{name} {value:g}" for name, value in anchors.items())
+
+
 def format_markdown(report: dict[str, Any]) -> str:
     """The report card as markdown: one table per player count."""
     t = report.get("timing", {})
+    game = report_game(report)
+    what = "" if game == DEFAULT_GAME else f"Game *{resolve_game(game).title}*. "
+    rules = "" if report.get("rules") is None else f"rules `{report['rules']}`, "
     lines = [
         f"## `{report['label']}` — evaluation report",
         "",
-        f"Tier **{report['tier']}**, protocol {report['protocol_version']}, deal set `{report['deal_set']}`, "
-        f"rules `{report['rules']}`, {report['env_version']}, ohmygoods {report['package_version']}; "
+        f"{what}Tier **{report['tier']}**, protocol {report['protocol_version']}, deal set `{report['deal_set']}`, "
+        f"{rules}{report['env_version']}, ohmygoods {report['package_version']}; "
         f"agent spec `{report['agent']}`" + (f" {report['agent_kwargs']}" if report.get("agent_kwargs") else "") + ".",
     ]
     if t:
@@ -457,7 +569,8 @@ def format_markdown(report: dict[str, Any]) -> str:
                 f"{_ci(r['margin_mean'], r['margin_lo'], r['margin_hi'], 2)} | "
                 f"{r['score_mean']:.2f} / {r['opponent_score_mean']:.2f} |"
             )
-        lines += ["", f"Rating {_rating_text(sec['rating'])} (random 0, heuristic 1000)."]
+        anchors = _anchors_text(sec["rating"]["anchors"]) if sec.get("rating") else "no anchor played"
+        lines += ["", f"Rating {_rating_text(sec['rating'])} ({anchors})."]
     return "\n".join(lines) + "\n"
 
 
@@ -509,8 +622,10 @@ def plot_report(report: dict[str, Any], path: str | Path) -> Path | None:
 
 def compare_reports(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
     """Differences ``a - b`` wherever both reports measured the same thing, each with its 95%
-    interval and whether it is significant (the interval excludes 0). Both must use the same
-    protocol version and deal set (``ValueError`` otherwise); tiers may differ."""
+    interval and whether it is significant (the interval excludes 0). Both must be of the same
+    game, protocol version and deal set (``ValueError`` otherwise); tiers may differ."""
+    if report_game(a) != report_game(b):
+        raise ValueError(f"the reports are of different games ({report_game(a)!r} vs {report_game(b)!r})")
     for key in ("protocol_version", "deal_set", "rules"):
         if a.get(key) != b.get(key):
             raise ValueError(f"the reports differ in {key} ({a.get(key)!r} vs {b.get(key)!r}): not comparable")
@@ -579,9 +694,14 @@ def format_comparison(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str,
 
 def merge_reports(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
     """``new`` with the player counts of ``old`` that ``new`` did not play (each section keeps its
-    own tier and versions; ``timing.by_players`` likewise)."""
+    own tier and versions; ``timing.by_players`` likewise). Both must be of the same game."""
     if old is None:
         return new
+    if report_game(old) != report_game(new):
+        raise ValueError(
+            f"cannot merge a report of {report_game(new)!r} into a card of {report_game(old)!r} "
+            f"({old.get('label')!r}): the leaderboards of two games are kept apart"
+        )
     merged = json.loads(json.dumps(new))
     for n, sec in old.get("players", {}).items():
         if n not in merged["players"]:
@@ -601,24 +721,36 @@ def report_file_name(label: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in label) + ".json"
 
 
-def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol) -> str:
-    """``docs/leaderboard.md``: per player count one table of every agent's report card."""
+def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol, evaluation_link: str | None = None) -> str:
+    """The leaderboard page of the protocol's game (``docs/leaderboard.md``, ``docs/<game>/leaderboard.md``):
+    per player count one table of every agent's report card. ``evaluation_link``: the link to
+    ``docs/evaluation.md`` from the page (default: a page in ``docs/``, or in ``docs/<game>/`` for
+    another game). A report of another game is refused (``ValueError``)."""
+    game = protocol.game
+    others = [f"{r.get('label')!r} ({report_game(r)})" for r in reports if report_game(r) != game]
+    if others:
+        raise ValueError(f"the leaderboard of {game!r} cannot show reports of other games: {', '.join(others)}")
+    if game == DEFAULT_GAME:
+        title, command = "Leaderboard", "ohmygoods evaluate --leaderboard"
+    else:
+        title, command = f"{resolve_game(game).title} leaderboard", f"ohmygoods evaluate --game {game} --leaderboard"
+    link = evaluation_link or ("evaluation.md" if game == DEFAULT_GAME else "../evaluation.md")
     lines = [
-        "# Leaderboard",
+        f"# {title}",
         "",
-        "Report cards of `ohmygoods evaluate` (protocol and schema: [evaluation.md](evaluation.md)); regenerate "
-        "with `ohmygoods evaluate --leaderboard` (`--players N` replaces only those player counts). Win rate "
+        f"Report cards of `ohmygoods evaluate` (protocol and schema: [evaluation.md]({link})); regenerate "
+        f"with `{command}` (`--players N` replaces only those player counts). Win rate "
         "(ties split) with 95% Wilson interval against each ladder agent; rating on the fixed Bradley–Terry scale "
-        "(random 0, heuristic 1000, Elo points) with its 95% interval. Each row names its tier and the games "
+        f"({_anchors_text(protocol.anchors)}, Elo points) with its 95% interval. Each row names its tier and the games "
         "behind each cell; decision time is the agent's mean per decision on the machine named below the tables.",
     ]
-    for n in PLAYER_COUNTS:
+    for n in protocol.player_counts:
         rows = [(r, r["players"][str(n)]) for r in reports if str(n) in r["players"]]
         if not rows:
             continue
         lines += ["", f"## {n} player{'s' if n > 1 else ''}", ""]
         lines += _solo_table(rows) if n == 1 else _versus_table(rows, protocol, n)
-    lines += _reduced_tiers(reports)
+    lines += _reduced_tiers(reports, protocol)
     lines += _versions_and_machines(reports)
     return "\n".join(lines) + "\n"
 
@@ -641,7 +773,7 @@ def _solo_table(rows: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[str]:
 def _versus_table(rows: list[tuple[dict[str, Any], dict[str, Any]]], protocol: Protocol, n: int) -> list[str]:
     """The ``n``-player table: rating and win rate against each ladder agent, best rating first."""
     lines = [f"Chance level: a win rate of 1/{n}. Cells: win rate [95% CI] (games).", ""]
-    opps = [label for label, _ in protocol.plan("full", n)] or sorted(
+    opps = [label for label, _ in protocol.plan(protocol.default_tier, n)] or sorted(
         {o["opponent"] for _, s in rows for o in s["opponents"]}
     )
     lines.append("| agent | tier | rating [95% CI] | " + " | ".join(f"vs {o}" for o in opps) + " | ms / decision |")
@@ -663,18 +795,21 @@ def _versus_table(rows: list[tuple[dict[str, Any], dict[str, Any]]], protocol: P
     return lines
 
 
-def _reduced_tiers(reports: list[dict[str, Any]]) -> list[str]:
-    """The note naming the rows below the full tier (none when every row is full)."""
-    reduced = []
+def _reduced_tiers(reports: list[dict[str, Any]], protocol: Protocol) -> list[str]:
+    """The note naming the rows at another tier than the protocol's reference tier (none when all are at it)."""
+    ref = protocol.default_tier
+    reduced, larger = [], False
     for r in sorted(reports, key=lambda r: r["label"]):
         tiers = {}
         for n, sec in r["players"].items():
-            if sec["tier"] != "full":
+            if sec["tier"] != ref:
                 tiers.setdefault(sec["tier"], []).append(n)
+                larger |= _tier_deals(protocol, sec["tier"], int(n)) >= _tier_deals(protocol, ref, int(n))
         reduced += [f"`{r['label']}` {t} for {', '.join(ns)} player(s)" for t, ns in tiers.items()]
     if not reduced:
         return []
-    return ["", "Not at the full tier (fewer games, wider intervals): " + ", ".join(reduced) + "."]
+    why = "other numbers of games" if larger else "fewer games, wider intervals"
+    return ["", f"Not at the {ref} tier ({why}): " + ", ".join(reduced) + "."]
 
 
 def _versions_and_machines(reports: list[dict[str, Any]]) -> list[str]:
@@ -705,12 +840,18 @@ def _versions_and_machines(reports: list[dict[str, Any]]) -> list[str]:
     ]
 
 
+def _tier_deals(protocol: Protocol, tier: str, n: int) -> int:
+    """The deals a tier plays at ``n`` players (0 for a tier the protocol does not have)."""
+    return sum(d for _, d in protocol.tiers.get(tier, {}).get(n, {}).items())
+
+
 def _ms(report: dict[str, Any], n: int) -> str:
     t = report.get("timing", {}).get("by_players", {}).get(str(n))
     return "–" if t is None else f"{t['decision_s_mean'] * 1000:.2f}"
 
 
 __all__ = [
+    "DEFAULT_GAME",
     "PROTOCOL_FILE",
     "SCHEMA",
     "SCHEMA_VERSION",
@@ -718,15 +859,21 @@ __all__ = [
     "agent_player_counts",
     "check_report",
     "compare_reports",
+    "env_version",
     "evaluate",
     "format_comparison",
     "format_markdown",
     "load_protocol",
     "merge_reports",
+    "player_counts",
+    "player_counts_text",
     "plot_report",
+    "protocol_file",
+    "protocol_files",
     "read_report",
     "render_leaderboard",
     "report_file_name",
+    "report_game",
     "schedule",
     "without_timing",
     "write_report",

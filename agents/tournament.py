@@ -56,6 +56,7 @@ and, when matplotlib is installed, ``winrate_heatmap.png`` and ``score_distribut
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import itertools
 import json
@@ -188,8 +189,17 @@ def _run_spec(spec: GameSpec) -> dict:
         "decisions": int(decisions),
         "wall_s": round(time.perf_counter() - t0, 4),
         "cpu_s": round(time.process_time() - c0, 4),  # CPU time of the process playing the game
-        "record": record.to_dict(),
+        "record": _record_dict(record),
     }
+
+
+def _record_dict(record: object) -> object:
+    """A game's record as JSON data: its ``to_dict()``, a dataclass's fields, or the record itself."""
+    if callable(getattr(record, "to_dict", None)):
+        return record.to_dict()
+    if dataclasses.is_dataclass(record) and not isinstance(record, type):
+        return dataclasses.asdict(record)
+    return record
 
 
 def _load_partial(path: Path, specs: list[GameSpec], names: list[str]) -> dict[int, dict]:

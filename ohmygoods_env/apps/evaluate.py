@@ -11,6 +11,12 @@ Three forms, each turning arguments into calls of that module:
   merges its report card into ``docs/leaderboard/<agent>.json`` (only the player counts
   played are replaced) and writes ``docs/leaderboard.md`` from every card there.
 
+``--game`` picks the registered game and with it its shipped protocol, player counts and
+default tier (default *Oh my Goods!*; ``--game artificium``: 2-6 players, tiers ``smoke``,
+``standard`` and ``full``, the cards in ``docs/artificium/leaderboard/`` and the page
+``docs/artificium/leaderboard.md``). Any agent name the game's registry resolves can be
+evaluated, one from an entry point included.
+
 Arguments are checked before any game is played; bad ones exit with status 2 and a message.
 An external agent that breaks the protocol (``exec:COMMAND``) stops the run with status 1
 and a message; the games already finished stay in the games file for ``--resume``.
@@ -24,9 +30,26 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import comma_ints, int_at_least, parser, positive_float
+from .common import int_at_least, parser, positive_float
 
+#: the agents of Oh my Goods!'s leaderboard (another game's: its protocol's ladder)
 LEADERBOARD_AGENTS = "random,greedy,heuristic,mcts-100,ppo,ppo-3p,ppo-4p,ppo-solo"
+DEFAULT_GAME = "ohmygoods"
+
+
+def _comma_counts(text: str) -> list[int]:
+    """``--players``: a comma list of player counts (which ones the game has is checked against its spec)."""
+    parts = [x.strip() for x in text.split(",") if x.strip()]
+    try:
+        values = [int(x) for x in parts]
+    except ValueError:
+        values = []
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"expected a comma list of player counts such as 2,3, got {text!r}")
+    return list(dict.fromkeys(values))
+
+
+_comma_counts.__name__ = "comma list"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,16 +60,29 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "agent",
         nargs="?",
-        help="agent spec: random, greedy, heuristic, mcts, ppo, ppo-3p, ppo:PATH, exec:COMMAND ...",
+        help="agent spec: random, greedy, heuristic, mcts, ppo, ppo-3p, ppo:PATH, exec:COMMAND ...; another "
+        "game: any agent name of its registry (artificium: random, greedy, heuristic, ismcts:N, ...)",
+    )
+    ap.add_argument(
+        "--game",
+        default=None,
+        help="registered game with a shipped protocol: ohmygoods or artificium (default: ohmygoods, or the game "
+        "of --protocol)",
     )
     tier = ap.add_mutually_exclusive_group()
     tier.add_argument("--quick", action="store_true", help="the quick tier (about 5 minutes on 2 cores)")
-    tier.add_argument("--tier", default=None, help="tier of the protocol: full (default) or quick")
+    tier.add_argument(
+        "--tier",
+        default=None,
+        help="tier of the protocol: full or quick; artificium: smoke, standard or full (default: the protocol's "
+        "own, full; artificium standard)",
+    )
     ap.add_argument(
         "--players",
-        type=comma_ints((1, 2, 3, 4)),
+        type=_comma_counts,
         default=None,
-        help="player counts (default: a policy checkpoint's own count, else 1,2,3,4)",
+        help="player counts (default: a policy checkpoint's own count, else every count of the game: 1,2,3,4; "
+        "artificium 2,3,4,5,6)",
     )
     ap.add_argument(
         "--workers", type=int_at_least(1), default=min(2, os.cpu_count() or 1), help="processes playing games"
@@ -66,9 +102,23 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--leaderboard", action="store_true", help="evaluate --agents and regenerate the leaderboard (see --markdown)"
     )
-    ap.add_argument("--agents", default=LEADERBOARD_AGENTS, help="--leaderboard: agents (mcts-N: mcts with N sims)")
-    ap.add_argument("--reports", default="docs/leaderboard", help="--leaderboard: folder of the report cards")
-    ap.add_argument("--markdown", default="docs/leaderboard.md", help="--leaderboard: the page written")
+    ap.add_argument(
+        "--agents",
+        default=None,
+        help=f"--leaderboard: agents (mcts-N: mcts with N sims; default {LEADERBOARD_AGENTS}; another game: "
+        "its protocol's ladder)",
+    )
+    ap.add_argument(
+        "--reports",
+        default=None,
+        help="--leaderboard: folder of the report cards (default docs/leaderboard; another game: "
+        "docs/GAME/leaderboard)",
+    )
+    ap.add_argument(
+        "--markdown",
+        default=None,
+        help="--leaderboard: the page written (default docs/leaderboard.md; another game: docs/GAME/leaderboard.md)",
+    )
     ap.add_argument(
         "--games-dir",
         default="results/leaderboard",
@@ -81,11 +131,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def agent_setup(spec: str, args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
-    """``(spec, make_agent keyword arguments, label)``; ``mcts-N`` is ``mcts`` with ``N`` simulations."""
+    """``(spec, make_agent keyword arguments, label)``; ``mcts-N`` is ``mcts`` with ``N`` simulations
+    (*Oh my Goods!*; another game's agents are taken by their names as they are)."""
     kwargs: dict[str, Any] = {}
     label = spec
     name, _, arg = spec.partition(":")
-    if name.startswith("mcts-") and name[5:].isdigit():
+    if (getattr(args, "game", None) or DEFAULT_GAME) != DEFAULT_GAME:
+        pass  # mcts-N, --mcts-sims and exec: are Oh my Goods!'s
+    elif name.startswith("mcts-") and name[5:].isdigit():
         kwargs = {"sims": int(name[5:]), "seconds": None}
         spec = "mcts" + (f":{arg}" if arg else "")
     elif name == "mcts" and args.mcts_sims is not None:
@@ -101,12 +154,12 @@ def agent_setup(spec: str, args: argparse.Namespace) -> tuple[str, dict[str, Any
     return spec, kwargs, label
 
 
-def _check_agent(ap: argparse.ArgumentParser, spec: str, kwargs: dict[str, Any]) -> None:
-    from ohmygoods_agents import make_agent
+def _check_agent(ap: argparse.ArgumentParser, spec: str, kwargs: dict[str, Any], game: str = DEFAULT_GAME) -> None:
     from ohmygoods_agents.checkpoint import UntrustedCheckpointError
+    from ohmygoods_agents.tournament import build_agent
 
     try:
-        make_agent(spec, seed=0, **kwargs)
+        build_agent(game, spec, seed=0, **kwargs)
     except UntrustedCheckpointError as exc:
         ap.error(f"{exc} (here: --trust-pickle)")
     except (ValueError, OSError, ImportError, TypeError) as exc:
@@ -145,18 +198,30 @@ def _run_one(args: argparse.Namespace, protocol: Any, tier: str, spec: str, kwar
 def _leaderboard(ap: argparse.ArgumentParser, args: argparse.Namespace, protocol: Any, tier: str) -> int:
     from ohmygoods_agents import evaluation as E
 
-    reports_dir = Path(args.reports)
-    setups = [agent_setup(s.strip(), args) for s in args.agents.split(",") if s.strip()]
+    game = protocol.game
+    other = game != DEFAULT_GAME
+    reports_dir = Path(args.reports or (f"docs/{game}/leaderboard" if other else "docs/leaderboard"))
+    markdown = args.markdown or (f"docs/{game}/leaderboard.md" if other else "docs/leaderboard.md")
+    agents = args.agents or (",".join(protocol.ladder) if other else LEADERBOARD_AGENTS)
+    setups = [agent_setup(s.strip(), args) for s in agents.split(",") if s.strip()]
     if not args.render_only:
-        for spec, kwargs, _ in setups:
-            _check_agent(ap, spec, kwargs)
         for spec, kwargs, label in setups:
-            counts = [n for n in (args.players or E.agent_player_counts(spec)) if n in E.agent_player_counts(spec)]
+            _check_agent(ap, spec, kwargs, game)
+            card = reports_dir / E.report_file_name(label)
+            try:
+                held = E.report_game(E.read_report(card)) if card.exists() else game
+            except ValueError as exc:
+                ap.error(f"--leaderboard: {exc}")
+            if held != game:
+                ap.error(f"--leaderboard: {card} is a card of {held!r}, not {game!r}; name another --reports")
+        for spec, kwargs, label in setups:
+            own = E.agent_player_counts(spec, game)
+            counts = [n for n in (args.players or own) if n in own]
             if not counts:
                 continue
             print(f"{label}: {tier} tier, players {counts}", file=sys.stderr)
             sub = argparse.Namespace(**{**vars(args), "players": counts})
-            out = Path(args.games_dir) / E.env_version() / E.report_file_name(label).removesuffix(".json")
+            out = Path(args.games_dir) / E.env_version(game) / E.report_file_name(label).removesuffix(".json")
             report = _run_one(sub, protocol, tier, spec, kwargs, label, out)
             if report is None:
                 return 1
@@ -166,9 +231,13 @@ def _leaderboard(ap: argparse.ArgumentParser, args: argparse.Namespace, protocol
     cards = sorted(reports_dir.glob("*.json")) if reports_dir.is_dir() else []
     if not cards:
         ap.error(f"--leaderboard: no report cards in {reports_dir}")
-    reports = [E.read_report(p) for p in cards]
-    E.write_text(args.markdown, E.render_leaderboard(reports, protocol))
-    print(f"wrote {args.markdown} from {len(reports)} report cards in {reports_dir}")
+    try:
+        reports = [E.read_report(p) for p in cards]
+        page = E.render_leaderboard(reports, protocol)
+    except ValueError as exc:
+        ap.error(f"--leaderboard: {exc}")
+    E.write_text(markdown, page)
+    print(f"wrote {markdown} from {len(reports)} report cards in {reports_dir}")
     return 0
 
 
@@ -181,12 +250,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         return _compare(ap, args.compare)
     try:
-        protocol = E.load_protocol(args.protocol)
+        protocol = E.load_protocol(args.protocol, game=args.game)
     except ValueError as exc:
-        ap.error(f"--protocol: {exc}")
-    tier = "quick" if args.quick else (args.tier or "full")
+        ap.error(f"--game {args.game}: {exc}" if args.protocol is None else f"--protocol: {exc}")
+    args.game = protocol.game
+    tier = "quick" if args.quick else (args.tier or protocol.default_tier)
     if tier not in protocol.tiers:
-        ap.error(f"--tier: unknown tier {tier!r}, the protocol has {sorted(protocol.tiers)}")
+        ap.error(f"--tier: unknown tier {tier!r}, the protocol of {protocol.game} has {sorted(protocol.tiers)}")
+    bad = [n for n in args.players or () if n not in protocol.player_counts]
+    if bad:
+        ap.error(
+            f"--players: {bad[0]} is not allowed for {protocol.game}: expected some of "
+            f"{','.join(map(str, protocol.player_counts))} ({E.player_counts_text(protocol.game)})"
+        )
     if args.leaderboard:
         return _leaderboard(ap, args, protocol, tier)
     if not args.agent:
@@ -194,17 +270,21 @@ def main(argv: list[str] | None = None) -> int:
     spec, kwargs, label = agent_setup(args.agent, args)
     if args.label:
         label = args.label
-    _check_agent(ap, spec, kwargs)
+    _check_agent(ap, spec, kwargs, protocol.game)
     for n in args.players or ():
         if not protocol.plan(tier, n):
             ap.error(f"--players: tier {tier!r} has no games for {n} players")
-    out = Path(args.out or f"evaluations/{E.report_file_name(label).removesuffix('.json')}_{tier}")
+    name = E.report_file_name(label).removesuffix(".json")
+    if protocol.game != DEFAULT_GAME:
+        name = f"{protocol.game}_{name}"
+    out = Path(args.out or f"evaluations/{name}_{tier}")
     held = sorted(out.glob("games_*p.jsonl")) if out.is_dir() else []
     if held and not args.resume:
         ap.error(f"{out} already holds games ({held[0].name}); nothing was deleted. Pass --resume or another --out")
-    from .common import warm_engine
+    if protocol.game == DEFAULT_GAME:
+        from .common import warm_engine
 
-    warm_engine()
+        warm_engine()
     report = _run_one(args, protocol, tier, spec, kwargs, label, out)
     if report is None:
         return 1
