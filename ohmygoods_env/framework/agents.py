@@ -27,7 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..checks import optional_seed
+from .checks import optional_seed
 from .game import ForwardModel, GameSpec, InformationSet, check_player, resolve_game
 
 __all__ = [

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_seed, seed_or_fresh
+from .checks import check_seed, seed_or_fresh
 from .game import (
     GameOverError,
     GameSpec,

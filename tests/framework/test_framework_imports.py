@@ -8,8 +8,9 @@ from pathlib import Path
 import ohmygoods_env.framework
 
 FRAMEWORK = Path(ohmygoods_env.framework.__file__).parent
-#: modules of ohmygoods_env the framework may import: game-agnostic helpers below every game
-ALLOWED = {"ohmygoods_env.checks"}
+#: modules of ohmygoods_env outside the framework that the framework may import: none (the old paths
+#: ohmygoods_env.checks, files and _jit are aliases of framework modules, for users only)
+ALLOWED: set[str] = set()
 
 
 def _imports(source: str, package: list[str]) -> list[str]:

@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ...checks import check_finite, optional_seed
+from ..checks import check_finite, optional_seed
 from ..game import ForwardModel, GameSpec, check_action, resolve_game
 
 __all__ = [

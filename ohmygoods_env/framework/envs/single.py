@@ -43,8 +43,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from ...checks import check_seed
 from ..agents import choose, resolve_agent
+from ..checks import check_seed
 from ..game import ForwardModel, GameSpec, IllegalActionError, check_action, illegal_message
 from .common import SEED_BOUND, GameSetup, check_illegal_mode, check_render_mode, penalty_rewards, render_view
 

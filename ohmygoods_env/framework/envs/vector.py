@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...checks import check_flag, optional_seed, seed_or_fresh
+from ..checks import check_flag, optional_seed, seed_or_fresh
 from ..game import ForwardModel, GameSpec, check_joint
 from .common import GameSetup
 
