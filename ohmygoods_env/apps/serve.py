@@ -113,6 +113,101 @@ class BadRequest(ValueError):
         self.status = int(status)
 
 
+class Table:
+    """What every game's table in the browser shares: a person at ``seat`` (or nobody: ``watch``), the
+    agents, the log (``since``), what was revealed (``happened``), undo history and the checks of the
+    person's and the watcher's requests. A game's table (:class:`WebGame`, ``web_artificium.ArtWebGame``)
+    supplies the hooks: :meth:`_next_agent_move`, :meth:`_legal`, :meth:`_person_move`, :meth:`_snapshot`,
+    :meth:`_restore`, :meth:`_hint_action` and :meth:`_replay_row`."""
+
+    game: Any
+    seat: int | None
+    watch: bool
+    names: list[str]
+    since: list[str]
+    happened: list
+    history: list
+    hinter: Any = None
+
+    def _next_agent_move(self) -> None:
+        raise NotImplementedError
+
+    def _advance(self) -> None:
+        raise NotImplementedError
+
+    def _legal(self) -> list[int]:
+        raise NotImplementedError
+
+    def _person_move(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _snapshot(self) -> tuple:
+        raise NotImplementedError
+
+    def _restore(self, snapshot: tuple) -> None:
+        raise NotImplementedError
+
+    def _hint_action(self) -> dict:
+        raise NotImplementedError
+
+    def step(self, moves: object = 1) -> None:
+        """Watch mode: the agents play ``moves`` more moves (1..50; fewer if the game ends)."""
+        if not self.watch:
+            raise BadRequest("this game has a person at the table: play with POST /api/move")
+        if isinstance(moves, bool) or not isinstance(moves, int) or not 1 <= moves <= 50:
+            raise BadRequest(f"moves must be an integer in 1..50, got {moves!r}")
+        if self.game.done:
+            raise BadRequest("the game is over")
+        self.happened = []
+        for _ in range(moves):
+            if self.game.done:
+                break
+            self._next_agent_move()
+        self.since = self.since[-60:]
+
+    def move(self, action: object) -> None:
+        """The person plays ``action`` (one of their legal choices); then the agents play until the person
+        is asked again or the game is over."""
+        if self.watch:
+            raise BadRequest("a watched game has no person's move: step it with POST /api/step")
+        if self.game.done:
+            raise BadRequest("the game is over")
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise BadRequest(f"action must be an integer action id, got {action!r}")
+        legal = self._legal()
+        if action not in legal:
+            raise BadRequest(f"action {action} is not one of your legal choices: {legal}")
+        self.history.append(self._snapshot())
+        self._person_move(action)
+        self._advance()
+
+    def undo(self) -> None:
+        """Take back the person's last decision and the agents' moves after it (the agents keep their state)."""
+        if not self.history:
+            raise BadRequest("nothing to undo: this is your first decision")
+        since = self._restore(self.history.pop())
+        self.happened = []
+        self.since = ["(undone: back to your previous decision)", *since]
+
+    def hint(self) -> dict:
+        """What the game's hint agent (its heuristic) would play for the person now, from the seat's
+        information only: ``{action, text, explain, agent}``."""
+        if self.watch:
+            raise BadRequest("a watched game has no person to hint")
+        if self.game.done:
+            raise BadRequest("the game is over: no hint")
+        return self._hint_action()
+
+    def replay_page(self) -> str:
+        """The finished game as a replay page in this table's view."""
+        if not self.game.done:
+            raise BadRequest("the replay page comes at the end of the game")
+        return self._replay_page()
+
+    def _replay_page(self) -> str:
+        raise NotImplementedError
+
+
 #: The variants a new game may switch on (R10.1, R10.2): the :class:`~ohmygoods_env.rules.RuleSet` fields.
 VARIANTS: tuple[str, ...] = ("keep_one", "two_for_one")
 
@@ -150,7 +245,7 @@ def _concerns(action: int) -> dict[str, int]:
     return {}
 
 
-class WebGame:
+class WebGame(Table):
     """One game between a person (``seat``) and agents, as the person's view sees it.
 
     ``watch``: every seat is an agent (``opponents`` names them all, ``seat`` is None) and the
@@ -231,71 +326,43 @@ class WebGame:
         while not g.done and g.current_player != self.seat:
             self._agent_move()
 
-    def step(self, moves: object = 1) -> None:
-        """Watch mode: the agents play ``moves`` more moves (1..50; fewer if the game ends)."""
-        if not self.watch:
-            raise BadRequest("this game has a person at the table: play with POST /api/move")
-        if isinstance(moves, bool) or not isinstance(moves, int) or not 1 <= moves <= 50:
-            raise BadRequest(f"moves must be an integer in 1..50, got {moves!r}")
-        if self.game.done:
-            raise BadRequest("the game is over")
-        self.happened = []
-        for _ in range(moves):
-            if self.game.done:
-                break
-            self._agent_move()
-        self.since = self.since[-60:]
+    def _next_agent_move(self) -> None:
+        self._agent_move()
 
-    def move(self, action: object) -> None:
+    def _legal(self) -> list[int]:
+        return self.game.legal_actions()
+
+    def _snapshot(self) -> tuple:
+        return (self.game.clone(), list(self.since), self.last_move, self._chronicle().clone())
+
+    def _restore(self, snapshot: tuple) -> list[str]:
+        before, since, self.last_move, self.chronicle = snapshot
+        self.game.restore(before)
+        return since
+
+    def _person_move(self, action: int) -> None:
         g = self.game
-        if self.watch:
-            raise BadRequest("a watched game has no person's move: step it with POST /api/step")
-        if g.done:
-            raise BadRequest("the game is over")
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise BadRequest(f"action must be an integer action id, got {action!r}")
-        if action not in g.legal_actions():
-            raise BadRequest(f"action {action} is not one of your legal choices: {g.legal_actions()}")
         text = move_text(g, action, self.seat)
-        self.history.append((g.clone(), list(self.since), self.last_move, self._chronicle().clone()))
         self.since = [f"you: {text.split(': ', 1)[1]}"]
         self.happened = []
         self._note(self._chronicle().step(g, action))
         self.last_move = text
-        self._advance()
 
-    def undo(self) -> None:
-        """Take back the person's last decision and the agents' moves after it (the agents keep their state)."""
-        if not self.history:
-            raise BadRequest("nothing to undo: this is your first decision")
-        before, self.since, self.last_move, self.chronicle = self.history.pop()
-        self.game.restore(before)
-        self.happened = []
-        self.since = ["(undone: back to your previous decision)", *self.since]
-
-    def hint(self) -> dict:
-        """What the hint agent (the heuristic) would play for the person now, from the seat's information state."""
+    def _hint_action(self) -> dict:
         from ohmygoods_agents import make_agent
         from ohmygoods_agents.base import info_state_of
 
         g = self.game
-        if self.watch:
-            raise BadRequest("a watched game has no person to hint")
-        if g.done:
-            raise BadRequest("the game is over: no hint")
         if self.hinter is None:
             self.hinter = make_agent("heuristic", seed=offset_seed(g.seed, 99))
         a = int(self.hinter.act(g.observe(self.seat), g.legal_mask(), info_state_of(g.state, self.seat)))
         return {"action": a, "text": describe(a, g), "explain": explain(g, a), "agent": self.hinter.name}
 
-    def replay_page(self) -> str:
+    def _replay_page(self) -> str:
         """The finished game as a replay page (:func:`~ohmygoods_env.apps.replay.replay_html`) in this game's view."""
         from .replay import replay_html
 
-        if not self.game.done:
-            raise BadRequest("the replay page comes at the end of the game")
-        row = {"record": self.game.record().to_dict(), "seats": self.names}
-        return replay_html(row, self.viewer)
+        return replay_html({"record": self.game.record().to_dict(), "seats": self.names}, self.viewer)
 
     def _choices(self) -> list[dict]:
         g = self.game

@@ -43,7 +43,7 @@ from ..artificium.render import render_text
 from ..checks import offset_seed
 from ..framework import agents as fa
 from .replay import ReplayError, _pack, fill_template
-from .serve import PUBLIC, BadRequest, _bots, _opponents, _seed, _view
+from .serve import PUBLIC, BadRequest, Table, _bots, _opponents, _seed, _view
 
 NAME = "artificium"
 #: Actions whose card another seat may not see (A9.2): the face-down choice until the reveal, and discards.
@@ -95,7 +95,7 @@ def play(game: Game, player: int, action: int, viewer: int | None, names: list[s
     return text, notes
 
 
-class ArtWebGame:
+class ArtWebGame(Table):
     """One game of *Artificium* between a person (``seat``) and agents, or agents only (``seat`` None, watched)."""
 
     def __init__(
@@ -150,63 +150,35 @@ class ArtWebGame:
                 return
             self._agent_move(others[0])
 
-    def step(self, moves: object = 1) -> None:
-        """Watch mode: the agents play ``moves`` more moves (1..50; fewer if the game ends)."""
-        if not self.watch:
-            raise BadRequest("this game has a person at the table: play with POST /api/move")
-        if isinstance(moves, bool) or not isinstance(moves, int) or not 1 <= moves <= 50:
-            raise BadRequest(f"moves must be an integer in 1..50, got {moves!r}")
-        if self.game.done:
-            raise BadRequest("the game is over")
-        self.happened = []
-        for _ in range(moves):
-            if self.game.done:
-                break
-            self._agent_move(self.game.pending_players()[0])
-        self.since = self.since[-60:]
+    def _next_agent_move(self) -> None:
+        self._agent_move(self.game.pending_players()[0])
 
-    def move(self, action: object) -> None:
-        g = self.game
-        if self.watch:
-            raise BadRequest("a watched game has no person's move: step it with POST /api/step")
-        if g.done:
-            raise BadRequest("the game is over")
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise BadRequest(f"action must be an integer action id, got {action!r}")
-        legal = g.legal_actions(self.seat)
-        if action not in legal:
-            raise BadRequest(f"action {action} is not one of your legal choices: {legal}")
-        self.history.append((g.clone(), list(self.since), self.last_move))
-        self.since, self.happened = [], []
-        self._play(self.seat, action)
-        self._advance()
+    def _legal(self) -> list[int]:
+        return self.game.legal_actions(self.seat)
 
-    def undo(self) -> None:
-        """Take back the person's last decision and the agents' moves after it."""
-        if not self.history:
-            raise BadRequest("nothing to undo: this is your first decision")
-        before, since, self.last_move = self.history.pop()
+    def _snapshot(self) -> tuple:
+        return (self.game.clone(), list(self.since), self.last_move)
+
+    def _restore(self, snapshot: tuple) -> list[str]:
+        before, since, self.last_move = snapshot
         self.game.state[:] = before.state
         self.game.moves = list(before.moves)
-        self.happened = []
-        self.since = ["(undone: back to your previous decision)", *since]
+        return since
 
-    def hint(self) -> dict:
-        """What the ``heuristic`` agent of Artificium would play for the person (when one is registered)."""
-        if self.watch:
-            raise BadRequest("a watched game has no person to hint")
-        if self.game.done:
-            raise BadRequest("the game is over: no hint")
+    def _person_move(self, action: int) -> None:
+        self.since, self.happened = [], []
+        self._play(self.seat, action)
+
+    def _hint_action(self) -> dict:
+        """What the ``heuristic`` agent of Artificium would play for the person, from the seat's information."""
         if "heuristic" not in fa.agent_names(NAME):
             raise BadRequest(f"no hint: no 'heuristic' agent is registered for Artificium ({fa.agent_names(NAME)})")
         if self.hinter is None:
             self.hinter = fa.make_agent(NAME, "heuristic", seed=offset_seed(self.game.seed, 99))
         a = fa.choose(self.hinter, self.game, self.seat)
-        return {"action": a, "text": describe(a, self.game), "agent": "heuristic"}
+        return {"action": a, "text": describe(a, self.game), "explain": None, "agent": "heuristic"}
 
-    def replay_page(self) -> str:
-        if not self.game.done:
-            raise BadRequest("the replay page comes at the end of the game")
+    def _replay_page(self) -> str:
         return replay_html({"record": self.game.record().to_dict(), "seats": self.names}, self.viewer)
 
     def _choices(self) -> list[dict]:
