@@ -564,6 +564,19 @@ def web_kind(game: str) -> WebKind:
     return getattr(importlib.import_module(module), cls)()
 
 
+STATIC = Path(__file__).parent / "static"
+SHELL_INCLUDE = "//@include shell.js"
+
+
+def page_html(name: str) -> str:
+    """The page ``static/<name>`` with what every game's page shares (``static/shell.js``) put in place of
+    its line ``//@include shell.js``; a page without that line is refused (``ValueError``)."""
+    page = (STATIC / name).read_text(encoding="utf-8")
+    if page.count(SHELL_INCLUDE) != 1:
+        raise ValueError(f"static/{name} must hold the line {SHELL_INCLUDE!r} once")
+    return page.replace(SHELL_INCLUDE, (STATIC / "shell.js").read_text(encoding="utf-8").rstrip("\n"))
+
+
 class GameServer(ThreadingHTTPServer):
     """The HTTP server, its games (in memory), and what a request must carry to be obeyed.
 
@@ -584,8 +597,7 @@ class GameServer(ThreadingHTTPServer):
         self.games: dict[str, Any] = {}
         self.lock = threading.Lock()
         self.token = secrets.token_urlsafe(32)
-        page = (Path(__file__).parent / "static" / self.kind.page).read_bytes()
-        self.page = page.replace(b"{{TOKEN}}", self.token.encode("ascii"))
+        self.page = page_html(self.kind.page).replace("{{TOKEN}}", self.token).encode("utf-8")
         self.hosts = own_hosts(address[0], self.server_address[1])
 
     @property

@@ -46,7 +46,7 @@ def test_the_new_game_request_takes_a_64_bit_seed_as_an_int_or_digits_and_refuse
 
 
 def test_the_page_sends_no_seed_unless_one_is_typed():
-    page = (S.Path(S.__file__).parent / "static" / "serve.html").read_text()
+    page = S.page_html("serve.html")
     assert 'id="seed"' in page and 'value="0"' not in page.split('id="seed"')[1].split(">")[0]
     assert 'if (seed !== "") body.seed = seed' in page
 
