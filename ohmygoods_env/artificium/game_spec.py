@@ -38,19 +38,6 @@ def _obs_bounds(num_players: int) -> tuple:
     return obs_bounds()
 
 
-def _make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Any:
-    """The game's own agents (``ppo``, ``ppo:PATH``: :mod:`ohmygoods_agents.artificium`), registered on first use."""
-    from ..framework.agents import agent_names, make_agent
-
-    try:
-        import ohmygoods_agents.artificium  # noqa: F401  (registers its agents for the game)
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ValueError(f"the agents package is not importable ({exc})") from None
-    if spec.partition(":")[0] not in agent_names(NAME):
-        raise ValueError(f"no such agent for {TITLE}")
-    return make_agent(NAME, spec, seed=seed, **kwargs)
-
-
 #: the game's facts (declared in :mod:`ohmygoods_env.artificium`) as the framework's spec
 ARTIFICIUM = register_game(
     GameSpec(
@@ -67,7 +54,6 @@ ARTIFICIUM = register_game(
         wait_action=L.A_WAIT,
         obs_bounds=_obs_bounds,
         reward_modes=REWARD_MODES,
-        make_agent=_make_agent,
     )
 )
 
