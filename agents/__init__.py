@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from ohmygoods_env.policy import Agent, agent_names, info_state_of, make_agent, register_agent
 
+from . import artificium as _artificium  # noqa: F401  (registers Artificium's greedy and heuristic)
+from . import ismcts as _ismcts  # noqa: F401  (registers ismcts for every game)
 from . import registry as _registry
 
 _registry.register_all()

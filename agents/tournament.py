@@ -1,7 +1,11 @@
-"""Round-robin tournaments between agents, with confidence intervals and ratings.
+"""Round-robin tournaments between agents of any registered game, with confidence intervals and ratings.
 
 The library of ``ohmygoods tournament --agents random,heuristic,mcts --players 2 --games 1000``
-(the command line is :mod:`ohmygoods_env.apps.tournament`).
+(the command line is :mod:`ohmygoods_env.apps.tournament`). The game is *Oh my Goods!* unless
+``game`` names another registered game (``--game artificium``, 2-6 players): its agents come from
+the framework's registry (:func:`ohmygoods_env.framework.agents.make_agent`) and each game is
+played by :func:`ohmygoods_env.framework.matches.play_match`, the loop *Oh my Goods!*'s
+:func:`~ohmygoods_env.matches.play_game` runs too; the statistics and files are the same.
 
 Schedule (fixed by the arguments, so the same command gives the same results):
 
@@ -20,7 +24,8 @@ Schedule (fixed by the arguments, so the same command gives the same results):
 
 Harness: at every decision the acting agent gets ``Game.observe(p)``, the legal mask and
 the redacted information state (:func:`ohmygoods_agents.base.info_state_of`) — copies, never the true
-state.
+state. In another game an agent gets what :func:`ohmygoods_env.framework.agents.choose` passes:
+the seat's observation, its mask and, for a search, its information set.
 
 Statistics:
 
@@ -63,6 +68,9 @@ from pathlib import Path
 import numpy as np
 
 from ohmygoods_env.files import BadJSON, loads_bounded, write_atomic
+from ohmygoods_env.framework.agents import make_agent as make_game_agent
+from ohmygoods_env.framework.game import resolve_game
+from ohmygoods_env.framework.matches import derive_seed, game_record, play_match
 from ohmygoods_env.framework.stats import (
     Z95,
     ahead,
@@ -77,6 +85,9 @@ from ohmygoods_env.matches import play_game
 
 from . import make_agent
 
+#: the game of a tournament unless another is named
+DEFAULT_GAME = "ohmygoods"
+
 # ===================================================================== schedule
 
 
@@ -90,11 +101,6 @@ class GameSpec:
     seed: int  # game (deal) seed
     seats: tuple[int, ...]
     agent_seeds: tuple[int, ...]
-
-
-def derive_seed(*words: int) -> int:
-    """A 32-bit seed derived from ``words`` (numpy's ``SeedSequence``): the seeds of scheduled games and agents."""
-    return int(np.random.SeedSequence([int(w) for w in words]).generate_state(1, np.uint32)[0])
 
 
 def lineups(n_agents: int, players: int) -> list[tuple[int, ...]]:
@@ -130,8 +136,16 @@ def schedule(n_agents: int, players: int, games: int, seed: int) -> list[GameSpe
 _WORKER: dict = {}
 
 
-def _init_worker(names: list[str], agent_kwargs: dict, players: int, rules: str) -> None:
-    _WORKER.update(names=names, agent_kwargs=agent_kwargs, players=players, rules=rules)
+def _init_worker(names: list[str], agent_kwargs: dict, players: int, rules: str, game: str = DEFAULT_GAME) -> None:
+    _WORKER.update(names=names, agent_kwargs=agent_kwargs, players=players, rules=rules, game=game)
+
+
+def build_agent(game: str, spec: str, seed: int | None = None, **kwargs: object) -> object:
+    """The agent ``spec`` of ``game``: *Oh my Goods!*'s registry (:func:`ohmygoods_agents.make_agent`) or the
+    framework's for another game (:func:`ohmygoods_env.framework.agents.make_agent`)."""
+    if game == DEFAULT_GAME:
+        return make_agent(spec, seed=seed, **kwargs)
+    return make_game_agent(game, spec, seed=seed, **kwargs)
 
 
 def _kwargs_of(agent_kwargs: dict | list, names: list[str], a: int) -> dict:
@@ -142,30 +156,39 @@ def _kwargs_of(agent_kwargs: dict | list, names: list[str], a: int) -> dict:
 
 
 def _run_spec(spec: GameSpec) -> dict:
-    names, kw = _WORKER["names"], _WORKER["agent_kwargs"]
+    names, kw, game = _WORKER["names"], _WORKER["agent_kwargs"], _WORKER.get("game", DEFAULT_GAME)
     agents = [
-        make_agent(names[a], seed=spec.agent_seeds[s], **_kwargs_of(kw, names, a)) for s, a in enumerate(spec.seats)
+        build_agent(game, names[a], seed=spec.agent_seeds[s], **_kwargs_of(kw, names, a))
+        for s, a in enumerate(spec.seats)
     ]
     t0, c0 = time.perf_counter(), time.process_time()
-    g, thinking, moves = play_game(agents, _WORKER["players"], _WORKER["rules"], spec.seed)
-    scores = g.scores()
+    if game == DEFAULT_GAME:
+        g, thinking, moves = play_game(agents, _WORKER["players"], _WORKER["rules"], spec.seed)
+        rounds, decisions, record = g.round, len(g.actions), g.record()
+        rec = {
+            "seed": spec.seed,
+            "seats": [names[a] for a in spec.seats],
+            "agent_index": list(spec.seats),
+            "scores": [s for s, _ in g.scores()],
+            "leftover": [left for _, left in g.scores()],
+            "winners": g.winners(),
+            "thinking_s": [round(t, 4) for t in thinking],
+            "seat_decisions": moves,
+        }
+    else:
+        match = play_match(resolve_game(game).make(_WORKER["players"], seed=spec.seed), agents)
+        rec = game_record(match, spec.seats, names, spec.seed)
+        rounds, decisions, record = getattr(match.model, "round", 0), rec.pop("decisions"), match.model.record()
     return {
         "index": spec.index,
         "lineup": spec.lineup,
         "number": spec.number,
-        "seed": spec.seed,
-        "seats": [names[a] for a in spec.seats],
-        "agent_index": list(spec.seats),
-        "scores": [s for s, _ in scores],
-        "leftover": [left for _, left in scores],
-        "winners": g.winners(),
-        "rounds": g.round,
-        "decisions": len(g.actions),
-        "thinking_s": [round(t, 4) for t in thinking],
-        "seat_decisions": moves,
+        **rec,
+        "rounds": int(rounds),
+        "decisions": int(decisions),
         "wall_s": round(time.perf_counter() - t0, 4),
         "cpu_s": round(time.process_time() - c0, 4),  # CPU time of the process playing the game
-        "record": g.record().to_dict(),
+        "record": record.to_dict(),
     }
 
 
@@ -202,16 +225,18 @@ def run_games(
     progress: bool = True,
     partial: Path | None = None,
     desc: str | None = None,
+    game: str = DEFAULT_GAME,
 ) -> list[dict]:
     """Play every scheduled game (in parallel when ``workers > 1``); results in schedule order.
 
     ``agent_kwargs`` holds keyword arguments for :func:`make_agent`, by agent name or (a list)
     by agent index, for two agents of one name with other settings. With ``partial``, every
     finished game is appended to that file at once, and games already there (from an
-    interrupted run of the same schedule) are not played again.
+    interrupted run of the same schedule) are not played again. ``game`` names the registered
+    game (``rules`` is *Oh my Goods!*'s rule set and is not read for another game).
     """
     agent_kwargs = agent_kwargs or {}
-    init = (names, agent_kwargs, players, rules)
+    init = (names, agent_kwargs, players, rules, game)
     finished = _load_partial(partial, specs, names) if partial is not None else {}
     todo = [s for s in specs if s.index not in finished]
     results: list[dict] = list(finished.values())

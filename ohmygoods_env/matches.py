@@ -3,15 +3,17 @@ that plays finished games for evaluation, tournaments, training statistics and t
 
 * :func:`play_game` — one :class:`~ohmygoods_env.engine.Game`, each agent given only its
   observation, the legal mask and its redacted information state; returns the finished game,
-  each seat's thinking time and decisions (the tournament harness).
+  each seat's thinking time and decisions (the tournament harness). The loop is the
+  framework's :func:`~ohmygoods_env.framework.matches.play_match`, the one loop of every game.
 * :func:`play_games` — ``G`` games in one :class:`~ohmygoods_env.batch.BatchGames`, seats
   rotating game by game (:func:`rotating_seats`); the agents answer batched, one call per
-  agent per step (training statistics, quick matches).
+  agent per step (training statistics, quick matches). :func:`rotating_seats` is the
+  framework's (:mod:`ohmygoods_env.framework.matches`); its ``play_games`` plays any
+  registered game one game at a time.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,9 +21,17 @@ import numpy as np
 
 from .batch import BatchGames
 from .engine import Game
+from .framework.matches import play_match, rotating_seats
+from .game_spec import OhMyGoodsModel
 from .policy import BatchPolicy, info_state_of, play_owned
 
 __all__ = ["play_game", "play_games", "rotating_seats"]
+
+
+def _decide(agent: Any, model: OhMyGoodsModel, player: int) -> int:
+    """The harness of this game: observation, legal mask and the redacted information state (copies)."""
+    g = model.game
+    return int(agent.act(g.observe(player), g.legal_mask(), info_state_of(g.state, player)))
 
 
 def play_game(agents: Sequence[Any], num_players: int, rules: str, seed: int) -> tuple[Game, list[float], list[int]]:
@@ -29,30 +39,8 @@ def play_game(agents: Sequence[Any], num_players: int, rules: str, seed: int) ->
 
     Returns the finished game, each seat's thinking time (s) and number of decisions.
     """
-    g = Game(num_players, rules, seed=seed)
-    thinking = [0.0] * num_players
-    moves = [0] * num_players
-    while not g.done:
-        p = g.current_player
-        obs = g.observe(p)
-        mask = g.legal_mask()
-        info = info_state_of(g.state, p)
-        t0 = time.perf_counter()
-        a = agents[p].act(obs, mask, info)
-        thinking[p] += time.perf_counter() - t0
-        moves[p] += 1
-        g.step(int(a))
-    return g, thinking, moves
-
-
-def rotating_seats(num_games: int, num_players: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(seat_of, owner)``, both ``int64[G, P]``: agent ``k`` sits in seat ``(k + i) % P`` of game ``i``
-    (``seat_of[i, k]``), and ``owner[i, p]`` is the agent of seat ``p``."""
-    g = np.arange(num_games)[:, None]
-    seat_of = (np.arange(num_players)[None, :] + g) % num_players
-    owner = np.zeros((num_games, num_players), np.int64)
-    owner[g, seat_of] = np.arange(num_players)[None, :]
-    return seat_of, owner
+    match = play_match(OhMyGoodsModel(Game(num_players, rules, seed=seed)), agents, _decide)
+    return match.model.game, match.thinking, match.decisions
 
 
 def play_games(

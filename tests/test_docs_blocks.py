@@ -28,7 +28,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "docs" / "artificium").glob("*.md")),
+]
 RUN_LANGUAGES = {"python": "python", "bash": "bash", "sh": "bash", "shell": "bash", "console": "console"}
 TEXT_LANGUAGES = {"text"}
 #: seconds per block; the first block may compile the engine (65-115 s with a cold cache)

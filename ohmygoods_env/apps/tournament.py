@@ -1,5 +1,9 @@
 """``ohmygoods tournament``: the command line of the round-robin runner in :mod:`ohmygoods_agents.tournament`.
 
+``--game`` picks the registered game (default *Oh my Goods!*, 1-4 players and ``--rules``);
+``--game artificium`` plays 2-6 players with the agents of that game by name (``random``,
+``greedy``, ``heuristic``, ``ismcts:N``; ``docs/artificium/agents.md``).
+
 Arguments are checked before any game is played (agent names and checkpoints, counts).
 Results are never deleted: an output folder that already holds games (``games.jsonl`` or
 the ``games.partial.jsonl`` of an interrupted run) is refused unless ``--resume`` keeps and
@@ -22,8 +26,11 @@ import time
 from pathlib import Path
 
 from ..files import BadJSON, loads_bounded
+from ..framework.game import game_names, game_spec
 from ..rules import EDITIONS
 from .common import int_at_least, parser, positive_float, seed_arg
+
+DEFAULT_GAME = "ohmygoods"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -32,10 +39,16 @@ def _parser() -> argparse.ArgumentParser:
         "Round-robin tournament between agents: win rates with 95% intervals, scores, ratings.",
     )
     ap.add_argument(
+        "--game",
+        default=DEFAULT_GAME,
+        help=f"registered game: {', '.join(game_names())} (default {DEFAULT_GAME}: Oh my Goods!)",
+    )
+    ap.add_argument(
         "--agents",
         default="random,heuristic",
         help="comma list of agents: random, greedy, heuristic, mcts, mcts:ppo (search guided by a network), ppo, "
-        "ppo:PATH, sb3:PATH (with --trust-pickle)",
+        "ppo:PATH, sb3:PATH (with --trust-pickle); another game: its agents by name (artificium: random, greedy, "
+        "heuristic, ismcts:N)",
     )
     ap.add_argument(
         "--trust-pickle",
@@ -44,7 +57,10 @@ def _parser() -> argparse.ArgumentParser:
         "stored in it; pass only for files you trust. The other agents never see this opt-in",
     )
     ap.add_argument(
-        "--players", type=int, default=2, choices=(1, 2, 3, 4), help="players per game (1: solo score attack)"
+        "--players",
+        type=int,
+        default=2,
+        help="players per game: 1-4 for Oh my Goods! (1: solo score attack), 2-6 for artificium",
     )
     ap.add_argument("--games", type=int_at_least(1), default=100, help="games per lineup")
     ap.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")
@@ -97,7 +113,6 @@ def loads_pickle(spec: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``ohmygoods tournament``; returns the exit status."""
-    from ohmygoods_agents import make_agent
     from ohmygoods_agents import tournament as T
     from ohmygoods_agents.checkpoint import UntrustedCheckpointError
 
@@ -105,27 +120,34 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.summarize:
         return _resummarize(Path(args.summarize), args)
+    try:
+        spec = game_spec(args.game)
+        spec.check_num_players(args.players)
+    except (TypeError, ValueError) as exc:
+        ap.error(f"--game {args.game} --players {args.players}: {exc}")
+    other_game = spec.name != DEFAULT_GAME
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
     if len(set(names)) != len(names):
         ap.error(f"--agents lists an agent twice: {names}")
     if len(names) < 2 and args.players > 1:
         ap.error(f"--agents needs at least 2 different agents, got {names}")
     search = {"sims": args.mcts_sims, "seconds": args.mcts_seconds}
-    agent_kwargs: dict[str, dict] = {n: search for n in names if n.split(":")[0] == "mcts"}
+    agent_kwargs: dict[str, dict] = {n: search for n in names if n.split(":")[0] == "mcts" and not other_game}
     exec_kwargs = {"timeout": args.exec_timeout, "allow_exec": True}  # programs named on this command line
     agent_kwargs.update({n: exec_kwargs for n in names if n.startswith("exec:")})
     if args.trust_pickle:
         agent_kwargs.update({n: {"trust_pickle": True} for n in names if loads_pickle(n)})
     try:
         for n in names:  # fail early on unknown names or unreadable checkpoints
-            make_agent(n, seed=0, **agent_kwargs.get(n, {}))
+            T.build_agent(spec.name, n, seed=0, **agent_kwargs.get(n, {}))
     except UntrustedCheckpointError as exc:
         ap.error(f"--agents: {exc} (here: --trust-pickle)")
     except (ValueError, OSError, ImportError) as exc:
         ap.error(f"--agents: {exc}")
     specs = T.schedule(len(names), args.players, args.games, args.seed)
     label = "-".join(n.replace(":", "_").replace("/", "_") for n in names)
-    out = Path(args.out or f"results/{label}_{args.players}p_{args.rules}_seed{args.seed}")
+    variant = spec.name if other_game else args.rules
+    out = Path(args.out or f"results/{label}_{args.players}p_{variant}_seed{args.seed}")
     if out.exists() and not out.is_dir():
         ap.error(f"--out {str(out)!r} is a file; name a folder (it is created if missing)")
     partial = out / "games.partial.jsonl"
@@ -138,12 +160,14 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(
         f"{len(specs)} games: {len(T.lineups(len(names), args.players))} lineups x {args.games} games, "
-        f"{args.players} players, rules {args.rules}, seed {args.seed}, {args.workers} workers; output {out}",
+        f"{args.players} players, {spec.title if other_game else 'rules ' + args.rules}, seed {args.seed}, "
+        f"{args.workers} workers; output {out}",
         file=sys.stderr,
     )
     from .common import warm_engine
 
-    warm_engine()
+    if not other_game:
+        warm_engine()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -157,7 +181,15 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         games = T.run_games(
-            names, specs, args.players, args.rules, args.workers, agent_kwargs, not args.no_progress, partial
+            names,
+            specs,
+            args.players,
+            args.rules,
+            args.workers,
+            agent_kwargs,
+            not args.no_progress,
+            partial,
+            game=spec.name,
         )
     except ExternalAgentError as exc:
         print(
@@ -169,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t0
     summary = T.summarize(names, games, bootstrap=args.bootstrap, seed=args.seed)
     config = {
+        "game": spec.name,
         "agents": names,
         "players": args.players,
         "games_per_lineup": args.games,

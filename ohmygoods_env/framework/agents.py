@@ -14,7 +14,9 @@ the part after ``NAME:`` in a spec. :func:`make_agent` looks a name up for the g
 among the agents of every game, then asks the game's own registry (``GameSpec.make_agent``).
 ``random`` is built in for every game; ``ohmygoods_agents.ismcts`` registers ``ismcts``
 when imported, and a name found nowhere is looked up once in the entry point group
-``ohmygoods.game_agents`` (``pyproject.toml`` lists ``ismcts`` there).
+``ohmygoods.game_agents``: an entry ``GAME.NAME`` registers ``NAME`` for that game only, an
+entry ``NAME`` for every game (``pyproject.toml`` lists ``ismcts`` and Artificium's
+``artificium.greedy`` and ``artificium.heuristic`` there).
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ def make_agent(game: str | GameSpec, spec: str, seed: int | None = None, **kwarg
         raise TypeError(f"agent spec must be a str, got {type(spec).__name__} {spec!r}")
     name, _, arg = spec.partition(":")
     if name not in _REGISTRY.get(gs.name, {}) and name not in _REGISTRY.get(ANY_GAME, {}):
-        _load_entry_point(name)
+        _load_entry_point(gs.name, name)
     for table in (_REGISTRY.get(gs.name, {}), _REGISTRY.get(ANY_GAME, {})):
         if name in table:
             return table[name][0](arg or None, seed=seed, **kwargs)
@@ -127,11 +129,13 @@ def make_agent(game: str | GameSpec, spec: str, seed: int | None = None, **kwarg
     raise ValueError(f"unknown agent {spec!r} for {gs.title}: known agents are {agent_names(gs)}")
 
 
-def _load_entry_point(name: str) -> None:
-    """Register ``name`` for every game from the entry point group :data:`ENTRY_POINT_GROUP`, if it is there."""
-    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name == name:
-            register_agent(ANY_GAME, name, ep.load(), f"from the entry point {ep.value}")
+def _load_entry_point(game: str, name: str) -> None:
+    """Register ``name`` from the entry point group :data:`ENTRY_POINT_GROUP`, if it is there: the entry
+    ``game.name`` for ``game`` only, else the entry ``name`` for every game."""
+    eps = {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    for key, target in ((f"{game}.{name}", game), (name, ANY_GAME)):
+        if key in eps:
+            register_agent(target, name, eps[key].load(), f"from the entry point {eps[key].value}")
             return
 
 

@@ -1,0 +1,50 @@
+"""Baseline agents of *Artificium*, registered for the game in :mod:`ohmygoods_env.framework.agents`.
+
+==============  ==============================================================================
+spec            agent
+==============  ==============================================================================
+``greedy``      best immediate gain per legal action (:class:`.greedy.GreedyAgent`)
+``heuristic``   a plan along the production chains (:class:`.heuristic.HeuristicAgent`)
+==============  ==============================================================================
+
+``random`` and ``ismcts`` serve every game (:mod:`ohmygoods_env.framework.agents`,
+:mod:`ohmygoods_agents.ismcts`). Importing this package (importing :mod:`ohmygoods_agents`
+does) registers the two names for ``"artificium"``; a fresh interpreter that imported neither
+finds them through the entry points ``artificium.greedy`` and ``artificium.heuristic`` of the
+group ``ohmygoods.game_agents`` (``pyproject.toml``). Both read only the seat's observation
+and mask (A9.2), see ``docs/artificium/agents.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ohmygoods_env.framework.agents import register_agent
+
+from .greedy import GreedyAgent
+from .heuristic import HeuristicAgent
+
+__all__ = ["GAME", "GreedyAgent", "HeuristicAgent", "greedy", "heuristic"]
+
+GAME = "artificium"
+
+
+def _no_arg(name: str, arg: str | None) -> None:
+    if arg is not None:
+        raise ValueError(f"the Artificium {name} agent takes no argument, got {name}:{arg}")
+
+
+def greedy(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> GreedyAgent:
+    """Factory of ``greedy`` for ``make_agent("artificium", "greedy")``."""
+    _no_arg("greedy", arg)
+    return GreedyAgent(seed=seed, **kwargs)
+
+
+def heuristic(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> HeuristicAgent:
+    """Factory of ``heuristic`` for ``make_agent("artificium", "heuristic")``."""
+    _no_arg("heuristic", arg)
+    return HeuristicAgent(seed=seed, **kwargs)
+
+
+register_agent(GAME, "greedy", greedy, "best immediate gain per legal action")
+register_agent(GAME, "heuristic", heuristic, "a plan along the production chains")
