@@ -24,9 +24,9 @@ What it owns:
   winners, -1 others, 0 when every seat ties) plus ``margin_coef`` x (my score minus the best
   other score). The PPO update (clipped surrogate, value loss, masked entropy) works on the
   legal columns only (:func:`~ohmygoods_training.fast_ppo.legal_index`).
-* :func:`play_match` — evaluation on the game's forward models: one agent in one seat
-  (rotated over the games), the other seats an opponent agent; wins, ties (counted half) and
-  the Wilson interval of :mod:`ohmygoods_env.framework.stats`.
+* :func:`evaluate_vs` — one agent against ``P - 1`` seats of an opponent, seats rotated, through
+  the framework's :func:`~ohmygoods_env.framework.matches.play_games` (win rate, a shared win
+  counting ``1/k``, with its 95% Wilson interval).
 
 Output of ``--out runs/NAME``: ``train.log`` (one JSON line per iteration), ``eval.csv``,
 ``last.json`` (+ ``.safetensors``, ``.value.safetensors``), ``step_K.json`` snapshots and
@@ -54,7 +54,7 @@ from torch import nn
 
 from ohmygoods_env.framework.agents import choose, make_agent
 from ohmygoods_env.framework.game import GameSpec, resolve_game
-from ohmygoods_env.framework.stats import win_rate_interval
+from ohmygoods_env.framework.matches import play_games
 
 from .fast_ppo import gae_per_seat, legal_index, legal_logits
 
@@ -252,7 +252,7 @@ def game_layout(game: str | GameSpec) -> dict[str, Any]:
     """The layout a checkpoint of ``game`` records (the game's own where it declares one)."""
     spec = resolve_game(game)
     if spec.name == "artificium":
-        from ohmygoods_agents.artificium import checkpoint_layout
+        from ohmygoods_agents.artificium.policy import checkpoint_layout
 
         return checkpoint_layout()
     size = int(spec.obs_size(spec.min_players))
@@ -593,60 +593,106 @@ class SelfPlay:
         return self.net.agent(self.layout, deterministic=deterministic)
 
 
+# ===================================================================== warm start
+
+
+def collect_teacher(
+    game: str | GameSpec, teacher: str, players: Sequence[int], decisions: int, num_envs: int = 32, seed: int = 0
+) -> dict[str, np.ndarray]:
+    """``decisions`` decisions of ``teacher`` (a name of the game's registry) in every seat, spread over the
+    player counts: ``obs``, ``mask``, ``action`` and ``ret`` (the seat's final ``win`` reward)."""
+    spec = resolve_game(game)
+    agent = Opponent(teacher, make_agent(spec, teacher, seed=seed))
+    obs_l, mask_l, act_l, seat_l = [], [], [], []
+    ret: list[float] = []
+    per = max(1, decisions // len(players))
+    for j, p in enumerate(players):
+        b = make_batch(spec, num_envs, p, seed + 7 * j)
+        mine: list[list[list[int]]] = [[[] for _ in range(p)] for _ in range(b.n)]
+        start = len(ret)
+        while True:  # past the quota, the games under way play to their end (every sample gets its reward)
+            cur = b.acting()
+            live = np.flatnonzero(cur >= 0)
+            if live.size == 0:
+                break
+            obs, masks = b.observe(np.maximum(cur, 0)), b.masks()
+            acts = np.zeros(b.n, np.int64)
+            acts[live] = agent.act(b, live, obs, masks)
+            for i in live:
+                mine[i][cur[i]].append(len(ret))
+                ret.append(0.0)
+            obs_l.append(obs[live])
+            mask_l.append(masks[live])
+            act_l.append(acts[live])
+            seat_l.append(cur[live])
+            b.step(acts)
+            ended = np.flatnonzero(b.acting() < 0)
+            if ended.size:
+                win, _ = b.outcome(ended)
+                for e, i in enumerate(ended):
+                    for q in range(p):
+                        for k in mine[i][q]:
+                            ret[k] = float(win[e, q])
+                        mine[i][q] = []
+                if len(ret) - start < per:
+                    b.restart(ended)
+    out = {
+        "obs": np.concatenate(obs_l),
+        "mask": np.concatenate(mask_l),
+        "action": np.concatenate(act_l),
+        "ret": np.asarray(ret, np.float32),
+    }
+    return out
+
+
+def behaviour_clone(
+    net: ActorCritic,
+    data: dict[str, np.ndarray],
+    epochs: int = 4,
+    lr: float = 1e-3,
+    minibatch: int = 1024,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Fit the policy to the teacher's actions (cross-entropy over the legal actions) and the value to the
+    seats' final rewards; returns the last epoch's losses and the policy's agreement with the teacher."""
+    g = torch.Generator().manual_seed(seed)
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    obs, mask = torch.from_numpy(data["obs"]), torch.from_numpy(data["mask"].astype(np.bool_))
+    act, ret = torch.from_numpy(data["action"]), torch.from_numpy(data["ret"])
+    n = obs.shape[0]
+    out: dict[str, float] = {}
+    for _ in range(epochs):
+        sums, count = np.zeros(3), 0
+        for i in torch.tensor_split(torch.randperm(n, generator=g), max(1, round(n / minibatch))):
+            logits, v = net(obs[i])
+            logits = logits.masked_fill(~mask[i], NEG)
+            ce = nn.functional.cross_entropy(logits, act[i])
+            vl = 0.5 * ((v - ret[i]) ** 2).mean()
+            loss = ce + 0.5 * vl
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step()
+            sums += [ce.item(), vl.item(), (logits.argmax(1) == act[i]).float().mean().item()]
+            count += 1
+        out = dict(zip(("bc_loss", "bc_v_loss", "bc_agree"), sums / max(count, 1), strict=True))
+    return out
+
+
 # ===================================================================== evaluation
 
 
-@dataclass
-class MatchResult:
-    """One agent against ``opponent`` seats: wins, ties (the agent among several winners), games."""
-
-    players: int
-    opponent: str
-    wins: int
-    ties: int
-    games: int
-
-    @property
-    def rate(self) -> tuple[float, float, float]:
-        """Win rate (ties half) and its 95% Wilson interval."""
-        return win_rate_interval(self.wins, self.ties, self.games)
-
-
-def play_match(
-    game: str | GameSpec,
-    agent: Any,
-    opponent: str | Callable[[int], Any],
-    players: int,
-    games: int,
-    seed: int = 0,
-) -> MatchResult:
-    """``agent`` in one seat (seat ``g % players`` in game ``g``), ``opponent`` agents in the others.
-
-    ``opponent`` is a name of the game's registry (one agent per seat, seeded) or a factory
-    ``seed -> agent``. Every game is dealt from ``seed`` and its index, so two agents compared
-    with the same seed meet the same deals.
-    """
-    spec = resolve_game(game)
-    name = opponent if isinstance(opponent, str) else getattr(opponent, "__name__", "opponent")
-    wins = ties = 0
-    for g in range(games):
-        model = spec.make(players, seed=(seed * 1_000_003 + g) % (1 << 63))
-        me = g % players
-        seats = {p: (agent if p == me else _opponent(spec, opponent, seed * 7919 + g * 13 + p)) for p in range(players)}
-        while not model.done:
-            p = model.current_player
-            model.step(choose(seats[p], model, p))
-        w = model.winners()
-        if me in w:
-            if len(w) == 1:
-                wins += 1
-            else:
-                ties += 1
-    return MatchResult(players, name, wins, ties, games)
-
-
-def _opponent(spec: GameSpec, opponent: str | Callable[[int], Any], seed: int) -> Any:
-    return make_agent(spec, opponent, seed=seed) if isinstance(opponent, str) else opponent(seed)
+def evaluate_vs(
+    game: str | GameSpec, agent: Any, opponent: str, players: int, games: int, seed: int = 0
+) -> tuple[float, float, float]:
+    """``agent`` in one seat, ``opponent`` (a name of the game's registry) in the others, seats rotated
+    (:func:`ohmygoods_env.framework.matches.play_games`): the agent's win rate (a ``k``-way shared win
+    counts ``1/k``) and its 95% Wilson interval."""
+    r = play_games(
+        game, [agent] + [opponent] * (players - 1), games, seed=seed, names=["agent"] + [opponent] * (players - 1)
+    )
+    a = r.agents[0]
+    return a.win_rate, a.win_lo, a.win_hi
 
 
 # ===================================================================== command line
@@ -665,6 +711,9 @@ def build_parser(prog: str = "python -m ohmygoods_training.selfplay") -> argpars
     ap.add_argument("--league", default=d.league, help="NAME:WEIGHT,...: self, snapshot, or agents by name")
     ap.add_argument("--total-steps", type=int, default=1_000_000, help="learner decisions to train on")
     ap.add_argument("--init", default="", help="start from this checkpoint (NAME.json)")
+    ap.add_argument("--bc-teacher", default="", help="warm start: clone this agent's play first (e.g. heuristic)")
+    ap.add_argument("--bc-decisions", type=int, default=100_000, help="teacher decisions to clone")
+    ap.add_argument("--bc-epochs", type=int, default=6)
     ap.add_argument("--eval-every", type=int, default=500_000, help="learner decisions between evaluations")
     ap.add_argument("--eval-vs", default="random", help="opponent agent names, comma separated")
     ap.add_argument("--eval-games", type=int, default=60, help="games per player count and opponent")
@@ -697,9 +746,20 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     meta = {"command": command, "config": asdict(cfg), "init": args.init}
     (out / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
     log = open(out / "train.log", "a")
+    if args.bc_teacher:
+        t = time.perf_counter()
+        data = collect_teacher(sp.spec, args.bc_teacher, cfg.players, args.bc_decisions, seed=cfg.seed)
+        t_bc = time.perf_counter()
+        info = behaviour_clone(sp.net, data, args.bc_epochs, seed=cfg.seed)
+        rec = {"bc_samples": int(data["obs"].shape[0]), "collect_s": round(t_bc - t, 1)}
+        rec.update(clone_s=round(time.perf_counter() - t_bc, 1), **{k: round(v, 4) for k, v in info.items()})
+        log.write(json.dumps(rec) + "\n")
+        log.flush()
+        print("[bc]", rec, flush=True)
+        save_net(sp.net, out / "bc.json", sp.layout, card={"command": command, "warm_start": rec})
     evalf = out / "eval.csv"
     if not evalf.exists():
-        evalf.write_text("steps,wall_s,players,opponent,wins,ties,games,rate,low,high\n")
+        evalf.write_text("steps,wall_s,players,opponent,games,rate,low,high\n")
     t0 = time.perf_counter()
     next_eval = args.eval_every
     last: dict[str, Any] = {}
@@ -709,11 +769,10 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         agent = sp.agent()
         for opp in [o for o in args.eval_vs.split(",") if o]:
             for p in cfg.players:
-                r = play_match(sp.spec, agent, opp, p, args.eval_games, seed=12345)
-                rate, lo, hi = r.rate
+                rate, lo, hi = evaluate_vs(sp.spec, agent, opp, p, args.eval_games, seed=12345)
                 with open(evalf, "a", newline="") as fh:
                     csv.writer(fh).writerow(
-                        [sp.steps, round(time.perf_counter() - t0, 1), p, opp, r.wins, r.ties, r.games,
+                        [sp.steps, round(time.perf_counter() - t0, 1), p, opp, args.eval_games,
                          round(rate, 4), round(lo, 4), round(hi, 4)]
                     )  # fmt: skip
                 last[f"{p}p-{opp}"] = rate

@@ -1,4 +1,4 @@
-"""*Artificium*'s policy agents: the layout its checkpoints record and the shipped self-play policy.
+"""*Artificium*'s trained policy: the layout its checkpoints record and the shipped self-play network.
 
 * :func:`checkpoint_layout` — *Artificium*'s observation/action layout as a checkpoint of
   :mod:`ohmygoods_agents.checkpoint` records it (from ``ohmygoods_env.artificium.layout``:
@@ -12,10 +12,9 @@
   ``ppo:PATH`` loads another checkpoint. The agent reads only the acting seat's observation
   and legal mask (A9.2: never another seat's hand or face-down card, nor the deck).
 
-Importing this module registers ``ppo`` for the game ``artificium`` in the framework's agent
-registry (:func:`ohmygoods_env.framework.agents.register_agent`); the game's spec imports it
-when ``make_agent("artificium", "ppo")`` is asked first. Playing needs torch and safetensors
-(the ``play`` extra); nothing here imports torch until an agent is built.
+:mod:`ohmygoods_agents.artificium` registers :func:`ppo` as ``ppo`` for the game (entry point
+``artificium.ppo`` of ``ohmygoods.game_agents``). Playing needs torch and safetensors (the
+``play`` extra); nothing here imports torch until an agent is built.
 """
 
 from __future__ import annotations
@@ -23,8 +22,6 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 from typing import Any
-
-from ohmygoods_env.framework.agents import register_agent
 
 __all__ = ["checkpoint_layout", "load_policy", "ppo", "shipped_path"]
 
@@ -49,7 +46,7 @@ def shipped_path() -> Path:
 
 def load_policy(path: str | Path, *, seed: int | None = None, deterministic: bool = True, name: str | None = None):
     """The policy agent of an *Artificium* checkpoint ``path`` (``NAME.json`` beside ``NAME.safetensors``)."""
-    from .checkpoint import load_policy as _load
+    from ..checkpoint import load_policy as _load
 
     return _load(path, seed=seed, deterministic=deterministic, name=name, layout=checkpoint_layout())
 
@@ -61,6 +58,3 @@ def ppo(arg: str | None = None, *, seed: int | None = None, deterministic: bool 
     if arg is None:
         return load_policy(shipped_path(), seed=seed, deterministic=deterministic, name="ppo")
     return load_policy(arg, seed=seed, deterministic=deterministic)
-
-
-register_agent("artificium", "ppo", ppo, "the shipped self-play PPO policy (ppo:PATH: a checkpoint)")
