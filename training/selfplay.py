@@ -48,7 +48,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import torch
-from ohmygoods_agents.checkpoint import read_checkpoint, save_checkpoint
+from ohmygoods_agents.checkpoint import load_policy, read_checkpoint, save_checkpoint
 from ohmygoods_agents.policy_agents import MLPAgent, sample_masked
 from torch import nn
 
@@ -719,7 +719,8 @@ def build_parser(prog: str = "python -m ohmygoods_training.selfplay") -> argpars
     ap.add_argument("--eval-games", type=int, default=60, help="games per player count and opponent")
     ap.add_argument("--slow", action="store_true", help="play through the forward models, not a compiled batch")
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--evaluate", default="", help="no training: evaluate this checkpoint (--eval-vs, --eval-games)")
+    ap.add_argument("--out", default="", help="the run folder (needed to train)")
     return ap
 
 
@@ -799,9 +800,33 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     return last
 
 
+def evaluate_checkpoint(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """``--evaluate PATH``: the checkpoint's greedy policy against each ``--eval-vs`` opponent at each
+    player count; prints and returns one row each (win rate, 95% Wilson interval, parity ``1/P``)."""
+    torch.set_num_threads(args.threads)
+    spec = resolve_game(args.game)
+    agent = load_policy(args.evaluate, layout=game_layout(spec))
+    rows = []
+    for opp in [o for o in args.eval_vs.split(",") if o]:
+        for p in _ints(args.players, "players"):
+            t = time.perf_counter()
+            rate, lo, hi = evaluate_vs(spec, agent, opp, p, args.eval_games, seed=args.seed)
+            row = {"players": p, "opponent": opp, "games": args.eval_games, "rate": round(rate, 4),
+                   "low": round(lo, 4), "high": round(hi, 4), "parity": round(1 / p, 4),
+                   "seconds": round(time.perf_counter() - t, 1)}  # fmt: skip
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+    return rows
+
+
 def main(argv: list[str] | None = None, prog: str = "python -m ohmygoods_training.selfplay") -> int:
     args = build_parser(prog).parse_args(argv)
-    command = " ".join(shlex.quote(a) for a in [prog, *(sys.argv[1:] if argv is None else argv)])
+    if args.evaluate:
+        evaluate_checkpoint(args)
+        return 0
+    if not args.out:
+        raise SystemExit("--out RUN_FOLDER is needed to train (or --evaluate CHECKPOINT)")
+    command = " ".join([prog, *(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))])
     run(args, command)
     return 0
 

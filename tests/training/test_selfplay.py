@@ -16,6 +16,8 @@ from ohmygoods_training.selfplay import (
     Config,
     ModelBatch,
     SelfPlay,
+    behaviour_clone,
+    collect_teacher,
     evaluate_vs,
     load_net,
     make_batch,
@@ -78,6 +80,17 @@ def test_fast_and_model_batches_agree_on_observations_and_masks():
         obs, m = b.observe(cur), b.masks()
         assert obs.shape == (2, AL.OBS_DIM) and m.shape == (2, AL.N_ACTIONS)
         assert m.any(axis=1).all()
+
+
+def test_warm_start_clones_the_teacher_and_every_sample_has_its_seats_final_reward():
+    data = collect_teacher("artificium", "heuristic", (2, 3), decisions=50, num_envs=2, seed=4)
+    n = data["obs"].shape[0]
+    assert n >= 50 and data["mask"][np.arange(n), data["action"]].all()  # the teacher's moves are legal
+    assert set(np.unique(data["ret"])) <= {-1.0, 0.0, 1.0}  # the games were played to their end (A8.3)
+    net = ActorCritic(AL.OBS_DIM, AL.N_ACTIONS, (32,))
+    first = behaviour_clone(net, data, epochs=1, minibatch=128)
+    last = behaviour_clone(net, data, epochs=15, lr=3e-3, minibatch=128)
+    assert last["bc_loss"] < first["bc_loss"] and last["bc_agree"] > first["bc_agree"]
 
 
 def test_league_parse_names_what_is_wrong():
