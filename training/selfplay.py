@@ -22,8 +22,9 @@ What it owns:
   from the game's agent registry). Per-seat GAE (:func:`ohmygoods_training.fast_ppo.gae_per_seat`);
   the final reward goes to each learner seat's last decision: the game's ``win`` reward (+1
   winners, -1 others, 0 when every seat ties) plus ``margin_coef`` x (my score minus the best
-  other score). The PPO update (clipped surrogate, value loss, masked entropy) works on the
-  legal columns only (:func:`~ohmygoods_training.fast_ppo.legal_index`).
+  other score). The PPO update (clipped surrogate, value loss, masked entropy: the one
+  :func:`~ohmygoods_training.fast_ppo.ppo_terms`) works on the legal columns only
+  (:func:`~ohmygoods_training.fast_ppo.legal_index`).
 * :func:`evaluate_vs` — one agent against ``P - 1`` seats of an opponent, seats rotated, through
   the framework's :func:`~ohmygoods_env.framework.matches.play_games` (win rate, a shared win
   counting ``1/k``, with its 95% Wilson interval).
@@ -56,7 +57,7 @@ from ohmygoods_env.framework.agents import choose, make_agent
 from ohmygoods_env.framework.game import GameSpec, resolve_game
 from ohmygoods_env.framework.matches import play_games
 
-from .fast_ppo import gae_per_seat, legal_index, legal_logits
+from .fast_ppo import gae_per_seat, legal_index, legal_logits, ppo_terms
 
 LEARNER = -1
 NEG = -1e9
@@ -555,14 +556,9 @@ class SelfPlay:
                 logits, v = self.net(batch["obs"][i])
                 iv = valid[i]
                 logp_all = torch.log_softmax(legal_logits(logits, ids[i], iv), 1)
-                lp = logp_all.gather(1, pos[i][:, None]).squeeze(1)
-                adv = batch["adv"][i]
-                if adv.numel() > 1:
-                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                ratio = torch.exp(lp - batch["logp"][i])
-                pg = -torch.min(ratio * adv, ratio.clamp(1 - c.clip, 1 + c.clip) * adv).mean()
-                vl = 0.5 * ((v - batch["ret"][i]) ** 2).mean()
-                ent = -(logp_all.exp() * logp_all).masked_fill(~iv, 0.0).sum(1).mean()
+                pg, vl, ent, clipped = ppo_terms(
+                    logp_all, pos[i], batch["logp"][i], batch["adv"][i], v, batch["ret"][i], iv, c.clip
+                )
                 loss = pg + c.vf_coef * vl - c.ent_coef * ent
                 if not torch.isfinite(loss):
                     raise FloatingPointError(f"PPO loss is {loss.item()} (policy {pg.item()}, value {vl.item()})")
@@ -570,7 +566,7 @@ class SelfPlay:
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
                 self.opt.step()
-                sums += [pg.item(), vl.item(), ent.item(), ((ratio - 1).abs() > c.clip).float().mean().item()]
+                sums += [pg.item(), vl.item(), ent.item(), clipped.item()]
                 count += 1
             out = dict(zip(("pg_loss", "v_loss", "entropy", "clip_frac"), sums / max(count, 1), strict=True))
         return out
