@@ -14,10 +14,12 @@ coin cost (:meth:`~.view.Economy.gain`, A4.6, A7.1-A7.4).
   plus the resources it does not need, sold (A4.6, A9.6); its output stays for the next card.
   The Mage tower adds the worth of two more cards (draw 5, discard 3, A7.3), the Castle 4 points
   taken from the leader, shared among the opponents (A7.4). Cards left over keep half their
-  stand-alone value before round 4 (they stay in hand, A2.3) and nothing in round 4 (A8.1).
-* **Market** (A3.2-A3.4): the swap that most improves the plan value (minus 2 coins for a paid
-  swap, A3.3), or a redraw when sampled hands from the unseen cards (composition only: every
-  card not in my hand or the market) are worth clearly more than the hand, else pass.
+  stand-alone value before round 4 (they stay in hand, A2.3) when the coins and resources left
+  after the plan could pay for them, and nothing in round 4 (A8.1).
+* **Market** (A3.2-A3.4): the swap that most improves the plan value (a paid swap spends 2 coins
+  before the plan and costs their worth, A3.3), or a redraw when sampled hands from the unseen
+  cards (composition only: every card not in my hand or the market) are worth clearly more than
+  the hand, else pass.
 * **Choose** (A4.1): the first card of the plan; when no card can be applied, the card worth
   least, to be dropped.
 * **Resolve** (A4.4-A4.6): for a building worth applying, sell spare resources until the
@@ -116,11 +118,12 @@ class HeuristicAgent:
         eff = int(e.effect[t])
         return {EF_SCOUTING: (0, 0), EF_THEFT: (0, 1), EF_RECONSTRUCTION: (90, 0), EF_FAIR: (99, 0)}.get(eff, (50, 0))
 
-    def plan(self, hand: np.ndarray, v: SeatView) -> tuple[float, list[int]]:
-        """Value of playing ``hand`` (counts per type) this round in chain order, and the cards applied, in order."""
+    def plan(self, hand: np.ndarray, v: SeatView, spent: int = 0) -> tuple[float, list[int]]:
+        """Value of playing ``hand`` (counts per type) this round in chain order, and the cards applied, in order;
+        ``spent`` coins are paid first (a paid market swap, A3.3)."""
         e = self.economy
         res = v.res[0].copy()
-        coins = int(v.coins[0])
+        coins = int(v.coins[0]) - spent
         applied = int(v.played[0].sum())
         done: list[int] = [t for t in range(N_TYPES) if v.played[0, t] > 0 and e.building[t]]
         cards = sorted((t for t in range(N_TYPES) for _ in range(int(hand[t]))), key=self._order_key)
@@ -166,8 +169,12 @@ class HeuristicAgent:
                 applied += 1
             else:
                 left.append(t)
-        if v.round < L.ROUNDS:
-            total += self.keep * sum(max(0.0, self.worth(t, v)) for t in left)
+        if v.round < L.ROUNDS:  # a card kept for a later round counts when what is left could pay for it
+            total += self.keep * sum(
+                max(0.0, self.worth(t, v))
+                for t in left
+                if not e.building[t] or e.cost_to_apply(t, res) <= e.liquid(res, coins, e.inputs[t])
+            )
         return total, order
 
     def _pay(self, t: int, res: np.ndarray, coins: int) -> tuple[int, np.ndarray]:
@@ -218,7 +225,7 @@ class HeuristicAgent:
             hand = v.hand.copy()
             hand[give] -= 1
             hand[take] += 1
-            value = self.plan(hand, v)[0] - paid
+            value = self.plan(hand, v, paid)[0] - paid
             if value > best_value:
                 best, best_value = L.A_SWAP + int(a), value
         if m[L.A_REDRAW] and self.samples > 0:
