@@ -365,11 +365,13 @@ def load_policy(
     deterministic: bool = True,
     trust_pickle: bool = False,
     name: str | None = None,
+    layout: dict[str, Any] | None = None,
 ) -> PolicyAgent:
     """The agent of a checkpoint ``NAME.json`` (or, with ``trust_pickle=True`` only, an SB3 ``.zip``).
 
-    The checkpoint's layout must be the engine's (else :class:`CheckpointError` with the
-    converter command). ``seed`` seeds sampling when ``deterministic=False``.
+    The checkpoint's layout must be ``layout`` (default: this engine's, :func:`current_layout`;
+    another game passes its own), else :class:`CheckpointError` (with the converter command for
+    this engine's layouts). ``seed`` seeds sampling when ``deterministic=False``.
     """
     p = Path(path)
     if p.suffix == ".zip" or (not p.with_suffix(".json").exists() and p.with_suffix(".zip").exists()):
@@ -378,6 +380,17 @@ def load_policy(
             raise UntrustedCheckpointError(untrusted_zip_message(zp))
         return _load_sb3_trusted(zp, seed=seed, deterministic=deterministic, name=name)
     tensors, desc = read_checkpoint(p)
+    if layout is not None:
+        if not same_layout(desc["layout"], layout):
+            raise CheckpointError(
+                f"{str(p)!r} was made for observation/action layout {desc['layout'].get('version')!r} "
+                f"({desc['layout']['obs_dim']} features, {desc['layout']['n_actions']} actions); the game has "
+                f"{layout.get('version')!r} ({layout['obs_dim']} features, {layout['n_actions']} actions)"
+            )
+        return agent_from_tensors(
+            tensors, desc["network"], layout=layout, name=name or str(desc.get("name") or f"ppo:{p.stem}"),
+            deterministic=deterministic, seed=seed,
+        )  # fmt: skip
     layout = desc["layout"]
     if not same_layout(layout, current_layout()):
         raise CheckpointError(

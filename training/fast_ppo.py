@@ -99,6 +99,33 @@ def legal_logits(logits: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor) -
 NetAgent = SlotNetAgent
 
 
+def ppo_terms(
+    logp_all: torch.Tensor,
+    pos: torch.Tensor,
+    old_logp: torch.Tensor,
+    adv: torch.Tensor,
+    v: torch.Tensor,
+    ret: torch.Tensor,
+    valid: torch.Tensor,
+    clip: float,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The terms of the PPO loss of one minibatch, over the legal columns (:func:`legal_index`):
+    ``(policy loss, value loss, entropy, share of clipped ratios)``.
+
+    ``logp_all`` are the log-probabilities of the legal columns, ``pos`` the taken action's
+    column, ``old_logp`` its log-probability when it was sampled; the advantages are
+    normalised within the minibatch (a single sample is left as it is).
+    """
+    lp = logp_all.gather(1, pos[:, None]).squeeze(1)
+    if adv.numel() > 1:
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    ratio = torch.exp(lp - old_logp)
+    pg = -torch.min(ratio * adv, ratio.clamp(1 - clip, 1 + clip) * adv).mean()
+    vl = 0.5 * ((v - ret) ** 2).mean()
+    ent = -(logp_all.exp() * logp_all).masked_fill(~valid, 0.0).sum(1).mean()
+    return pg, vl, ent, ((ratio - 1).abs() > clip).float().mean()
+
+
 # ===================================================================== GAE
 
 
@@ -411,14 +438,9 @@ class FastPPO:
                 iv = valid[i]
                 pa = batch["prior"][i] if self.net.prior is not None else None
                 logp_all = torch.log_softmax(legal_logits(self.net.policy_logits(h, pa), ids[i], iv), 1)
-                lp = logp_all.gather(1, pos[i][:, None]).squeeze(1)
-                adv = batch["adv"][i]
-                if adv.numel() > 1:
-                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                ratio = torch.exp(lp - batch["logp"][i])
-                pg = -torch.min(ratio * adv, ratio.clamp(1 - c.clip, 1 + c.clip) * adv).mean()
-                vl = 0.5 * ((v - batch["ret"][i]) ** 2).mean()
-                ent = -(logp_all.exp() * logp_all).masked_fill(~iv, 0.0).sum(1).mean()
+                pg, vl, ent, clipped = ppo_terms(
+                    logp_all, pos[i], batch["logp"][i], batch["adv"][i], v, batch["ret"][i], iv, c.clip
+                )
                 loss = pg + c.vf_coef * vl - c.ent_coef * ent
                 if not torch.isfinite(loss):
                     raise FloatingPointError(f"PPO loss is {loss.item()} (policy {pg.item()}, value {vl.item()})")
@@ -426,7 +448,7 @@ class FastPPO:
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
                 self.opt.step()
-                sums += [pg.item(), vl.item(), ent.item(), ((ratio - 1).abs() > c.clip).float().mean().item()]
+                sums += [pg.item(), vl.item(), ent.item(), clipped.item()]
                 count += 1
             out = dict(zip(("pg_loss", "v_loss", "entropy", "clip_frac"), sums / max(count, 1), strict=True))
         return out

@@ -5,14 +5,16 @@ spec            agent
 ==============  ==============================================================================
 ``greedy``      best immediate gain per legal action (:class:`.greedy.GreedyAgent`)
 ``heuristic``   a plan along the production chains (:class:`.heuristic.HeuristicAgent`)
+``ppo``         the shipped self-play policy network, 2-6 players (:mod:`.policy`; ``ppo:PATH``
+                another checkpoint; needs torch, docs/artificium/training.md)
 ==============  ==============================================================================
 
 ``random`` and ``ismcts`` serve every game (:mod:`ohmygoods_env.framework.agents`,
 :mod:`ohmygoods_agents.ismcts`). Importing this package (importing :mod:`ohmygoods_agents`
-does) registers the two names for ``"artificium"``; a fresh interpreter that imported neither
-finds them through the entry points ``artificium.greedy`` and ``artificium.heuristic`` of the
-group ``ohmygoods.game_agents`` (``pyproject.toml``). Both read only the seat's observation
-and mask (A9.2), see ``docs/artificium/agents.md``.
+does) registers the three names for ``"artificium"``; a fresh interpreter that imported neither
+finds them through the entry points ``artificium.greedy``, ``artificium.heuristic`` and
+``artificium.ppo`` of the group ``ohmygoods.game_agents`` (``pyproject.toml``). All three read
+only the seat's observation and mask (A9.2), see ``docs/artificium/agents.md``.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from ohmygoods_env.framework.agents import register_agent
 
 from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
+from .policy import ppo
 
-__all__ = ["GAME", "GreedyAgent", "HeuristicAgent", "greedy", "heuristic"]
+__all__ = ["GAME", "GreedyAgent", "HeuristicAgent", "greedy", "heuristic", "ppo"]
 
 GAME = "artificium"
 
@@ -48,3 +51,4 @@ def heuristic(arg: str | None = None, *, seed: int | None = None, **kwargs: Any)
 
 register_agent(GAME, "greedy", greedy, "best immediate gain per legal action")
 register_agent(GAME, "heuristic", heuristic, "a plan along the production chains")
+register_agent(GAME, "ppo", ppo, "the shipped self-play policy network (ppo:PATH: a checkpoint)")

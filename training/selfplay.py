@@ -1,0 +1,831 @@
+"""Masked PPO self-play for any game of the framework, one network for every player count.
+
+``python -m ohmygoods_training.selfplay --game artificium --players 2,3,4,5,6 --total-steps 3000000 --out runs/art``
+
+What it owns:
+
+* :class:`SeatBatch` — the small interface the loop plays through: ``n`` games of one player
+  count stepped together, one acting seat per game (the current player; a simultaneous choice
+  is asked one seat at a time, and no observation shows a choice before the reveal). Two
+  implementations: :class:`ModelBatch`, a list of forward models dealt by a
+  :class:`~ohmygoods_env.framework.game.GameSpec` (any registered game), and a game's compiled
+  batch engine where :data:`FAST_BATCHES` names one (*Artificium*: ``ArtBatch``). Nothing else
+  in this module knows a game.
+* :class:`ActorCritic` — an MLP trunk with a policy head (masked logits over the game's one
+  action space) and a value head. The policy part (trunk + policy head) is exactly an
+  :class:`~ohmygoods_agents.policy_agents.MLPAgent` and is saved in the safe checkpoint format
+  of :mod:`ohmygoods_agents.checkpoint` (network kind ``mlp``); the value head is kept beside it
+  in ``NAME.value.safetensors`` for resuming.
+* :class:`SelfPlay` — rollouts over one :class:`SeatBatch` per player count, every seat of
+  every game owned by the learner (all its decisions are samples) or a league opponent (a
+  frozen snapshot of the policy, sampling; or an agent by name, ``random``, ``heuristic`` ...,
+  from the game's agent registry). Per-seat GAE (:func:`ohmygoods_training.fast_ppo.gae_per_seat`);
+  the final reward goes to each learner seat's last decision: the game's ``win`` reward (+1
+  winners, -1 others, 0 when every seat ties) plus ``margin_coef`` x (my score minus the best
+  other score). The PPO update (clipped surrogate, value loss, masked entropy: the one
+  :func:`~ohmygoods_training.fast_ppo.ppo_terms`) works on the legal columns only
+  (:func:`~ohmygoods_training.fast_ppo.legal_index`).
+* :func:`evaluate_vs` — one agent against ``P - 1`` seats of an opponent, seats rotated, through
+  the framework's :func:`~ohmygoods_env.framework.matches.play_games` (win rate, a shared win
+  counting ``1/k``, with its 95% Wilson interval).
+
+Output of ``--out runs/NAME``: ``train.log`` (one JSON line per iteration), ``eval.csv``,
+``last.json`` (+ ``.safetensors``, ``.value.safetensors``), ``step_K.json`` snapshots and
+``run.json`` (the command and the configuration).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import shlex
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import torch
+from ohmygoods_agents.checkpoint import load_policy, read_checkpoint, save_checkpoint
+from ohmygoods_agents.policy_agents import MLPAgent, sample_masked
+from torch import nn
+
+from ohmygoods_env.framework.agents import choose, make_agent
+from ohmygoods_env.framework.game import GameSpec, resolve_game
+from ohmygoods_env.framework.matches import play_games
+
+from .fast_ppo import gae_per_seat, legal_index, legal_logits, ppo_terms
+
+LEARNER = -1
+NEG = -1e9
+
+
+# ===================================================================== the batch interface
+
+
+class SeatBatch(Protocol):
+    """``n`` games of ``num_players`` seats, stepped together by each game's acting seat."""
+
+    n: int
+    num_players: int
+    num_actions: int
+    obs_size: int
+
+    def acting(self) -> np.ndarray:
+        """int64[n]: each game's acting seat, -1 in finished games."""
+
+    def masks(self) -> np.ndarray:
+        """bool[n, num_actions]: the acting seat's legal actions (zeros in finished games)."""
+
+    def observe(self, players: np.ndarray) -> np.ndarray:
+        """float32[n, obs_size]: game ``i`` from seat ``players[i]``'s view only."""
+
+    def step(self, actions: np.ndarray) -> None:
+        """One action per game for its acting seat (ignored in finished games)."""
+
+    def outcome(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(win, margin)``, float32[len(rows), num_players] of finished games: the ``win`` reward
+        (+1 winners, -1 others, 0 when all tie) and each seat's score minus the best other."""
+
+    def restart(self, rows: np.ndarray) -> None:
+        """Deal a new game in each of the finished games ``rows``."""
+
+    def model(self, row: int) -> Any:
+        """Game ``row`` as a forward model (a copy), for agents that read an information state."""
+
+
+class ModelBatch:
+    """:class:`SeatBatch` over a list of forward models of any registered game (a Python loop)."""
+
+    def __init__(self, game: str | GameSpec, n: int, num_players: int, seed: int = 0) -> None:
+        self.spec = resolve_game(game)
+        self.n, self.num_players = int(n), self.spec.check_num_players(num_players)
+        self._rng = np.random.default_rng(seed)
+        self.games = [self._deal() for _ in range(self.n)]
+        self.num_actions = int(self.games[0].num_actions)
+        self.obs_size = int(self.games[0].obs_size)
+
+    def _deal(self) -> Any:
+        return self.spec.make(self.num_players, seed=int(self._rng.integers(1 << 62)))
+
+    def acting(self) -> np.ndarray:
+        return np.array([-1 if g.done else g.current_player for g in self.games], np.int64)
+
+    def masks(self) -> np.ndarray:
+        out = np.zeros((self.n, self.num_actions), np.bool_)
+        for i, g in enumerate(self.games):
+            if not g.done:
+                out[i] = g.legal_mask(g.current_player) != 0
+        return out
+
+    def observe(self, players: np.ndarray) -> np.ndarray:
+        return np.stack([g.observe(int(p)) for g, p in zip(self.games, players, strict=True)]).astype(np.float32)
+
+    def step(self, actions: np.ndarray) -> None:
+        for g, a in zip(self.games, actions, strict=True):
+            if not g.done:
+                g.step(int(a))
+
+    def outcome(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        win = np.stack([self.games[int(i)].rewards("win") for i in rows]).astype(np.float32)
+        s = np.array([[float(x) for x in self.games[int(i)].scores()] for i in rows], np.float32)
+        return win, _margins(s)
+
+    def restart(self, rows: np.ndarray) -> None:
+        for i in rows:
+            self.games[int(i)] = self._deal()
+
+    def model(self, row: int) -> Any:
+        return self.games[row].clone()
+
+
+def _margins(scores: np.ndarray) -> np.ndarray:
+    """Each seat's score minus the best score of the others, ``scores`` float[n, P]."""
+    out = np.empty_like(scores)
+    for p in range(scores.shape[1]):
+        out[:, p] = scores[:, p] - np.delete(scores, p, axis=1).max(axis=1)
+    return out
+
+
+class ArtificiumBatch:
+    """:class:`SeatBatch` over *Artificium*'s compiled :class:`~ohmygoods_env.artificium.batch.ArtBatch`."""
+
+    def __init__(self, n: int, num_players: int, seed: int = 0) -> None:
+        from ohmygoods_env.artificium import layout as AL
+        from ohmygoods_env.artificium.batch import ArtBatch
+
+        self.b = ArtBatch(n, num_players, seed)
+        self.n, self.num_players = self.b.n, self.b.num_players
+        self.num_actions, self.obs_size = AL.N_ACTIONS, AL.OBS_DIM
+        self._cur = AL.F_CUR
+
+    def acting(self) -> np.ndarray:
+        return self.b.state[:, self._cur].astype(np.int64)
+
+    def masks(self) -> np.ndarray:
+        return self.b.masks() != 0
+
+    def observe(self, players: np.ndarray) -> np.ndarray:
+        return self.b.observe(np.asarray(players, np.int64))
+
+    def step(self, actions: np.ndarray) -> None:
+        self.b.step(np.asarray(actions, np.int64))
+
+    def outcome(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        s = self.b.scores()[rows].astype(np.float32)
+        best = s.max(axis=1, keepdims=True)
+        win = np.where(s == best, 1.0, -1.0).astype(np.float32)
+        win[(s == best).all(axis=1)] = 0.0  # every seat ties (A8.3): the engine's "win" reward is 0
+        return win, _margins(s)
+
+    def restart(self, rows: np.ndarray) -> None:
+        self.b.reset_done()
+
+    def model(self, row: int) -> Any:
+        return self.b.game(row)
+
+
+#: the games with a compiled batch engine: ``factory(n, num_players, seed) -> SeatBatch``
+FAST_BATCHES: dict[str, Callable[[int, int, int], Any]] = {"artificium": ArtificiumBatch}
+
+
+def make_batch(game: str | GameSpec, n: int, num_players: int, seed: int = 0, fast: bool = True) -> Any:
+    """The :class:`SeatBatch` of ``game``: its compiled engine where one is known (``fast``), else
+    :class:`ModelBatch`."""
+    spec = resolve_game(game)
+    if fast and spec.name in FAST_BATCHES:
+        return FAST_BATCHES[spec.name](n, spec.check_num_players(num_players), seed)
+    return ModelBatch(spec, n, num_players, seed)
+
+
+# ===================================================================== network
+
+
+class ActorCritic(nn.Module):
+    """MLP trunk -> policy logits and a value; the policy part is an :class:`MLPAgent`'s ``layers.K``."""
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: Sequence[int] = (128, 128)) -> None:
+        super().__init__()
+        sizes = [int(obs_size), *[int(h) for h in hidden]]
+        layers: list[nn.Module] = []
+        for a, b in zip(sizes[:-1], sizes[1:], strict=True):
+            layers += [nn.Linear(a, b), nn.Tanh()]
+        self.trunk = nn.Sequential(*layers)
+        self.pi = nn.Linear(sizes[-1], int(num_actions))
+        self.v = nn.Linear(sizes[-1], 1)
+        with torch.no_grad():  # a near-uniform start over the legal actions
+            self.pi.weight.mul_(0.01)
+            self.pi.bias.zero_()
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.trunk(x)
+        return self.pi(h), self.v(h).squeeze(1)
+
+    def linears(self) -> list[nn.Linear]:
+        return [m for m in self.trunk if isinstance(m, nn.Linear)] + [self.pi]
+
+    def policy_tensors(self) -> dict[str, np.ndarray]:
+        """The policy as ``layers.K.weight`` / ``layers.K.bias`` (an ``mlp`` checkpoint with ``tanh``)."""
+        out = {}
+        for k, lin in enumerate(self.linears()):
+            out[f"layers.{k}.weight"] = lin.weight.detach().numpy().copy()
+            out[f"layers.{k}.bias"] = lin.bias.detach().numpy().copy()
+        return out
+
+    def load_policy_tensors(self, tensors: dict[str, np.ndarray]) -> None:
+        with torch.no_grad():
+            for k, lin in enumerate(self.linears()):
+                lin.weight.copy_(torch.as_tensor(tensors[f"layers.{k}.weight"]))
+                lin.bias.copy_(torch.as_tensor(tensors[f"layers.{k}.bias"]))
+
+    def agent(self, layout: dict[str, Any], deterministic: bool = True, seed: int = 0, name: str = "ppo") -> MLPAgent:
+        """A frozen copy of the policy as an :class:`MLPAgent` on ``layout``."""
+        return MLPAgent(self.policy_tensors(), "tanh", name=name, deterministic=deterministic, seed=seed, layout=layout)
+
+
+# ===================================================================== checkpoints
+
+
+def game_layout(game: str | GameSpec) -> dict[str, Any]:
+    """The layout a checkpoint of ``game`` records (the game's own where it declares one)."""
+    spec = resolve_game(game)
+    if spec.name == "artificium":
+        from ohmygoods_agents.artificium.policy import checkpoint_layout
+
+        return checkpoint_layout()
+    size = int(spec.obs_size(spec.min_players))
+    return {
+        "version": f"{spec.name}-v{spec.version}",
+        "obs_dim": size,
+        "obs_blocks": [["observation", 0, size]],
+        "n_actions": int(spec.num_actions),
+        "action_ranges": [["actions", 0, int(spec.num_actions)]],
+    }
+
+
+def save_net(net: ActorCritic, path: str | Path, layout: dict[str, Any], **fields: Any) -> Path:
+    """The policy in the safe format (``path`` ``.json`` + ``.safetensors``) and the value head beside it."""
+    from safetensors.numpy import save_file
+
+    dst = save_checkpoint(path, net.policy_tensors(), "tanh", layout=layout, **fields)
+    value = {"weight": net.v.weight.detach().numpy().copy(), "bias": net.v.bias.detach().numpy().copy()}
+    save_file(value, str(dst.with_suffix(".value.safetensors")))
+    return dst
+
+
+def load_net(path: str | Path) -> ActorCritic:
+    """An :class:`ActorCritic` from a checkpoint (the value head too where ``.value.safetensors`` is beside it)."""
+    tensors, desc = read_checkpoint(path)
+    sizes = desc["network"]["sizes"]
+    if desc["network"].get("activation") != "tanh":
+        raise ValueError(f"{path}: self-play networks use tanh, the checkpoint has {desc['network'].get('activation')}")
+    net = ActorCritic(sizes[0], sizes[-1], sizes[1:-1])
+    net.load_policy_tensors(tensors)
+    vpath = Path(path).with_suffix(".value.safetensors")
+    if vpath.is_file():
+        from safetensors.numpy import load_file
+
+        v = load_file(str(vpath))
+        with torch.no_grad():
+            net.v.weight.copy_(torch.as_tensor(v["weight"]))
+            net.v.bias.copy_(torch.as_tensor(v["bias"]))
+    return net
+
+
+def export_policy(src: str | Path, dst: str | Path, **card: Any) -> Path:
+    """Copy the policy of checkpoint ``src`` to ``dst`` (no value head), with ``card`` data (command, evaluation)."""
+    tensors, desc = read_checkpoint(src)
+    old = desc.get("card") if isinstance(desc.get("card"), dict) else {}
+    return save_checkpoint(dst, tensors, desc["network"]["activation"], layout=desc["layout"], card={**old, **card})
+
+
+# ===================================================================== league
+
+
+def parse_league(text: str) -> dict[str, float]:
+    """``"self:0.5,snapshot:0.3,random:0.2"`` -> weights; ``self`` is the learner, ``snapshot`` frozen copies,
+    any other name an agent of the game's registry."""
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        name, sep, w = part.strip().partition(":")
+        try:
+            weight = float(w) if sep else 1.0
+        except ValueError:
+            raise ValueError(f"league entry {part!r}: expected NAME:WEIGHT with a number") from None
+        if not name or weight < 0:
+            raise ValueError(f"league entry {part!r}: expected NAME:WEIGHT with a weight >= 0")
+        out[name] = weight
+    if sum(out.values()) <= 0:
+        raise ValueError(f"league {text!r} has no positive weight")
+    return out
+
+
+class Opponent:
+    """A league seat: ``act(batch, rows) -> actions`` for the acting seats of ``rows``."""
+
+    def __init__(self, name: str, agent: Any) -> None:
+        self.name, self.agent = name, agent
+        self.batched = hasattr(agent, "act_batch") and not getattr(agent, "needs_info_state", False)
+
+    def act(self, batch: Any, rows: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if self.batched:
+            return np.asarray(self.agent.act_batch(obs[rows], masks[rows]), np.int64)
+        if getattr(self.agent, "needs_info_state", False):
+            out = []
+            for i in rows:
+                m = batch.model(int(i))
+                out.append(choose(self.agent, m, int(m.current_player)))
+            return np.asarray(out, np.int64)
+        act = getattr(self.agent, "act", self.agent)
+        return np.asarray([act(obs[i], masks[i]) for i in rows], np.int64)
+
+
+# ===================================================================== self-play rollouts
+
+
+@dataclass
+class Config:
+    """Hyperparameters of :class:`SelfPlay` (the CLI flags have the same names)."""
+
+    game: str = "artificium"
+    players: tuple[int, ...] = (2, 3, 4, 5, 6)
+    num_envs: int = 64  # games per player count
+    n_steps: int = 64  # batch steps per rollout
+    epochs: int = 3
+    minibatch: int = 2048
+    lr: float = 3e-4
+    gamma: float = 1.0
+    lam: float = 0.95
+    clip: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    margin_coef: float = 0.05
+    hidden: tuple[int, ...] = (128, 128)
+    league: str = "self:0.5,snapshot:0.3,random:0.2"
+    max_snapshots: int = 6
+    snapshot_every: int = 300_000
+    seed: int = 0
+    fast: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class SelfPlay:
+    """The learner: an :class:`ActorCritic`, one :class:`SeatBatch` per player count, the league, Adam."""
+
+    def __init__(self, cfg: Config, net: ActorCritic | None = None) -> None:
+        self.cfg = cfg
+        torch.manual_seed(cfg.seed)
+        self.spec = resolve_game(cfg.game)
+        self.batches = [make_batch(self.spec, cfg.num_envs, p, cfg.seed + 1000 * p, cfg.fast) for p in cfg.players]
+        b0 = self.batches[0]
+        sizes = {b.num_players: b.obs_size for b in self.batches}
+        if len(set(sizes.values())) > 1:
+            raise ValueError(
+                f"one network needs one observation size, {self.spec.name} has {sizes} by player count: "
+                "train one player count per run"
+            )
+        self.net = net if net is not None else ActorCritic(b0.obs_size, b0.num_actions, cfg.hidden)
+        self.layout = game_layout(self.spec)
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
+        self.rng = np.random.default_rng(cfg.seed)
+        self.gen = torch.Generator().manual_seed(cfg.seed)
+        self.weights = parse_league(cfg.league)
+        self.opponents: list[Opponent] = []
+        self.fixed: dict[str, int] = {}
+        for k, name in enumerate(n for n in self.weights if n not in ("self", "snapshot")):
+            if self.weights[name] > 0:
+                self.fixed[name] = len(self.opponents)
+                self.opponents.append(Opponent(name, make_agent(self.spec, name, seed=cfg.seed + 17 * k)))
+        self.snapshots: list[int] = []
+        self.owner = [np.full((b.n, b.num_players), LEARNER, np.int64) for b in self.batches]
+        for j, b in enumerate(self.batches):
+            self._assign(j, np.arange(b.n))
+        self.steps = 0
+        self.next_snapshot = 0
+        self.results: dict[str, list[float]] = {}
+
+    # -------------------------------------------------------------- league
+    def add_snapshot(self) -> None:
+        """Freeze the current policy into the league (the oldest beyond ``max_snapshots`` is replaced)."""
+        agent = self.net.agent(self.layout, deterministic=False, seed=int(self.rng.integers(1 << 31)), name="snapshot")
+        opp = Opponent("snapshot", agent)
+        if len(self.snapshots) >= self.cfg.max_snapshots:
+            idx = self.snapshots.pop(0)
+            self.opponents[idx] = opp
+        else:
+            idx = len(self.opponents)
+            self.opponents.append(opp)
+        self.snapshots.append(idx)
+
+    def _assign(self, j: int, rows: np.ndarray) -> None:
+        """Draw the owners of every seat of games ``rows`` of batch ``j`` (one learner seat at least)."""
+        if rows.size == 0:
+            return
+        P = self.batches[j].num_players
+        names = ["self", "snapshot", *self.fixed]
+        w = np.array([self.weights.get(n, 0.0) for n in names])
+        if not self.snapshots:
+            w[0] += w[1]
+            w[1] = 0.0
+        w = w / w.sum()
+        draw = self.rng.choice(len(names), size=(rows.size, P), p=w)
+        draw[np.arange(rows.size), self.rng.integers(P, size=rows.size)] = 0
+        owner = np.full(draw.shape, LEARNER, np.int64)
+        for k, name in enumerate(names[1:], start=1):
+            sel = draw == k
+            if not sel.any():
+                continue
+            if name == "snapshot":
+                owner[sel] = np.asarray(self.snapshots)[self.rng.integers(len(self.snapshots), size=int(sel.sum()))]
+            else:
+                owner[sel] = self.fixed[name]
+        self.owner[j][rows] = owner
+
+    # -------------------------------------------------------------- collecting
+    def collect(self, n_steps: int) -> dict[str, torch.Tensor]:
+        """``n_steps`` steps of every batch; the learner's samples with advantages and returns."""
+        obs_l, mask_l, act_l, logp_l, val_l = [], [], [], [], []
+        rewards: list[float] = []
+        done: list[bool] = []
+        next_idx: list[int] = []
+        last = [np.full((b.n, b.num_players), -1, np.int64) for b in self.batches]
+        k = 0
+        for _ in range(n_steps):
+            for j, b in enumerate(self.batches):
+                cur = b.acting()
+                live = np.flatnonzero(cur >= 0)
+                obs = b.observe(np.maximum(cur, 0))
+                masks = b.masks()
+                acts = np.zeros(b.n, np.int64)
+                who = self.owner[j][live, cur[live]]
+                rows = live[who == LEARNER]
+                if rows.size:
+                    o, m = torch.from_numpy(obs[rows]), torch.from_numpy(masks[rows])
+                    with torch.no_grad():
+                        logits, v = self.net(o)
+                        ids, valid = legal_index(m)
+                        lg = legal_logits(logits, ids, valid)
+                        c = sample_masked(lg, self.gen)
+                        a = ids.gather(1, c[:, None]).squeeze(1)
+                        lp = torch.log_softmax(lg, 1).gather(1, c[:, None]).squeeze(1)
+                    acts[rows] = a.numpy()
+                    idx = np.arange(k, k + rows.size)
+                    seats = cur[rows]
+                    prev = last[j][rows, seats]
+                    for p_, i_ in zip(prev[prev >= 0], idx[prev >= 0], strict=True):
+                        next_idx[p_] = int(i_)
+                    last[j][rows, seats] = idx
+                    obs_l.append(o)
+                    mask_l.append(m)
+                    act_l.append(a)
+                    logp_l.append(lp)
+                    val_l.append(v)
+                    rewards.extend([0.0] * rows.size)
+                    done.extend([False] * rows.size)
+                    next_idx.extend([-1] * rows.size)
+                    k += rows.size
+                opp_rows, opp_who = live[who != LEARNER], who[who != LEARNER]
+                for o_ in np.unique(opp_who):
+                    sel = opp_rows[opp_who == o_]
+                    acts[sel] = self.opponents[int(o_)].act(b, sel, obs, masks)
+                b.step(acts)
+                ended = np.flatnonzero(b.acting() < 0)
+                if ended.size:
+                    win, margin = b.outcome(ended)
+                    r = win + self.cfg.margin_coef * margin
+                    for p in range(b.num_players):
+                        ix = last[j][ended, p]
+                        for e, i_ in enumerate(ix):
+                            if i_ >= 0:
+                                rewards[i_] = float(r[e, p])
+                                done[i_] = True
+                    self._record(j, ended, win)
+                    last[j][ended] = -1
+                    b.restart(ended)
+                    self._assign(j, ended)
+        boot = np.zeros(k, np.float32)
+        for j, b in enumerate(self.batches):  # cut trajectories continue from the seat's own value
+            g, p = np.nonzero(last[j] >= 0)
+            if g.size:
+                players = np.zeros(b.n, np.int64)
+                for seat in np.unique(p):
+                    players[:] = seat
+                    o = b.observe(players)
+                    sel = g[p == seat]
+                    with torch.no_grad():
+                        boot[last[j][sel, seat]] = self.net(torch.from_numpy(o[sel]))[1].numpy()
+        values = torch.cat(val_l).numpy() if val_l else np.zeros(0, np.float32)
+        adv = np.zeros(k, np.float32)
+        gae_per_seat(
+            values, np.asarray(rewards, np.float32), np.asarray(next_idx, np.int64), np.asarray(done, np.bool_),
+            boot, self.cfg.gamma, self.cfg.lam, adv,
+        )  # fmt: skip
+        return {
+            "obs": torch.cat(obs_l),
+            "mask": torch.cat(mask_l),
+            "action": torch.cat(act_l),
+            "logp": torch.cat(logp_l),
+            "adv": torch.from_numpy(adv),
+            "ret": torch.from_numpy(adv + values),
+        }
+
+    def _record(self, j: int, ended: np.ndarray, win: np.ndarray) -> None:
+        P = self.batches[j].num_players
+        for e, gi in enumerate(ended):
+            own = self.owner[j][gi]
+            kinds = sorted({self.opponents[int(o)].name for o in own if o != LEARNER})
+            key = f"{P}p:" + ("self" if not kinds else "+".join(kinds))
+            for p in np.flatnonzero(own == LEARNER):
+                self.results.setdefault(key, []).append(float(win[e, p] > 0))
+
+    # -------------------------------------------------------------- update
+    def update(self, batch: dict[str, torch.Tensor]) -> dict[str, float]:
+        """PPO epochs over the batch; mean losses of the last epoch."""
+        c = self.cfg
+        n = batch["obs"].shape[0]
+        ids, valid = legal_index(batch["mask"])
+        pos = ((ids == batch["action"][:, None]) & valid).to(torch.int8).argmax(1)
+        out: dict[str, float] = {}
+        for _ in range(c.epochs):
+            sums, count = np.zeros(4), 0
+            for i in torch.tensor_split(torch.randperm(n), max(1, round(n / c.minibatch))):
+                logits, v = self.net(batch["obs"][i])
+                iv = valid[i]
+                logp_all = torch.log_softmax(legal_logits(logits, ids[i], iv), 1)
+                pg, vl, ent, clipped = ppo_terms(
+                    logp_all, pos[i], batch["logp"][i], batch["adv"][i], v, batch["ret"][i], iv, c.clip
+                )
+                loss = pg + c.vf_coef * vl - c.ent_coef * ent
+                if not torch.isfinite(loss):
+                    raise FloatingPointError(f"PPO loss is {loss.item()} (policy {pg.item()}, value {vl.item()})")
+                self.opt.zero_grad(set_to_none=True)
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
+                self.opt.step()
+                sums += [pg.item(), vl.item(), ent.item(), clipped.item()]
+                count += 1
+            out = dict(zip(("pg_loss", "v_loss", "entropy", "clip_frac"), sums / max(count, 1), strict=True))
+        return out
+
+    def iterate(self) -> dict[str, float]:
+        """One rollout and one update; returns its numbers."""
+        if self.steps >= self.next_snapshot and self.weights.get("snapshot", 0) > 0:
+            self.add_snapshot()
+            self.next_snapshot += self.cfg.snapshot_every
+        t0 = time.perf_counter()
+        batch = self.collect(self.cfg.n_steps)
+        t1 = time.perf_counter()
+        info = self.update(batch)
+        n = int(batch["obs"].shape[0])
+        self.steps += n
+        info.update(samples=n, rollout_s=t1 - t0, update_s=time.perf_counter() - t1)
+        return info
+
+    def agent(self, deterministic: bool = True) -> MLPAgent:
+        return self.net.agent(self.layout, deterministic=deterministic)
+
+
+# ===================================================================== warm start
+
+
+def collect_teacher(
+    game: str | GameSpec, teacher: str, players: Sequence[int], decisions: int, num_envs: int = 32, seed: int = 0
+) -> dict[str, np.ndarray]:
+    """``decisions`` decisions of ``teacher`` (a name of the game's registry) in every seat, spread over the
+    player counts: ``obs``, ``mask``, ``action`` and ``ret`` (the seat's final ``win`` reward)."""
+    spec = resolve_game(game)
+    agent = Opponent(teacher, make_agent(spec, teacher, seed=seed))
+    obs_l, mask_l, act_l, seat_l = [], [], [], []
+    ret: list[float] = []
+    per = max(1, decisions // len(players))
+    for j, p in enumerate(players):
+        b = make_batch(spec, num_envs, p, seed + 7 * j)
+        mine: list[list[list[int]]] = [[[] for _ in range(p)] for _ in range(b.n)]
+        start = len(ret)
+        while True:  # past the quota, the games under way play to their end (every sample gets its reward)
+            cur = b.acting()
+            live = np.flatnonzero(cur >= 0)
+            if live.size == 0:
+                break
+            obs, masks = b.observe(np.maximum(cur, 0)), b.masks()
+            acts = np.zeros(b.n, np.int64)
+            acts[live] = agent.act(b, live, obs, masks)
+            for i in live:
+                mine[i][cur[i]].append(len(ret))
+                ret.append(0.0)
+            obs_l.append(obs[live])
+            mask_l.append(masks[live])
+            act_l.append(acts[live])
+            seat_l.append(cur[live])
+            b.step(acts)
+            ended = np.flatnonzero(b.acting() < 0)
+            if ended.size:
+                win, _ = b.outcome(ended)
+                for e, i in enumerate(ended):
+                    for q in range(p):
+                        for k in mine[i][q]:
+                            ret[k] = float(win[e, q])
+                        mine[i][q] = []
+                if len(ret) - start < per:
+                    b.restart(ended)
+    out = {
+        "obs": np.concatenate(obs_l),
+        "mask": np.concatenate(mask_l),
+        "action": np.concatenate(act_l),
+        "ret": np.asarray(ret, np.float32),
+    }
+    return out
+
+
+def behaviour_clone(
+    net: ActorCritic,
+    data: dict[str, np.ndarray],
+    epochs: int = 4,
+    lr: float = 1e-3,
+    minibatch: int = 1024,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Fit the policy to the teacher's actions (cross-entropy over the legal actions) and the value to the
+    seats' final rewards; returns the last epoch's losses and the policy's agreement with the teacher."""
+    g = torch.Generator().manual_seed(seed)
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    obs, mask = torch.from_numpy(data["obs"]), torch.from_numpy(data["mask"].astype(np.bool_))
+    act, ret = torch.from_numpy(data["action"]), torch.from_numpy(data["ret"])
+    n = obs.shape[0]
+    out: dict[str, float] = {}
+    for _ in range(epochs):
+        sums, count = np.zeros(3), 0
+        for i in torch.tensor_split(torch.randperm(n, generator=g), max(1, round(n / minibatch))):
+            logits, v = net(obs[i])
+            logits = logits.masked_fill(~mask[i], NEG)
+            ce = nn.functional.cross_entropy(logits, act[i])
+            vl = 0.5 * ((v - ret[i]) ** 2).mean()
+            loss = ce + 0.5 * vl
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step()
+            sums += [ce.item(), vl.item(), (logits.argmax(1) == act[i]).float().mean().item()]
+            count += 1
+        out = dict(zip(("bc_loss", "bc_v_loss", "bc_agree"), sums / max(count, 1), strict=True))
+    return out
+
+
+# ===================================================================== evaluation
+
+
+def evaluate_vs(
+    game: str | GameSpec, agent: Any, opponent: str, players: int, games: int, seed: int = 0
+) -> tuple[float, float, float]:
+    """``agent`` in one seat, ``opponent`` (a name of the game's registry) in the others, seats rotated
+    (:func:`ohmygoods_env.framework.matches.play_games`): the agent's win rate (a ``k``-way shared win
+    counts ``1/k``) and its 95% Wilson interval."""
+    r = play_games(
+        game, [agent] + [opponent] * (players - 1), games, seed=seed, names=["agent"] + [opponent] * (players - 1)
+    )
+    a = r.agents[0]
+    return a.win_rate, a.win_lo, a.win_hi
+
+
+# ===================================================================== command line
+
+
+def build_parser(prog: str = "python -m ohmygoods_training.selfplay") -> argparse.ArgumentParser:
+    d = Config()
+    ap = argparse.ArgumentParser(prog=prog, description="masked PPO self-play with a league, any framework game")
+    ap.add_argument("--game", default=d.game)
+    ap.add_argument("--players", default=",".join(map(str, d.players)), help="player counts, e.g. 2,3,4,5,6")
+    for name in ("num_envs", "n_steps", "epochs", "minibatch", "max_snapshots", "snapshot_every", "seed"):
+        ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
+    for name in ("lr", "gamma", "lam", "clip", "ent_coef", "vf_coef", "max_grad_norm", "margin_coef"):
+        ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
+    ap.add_argument("--hidden", default=",".join(map(str, d.hidden)), help="hidden widths, e.g. 128,128")
+    ap.add_argument("--league", default=d.league, help="NAME:WEIGHT,...: self, snapshot, or agents by name")
+    ap.add_argument("--total-steps", type=int, default=1_000_000, help="learner decisions to train on")
+    ap.add_argument("--init", default="", help="start from this checkpoint (NAME.json)")
+    ap.add_argument("--bc-teacher", default="", help="warm start: clone this agent's play first (e.g. heuristic)")
+    ap.add_argument("--bc-decisions", type=int, default=100_000, help="teacher decisions to clone")
+    ap.add_argument("--bc-epochs", type=int, default=6)
+    ap.add_argument("--eval-every", type=int, default=500_000, help="learner decisions between evaluations")
+    ap.add_argument("--eval-vs", default="random", help="opponent agent names, comma separated")
+    ap.add_argument("--eval-games", type=int, default=60, help="games per player count and opponent")
+    ap.add_argument("--slow", action="store_true", help="play through the forward models, not a compiled batch")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--evaluate", default="", help="no training: evaluate this checkpoint (--eval-vs, --eval-games)")
+    ap.add_argument("--out", default="", help="the run folder (needed to train)")
+    return ap
+
+
+def _ints(text: str, what: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise ValueError(f"--{what} must be comma-separated ints, got {text!r}") from None
+
+
+def config_from(args: argparse.Namespace) -> Config:
+    kw = {k: getattr(args, k) for k in Config.__dataclass_fields__ if k not in ("players", "hidden", "fast", "extra")}
+    return Config(**kw, players=_ints(args.players, "players"), hidden=_ints(args.hidden, "hidden"), fast=not args.slow)
+
+
+def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
+    """Train as ``args`` say; writes the run folder; returns the last evaluation."""
+    torch.set_num_threads(args.threads)
+    cfg = config_from(args)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    net = load_net(args.init) if args.init else None
+    sp = SelfPlay(cfg, net)
+    meta = {"command": command, "config": asdict(cfg), "init": args.init}
+    (out / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
+    log = open(out / "train.log", "a")
+    if args.bc_teacher:
+        t = time.perf_counter()
+        data = collect_teacher(sp.spec, args.bc_teacher, cfg.players, args.bc_decisions, seed=cfg.seed)
+        t_bc = time.perf_counter()
+        info = behaviour_clone(sp.net, data, args.bc_epochs, seed=cfg.seed)
+        rec = {"bc_samples": int(data["obs"].shape[0]), "collect_s": round(t_bc - t, 1)}
+        rec.update(clone_s=round(time.perf_counter() - t_bc, 1), **{k: round(v, 4) for k, v in info.items()})
+        log.write(json.dumps(rec) + "\n")
+        log.flush()
+        print("[bc]", rec, flush=True)
+        save_net(sp.net, out / "bc.json", sp.layout, card={"command": command, "warm_start": rec})
+    evalf = out / "eval.csv"
+    if not evalf.exists():
+        evalf.write_text("steps,wall_s,players,opponent,games,rate,low,high\n")
+    t0 = time.perf_counter()
+    next_eval = args.eval_every
+    last: dict[str, Any] = {}
+
+    def evaluate(tag: str) -> None:
+        nonlocal last
+        agent = sp.agent()
+        for opp in [o for o in args.eval_vs.split(",") if o]:
+            for p in cfg.players:
+                rate, lo, hi = evaluate_vs(sp.spec, agent, opp, p, args.eval_games, seed=12345)
+                with open(evalf, "a", newline="") as fh:
+                    csv.writer(fh).writerow(
+                        [sp.steps, round(time.perf_counter() - t0, 1), p, opp, args.eval_games,
+                         round(rate, 4), round(lo, 4), round(hi, 4)]
+                    )  # fmt: skip
+                last[f"{p}p-{opp}"] = rate
+                print(f"[{tag}] steps {sp.steps} {p}p vs {opp}: {rate:.3f} [{lo:.3f}, {hi:.3f}]", flush=True)
+        card = {"command": command, "steps": sp.steps, "wall_s": round(time.perf_counter() - t0, 1)}
+        save_net(sp.net, out / "last.json", sp.layout, card=card)
+        save_net(sp.net, out / f"step_{sp.steps}.json", sp.layout, card=card)
+
+    while sp.steps < args.total_steps:
+        info = sp.iterate()
+        res = {k: round(float(np.mean(v)), 3) for k, v in sorted(sp.results.items()) if len(v) >= 20}
+        sp.results = {k: v[-200:] for k, v in sp.results.items()}
+        rec = {
+            "steps": sp.steps,
+            "wall_s": round(time.perf_counter() - t0, 1),
+            **{k: round(v, 4) for k, v in info.items()},
+        }
+        log.write(json.dumps({**rec, "train_win": res}) + "\n")
+        log.flush()
+        if sp.steps >= next_eval:
+            evaluate("eval")
+            next_eval += args.eval_every
+    evaluate("final")
+    return last
+
+
+def evaluate_checkpoint(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """``--evaluate PATH``: the checkpoint's greedy policy against each ``--eval-vs`` opponent at each
+    player count; prints and returns one row each (win rate, 95% Wilson interval, parity ``1/P``)."""
+    torch.set_num_threads(args.threads)
+    spec = resolve_game(args.game)
+    agent = load_policy(args.evaluate, layout=game_layout(spec))
+    rows = []
+    for opp in [o for o in args.eval_vs.split(",") if o]:
+        for p in _ints(args.players, "players"):
+            t = time.perf_counter()
+            rate, lo, hi = evaluate_vs(spec, agent, opp, p, args.eval_games, seed=args.seed)
+            row = {"players": p, "opponent": opp, "games": args.eval_games, "rate": round(rate, 4),
+                   "low": round(lo, 4), "high": round(hi, 4), "parity": round(1 / p, 4),
+                   "seconds": round(time.perf_counter() - t, 1)}  # fmt: skip
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+    return rows
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m ohmygoods_training.selfplay") -> int:
+    args = build_parser(prog).parse_args(argv)
+    if args.evaluate:
+        evaluate_checkpoint(args)
+        return 0
+    if not args.out:
+        raise SystemExit("--out RUN_FOLDER is needed to train (or --evaluate CHECKPOINT)")
+    command = " ".join([prog, *(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))])
+    run(args, command)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
