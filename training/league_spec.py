@@ -1,7 +1,8 @@
 """The league spec: who plays the seats of a training game, written ``"self:0.6,snapshot:0.3,heuristic:0.1"``.
 
-One spec, one meaning, for both training loops (:mod:`ohmygoods_training.fast_ppo` and the SB3 loop
-of :mod:`ohmygoods_training.train_ppo` / :mod:`ohmygoods_training.league`):
+One spec, one meaning, for every training loop (:mod:`ohmygoods_training.fast_ppo`, the SB3 loop
+of :mod:`ohmygoods_training.train_ppo` / :mod:`ohmygoods_training.league`, and the self-play loop of
+any framework game, :mod:`ohmygoods_training.selfplay`, whose seats are the game's agents by name):
 
 ==================  ===============================================================================
 entry               who plays the seat
@@ -75,19 +76,24 @@ def opponent_agent(name: str, seed: int) -> Any:
     return make_agent(name, seed=seed)
 
 
-def parse_entries(spec: str | Iterable[str]) -> dict[str, float]:
+def parse_entries(spec: str | Iterable[str], agents: Iterable[str] | None = None) -> dict[str, float]:
     """The entries of a league spec with their weights, in order (validated, not normalised).
 
-    Raises ``ValueError`` naming an unknown entry, a malformed ``mcts...``, a negative weight, or a
-    spec with no positive weight.
+    ``agents``: the agent names a seat may be besides ``self`` and ``snapshot`` (another game's agent
+    registry, e.g. ``framework.agents.agent_names("artificium")``); None: *Oh my Goods!*'s baselines
+    and ``mctsN``. Raises ``ValueError`` naming an unknown entry, a malformed ``mcts...``, a negative
+    weight, or a spec with no positive weight.
     """
     items = spec.split(",") if isinstance(spec, str) else list(spec)
+    allowed = None if agents is None else sorted(set(agents))
     out: dict[str, float] = {}
     for item in items:
         name, _, val = item.strip().partition(":")
         if not name:
             continue
-        if name not in (SELF, SNAPSHOT, *BASELINES) and search_sims(name) is None:
+        if allowed is not None and name not in (SELF, SNAPSHOT, *allowed):
+            raise ValueError(f"unknown league entry {name!r}: expected {SELF}, {SNAPSHOT} or one of {allowed}")
+        if allowed is None and name not in (SELF, SNAPSHOT, *BASELINES) and search_sims(name) is None:
             raise ValueError(
                 f"unknown league entry {name!r}: expected {SELF}, {SNAPSHOT}, {', '.join(BASELINES)} "
                 f"or {SEARCH_PREFIX}N (the search with N simulations)"

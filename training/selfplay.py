@@ -53,11 +53,13 @@ from ohmygoods_agents.checkpoint import load_policy, read_checkpoint, save_check
 from ohmygoods_agents.policy_agents import MLPAgent, sample_masked
 from torch import nn
 
-from ohmygoods_env.framework.agents import choose, make_agent
+from ohmygoods_env.framework.agents import agent_names, choose, make_agent
 from ohmygoods_env.framework.game import GameSpec, resolve_game
 from ohmygoods_env.framework.matches import play_games
 
 from .fast_ppo import gae_per_seat, legal_index, legal_logits, ppo_terms
+from .imitation import clone
+from .league_spec import parse_entries
 
 LEARNER = -1
 NEG = -1e9
@@ -305,24 +307,6 @@ def export_policy(src: str | Path, dst: str | Path, **card: Any) -> Path:
 # ===================================================================== league
 
 
-def parse_league(text: str) -> dict[str, float]:
-    """``"self:0.5,snapshot:0.3,random:0.2"`` -> weights; ``self`` is the learner, ``snapshot`` frozen copies,
-    any other name an agent of the game's registry."""
-    out: dict[str, float] = {}
-    for part in text.split(","):
-        name, sep, w = part.strip().partition(":")
-        try:
-            weight = float(w) if sep else 1.0
-        except ValueError:
-            raise ValueError(f"league entry {part!r}: expected NAME:WEIGHT with a number") from None
-        if not name or weight < 0:
-            raise ValueError(f"league entry {part!r}: expected NAME:WEIGHT with a weight >= 0")
-        out[name] = weight
-    if sum(out.values()) <= 0:
-        raise ValueError(f"league {text!r} has no positive weight")
-    return out
-
-
 class Opponent:
     """A league seat: ``act(batch, rows) -> actions`` for the acting seats of ``rows``."""
 
@@ -393,7 +377,7 @@ class SelfPlay:
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
         self.rng = np.random.default_rng(cfg.seed)
         self.gen = torch.Generator().manual_seed(cfg.seed)
-        self.weights = parse_league(cfg.league)
+        self.weights = parse_entries(cfg.league, agents=agent_names(self.spec))
         self.opponents: list[Opponent] = []
         self.fixed: dict[str, int] = {}
         for k, name in enumerate(n for n in self.weights if n not in ("self", "snapshot")):
@@ -650,29 +634,17 @@ def behaviour_clone(
     seed: int = 0,
 ) -> dict[str, float]:
     """Fit the policy to the teacher's actions (cross-entropy over the legal actions) and the value to the
-    seats' final rewards; returns the last epoch's losses and the policy's agreement with the teacher."""
-    g = torch.Generator().manual_seed(seed)
-    opt = torch.optim.Adam(net.parameters(), lr=lr)
-    obs, mask = torch.from_numpy(data["obs"]), torch.from_numpy(data["mask"].astype(np.bool_))
-    act, ret = torch.from_numpy(data["action"]), torch.from_numpy(data["ret"])
-    n = obs.shape[0]
-    out: dict[str, float] = {}
-    for _ in range(epochs):
-        sums, count = np.zeros(3), 0
-        for i in torch.tensor_split(torch.randperm(n, generator=g), max(1, round(n / minibatch))):
-            logits, v = net(obs[i])
-            logits = logits.masked_fill(~mask[i], NEG)
-            ce = nn.functional.cross_entropy(logits, act[i])
-            vl = 0.5 * ((v - ret[i]) ** 2).mean()
-            loss = ce + 0.5 * vl
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-            opt.step()
-            sums += [ce.item(), vl.item(), (logits.argmax(1) == act[i]).float().mean().item()]
-            count += 1
-        out = dict(zip(("bc_loss", "bc_v_loss", "bc_agree"), sums / max(count, 1), strict=True))
-    return out
+    seats' final rewards, with the one cloning loop (:func:`ohmygoods_training.imitation.clone`); returns
+    the last epoch's ``loss_pi``, ``loss_v`` and ``accuracy`` (agreement with the teacher)."""
+
+    def forward(obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, v = net(obs)
+        return logits.masked_fill(~mask, NEG), v
+
+    samples = {"obs": data["obs"], "masks": data["mask"], "actions": data["action"], "returns": data["ret"]}
+    stats = clone(net.parameters(), forward, samples, epochs=epochs, minibatch=minibatch, lr=lr, vf_coef=0.25,
+                  seed=seed, max_grad_norm=1.0)  # fmt: skip
+    return {k: stats[k] for k in ("loss_pi", "loss_v", "accuracy")}
 
 
 # ===================================================================== evaluation

@@ -11,6 +11,7 @@ import pytest
 import torch
 from ohmygoods_agents.artificium import policy as art_agents
 from ohmygoods_agents.checkpoint import CheckpointError, shipped_checkpoints
+from ohmygoods_training.league_spec import parse_entries
 from ohmygoods_training.selfplay import (
     ActorCritic,
     Config,
@@ -21,14 +22,13 @@ from ohmygoods_training.selfplay import (
     evaluate_vs,
     load_net,
     make_batch,
-    parse_league,
     save_net,
 )
 
 import ohmygoods_env.framework.examples  # noqa: F401  (registers goofspiel)
 from ohmygoods_env.artificium import Game
 from ohmygoods_env.artificium import layout as AL
-from ohmygoods_env.framework.agents import choose, make_agent
+from ohmygoods_env.framework.agents import agent_names, choose, make_agent
 
 
 def _tiny(game: str = "artificium", players=(2, 3), **kw) -> Config:
@@ -90,15 +90,19 @@ def test_warm_start_clones_the_teacher_and_every_sample_has_its_seats_final_rewa
     net = ActorCritic(AL.OBS_DIM, AL.N_ACTIONS, (32,))
     first = behaviour_clone(net, data, epochs=1, minibatch=128)
     last = behaviour_clone(net, data, epochs=15, lr=3e-3, minibatch=128)
-    assert last["bc_loss"] < first["bc_loss"] and last["bc_agree"] > first["bc_agree"]
+    assert last["loss_pi"] < first["loss_pi"] and last["accuracy"] > first["accuracy"]
 
 
 def test_league_parse_names_what_is_wrong():
-    assert parse_league("self:0.5,random:0.5") == {"self": 0.5, "random": 0.5}
-    with pytest.raises(ValueError, match="NAME:WEIGHT"):
-        parse_league("self:x")
+    """One league spec for every loop: here the seats are the game's agents by name."""
+    names = agent_names("artificium")
+    assert parse_entries("self:0.5,random:0.5", agents=names) == {"self": 0.5, "random": 0.5}
+    with pytest.raises(ValueError, match="is not a number"):
+        parse_entries("self:x", agents=names)
     with pytest.raises(ValueError, match="no positive weight"):
-        parse_league("self:0")
+        parse_entries("self:0", agents=names)
+    with pytest.raises(ValueError, match="unknown league entry 'mcts50'"):
+        parse_entries("self:1,mcts50:1", agents=names)  # Oh my Goods!'s search is not an agent of this game
 
 
 def _decisions(n: int = 40, players: int = 4, seed: int = 3):
