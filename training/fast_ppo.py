@@ -40,6 +40,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -124,6 +125,47 @@ def ppo_terms(
     vl = 0.5 * ((v - ret) ** 2).mean()
     ent = -(logp_all.exp() * logp_all).masked_fill(~valid, 0.0).sum(1).mean()
     return pg, vl, ent, ((ratio - 1).abs() > clip).float().mean()
+
+
+def ppo_update(
+    batch: dict[str, torch.Tensor],
+    forward: Callable[[torch.Tensor], tuple[torch.Tensor, torch.Tensor]],
+    params: Iterable[torch.nn.Parameter],
+    opt: torch.optim.Optimizer,
+    cfg: Any,
+) -> dict[str, float]:
+    """The one PPO update of every loop: ``cfg.epochs`` passes over ``batch`` in near-equal minibatches
+    of about ``cfg.minibatch`` samples (a 1-sample remainder would make the advantage normalisation
+    divide by a NaN standard deviation), :func:`ppo_terms` with ``cfg.clip``, the loss
+    ``pg + cfg.vf_coef * v - cfg.ent_coef * entropy``, gradients clipped to ``cfg.max_grad_norm``.
+    ``forward(rows) -> (logits, values)`` is the network on the batch rows ``rows``. Returns the
+    mean losses of the last epoch; a non-finite loss raises ``FloatingPointError``."""
+    params = list(params)
+    n = batch["obs"].shape[0]
+    out: dict[str, float] = {}
+    ids, valid = legal_index(batch["mask"])
+    pos = ((ids == batch["action"][:, None]) & valid).to(torch.int8).argmax(1)  # the action's column
+    for _ in range(cfg.epochs):
+        perm = torch.randperm(n)
+        sums, count = np.zeros(4), 0
+        for i in torch.tensor_split(perm, max(1, round(n / cfg.minibatch))):
+            logits, v = forward(i)
+            iv = valid[i]
+            logp_all = torch.log_softmax(legal_logits(logits, ids[i], iv), 1)
+            pg, vl, ent, clipped = ppo_terms(
+                logp_all, pos[i], batch["logp"][i], batch["adv"][i], v, batch["ret"][i], iv, cfg.clip
+            )
+            loss = pg + cfg.vf_coef * vl - cfg.ent_coef * ent
+            if not torch.isfinite(loss):
+                raise FloatingPointError(f"PPO loss is {loss.item()} (policy {pg.item()}, value {vl.item()})")
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
+            opt.step()
+            sums += [pg.item(), vl.item(), ent.item(), clipped.item()]
+            count += 1
+        out = dict(zip(("pg_loss", "v_loss", "entropy", "clip_frac"), sums / max(count, 1), strict=True))
+    return out
 
 
 # ===================================================================== GAE
@@ -420,38 +462,14 @@ class FastPPO:
         self.timing = {"rollout_s": 0.0, "update_s": 0.0}
 
     def update(self, batch: dict[str, torch.Tensor]) -> dict[str, float]:
-        """PPO epochs over the batch; returns mean losses of the last epoch."""
-        c = self.cfg
-        n = batch["obs"].shape[0]
-        out: dict[str, float] = {}
-        ids, valid = legal_index(batch["mask"])
-        pos = ((ids == batch["action"][:, None]) & valid).to(torch.int8).argmax(1)  # the action's column
-        for _ in range(c.epochs):
-            perm = torch.randperm(n)
-            sums = np.zeros(4)
-            count = 0
-            # near-equal minibatches of about c.minibatch samples: a 1-sample remainder would make
-            # the advantage normalisation divide by a NaN standard deviation
-            for i in torch.tensor_split(perm, max(1, round(n / c.minibatch))):
-                h = self.net.features(batch["obs"][i])
-                v = self.net.v(h).squeeze(1)
-                iv = valid[i]
-                pa = batch["prior"][i] if self.net.prior is not None else None
-                logp_all = torch.log_softmax(legal_logits(self.net.policy_logits(h, pa), ids[i], iv), 1)
-                pg, vl, ent, clipped = ppo_terms(
-                    logp_all, pos[i], batch["logp"][i], batch["adv"][i], v, batch["ret"][i], iv, c.clip
-                )
-                loss = pg + c.vf_coef * vl - c.ent_coef * ent
-                if not torch.isfinite(loss):
-                    raise FloatingPointError(f"PPO loss is {loss.item()} (policy {pg.item()}, value {vl.item()})")
-                self.opt.zero_grad(set_to_none=True)
-                loss.backward()
-                nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
-                self.opt.step()
-                sums += [pg.item(), vl.item(), ent.item(), clipped.item()]
-                count += 1
-            out = dict(zip(("pg_loss", "v_loss", "entropy", "clip_frac"), sums / max(count, 1), strict=True))
-        return out
+        """PPO epochs over the batch (:func:`ppo_update`); returns mean losses of the last epoch."""
+
+        def forward(i: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            h = self.net.features(batch["obs"][i])
+            pa = batch["prior"][i] if self.net.prior is not None else None
+            return self.net.policy_logits(h, pa), self.net.v(h).squeeze(1)
+
+        return ppo_update(batch, forward, self.net.parameters(), self.opt, self.cfg)
 
     def iterate(self) -> dict[str, float]:
         """One rollout and one update; returns its numbers."""
@@ -885,6 +903,7 @@ __all__ = [
     "SelfPlayRollout",
     "SlotNet",
     "SlotNetAgent",
+    "ppo_update",
     "build_parser",
     "final_evaluation",
     "gae_per_seat",

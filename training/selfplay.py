@@ -57,7 +57,7 @@ from ohmygoods_env.framework.agents import agent_names, choose, make_agent
 from ohmygoods_env.framework.game import GameSpec, resolve_game
 from ohmygoods_env.framework.matches import play_games
 
-from .fast_ppo import gae_per_seat, legal_index, legal_logits, ppo_terms
+from .fast_ppo import gae_per_seat, legal_index, legal_logits, ppo_update
 from .imitation import clone
 from .league_spec import parse_entries
 
@@ -528,32 +528,8 @@ class SelfPlay:
 
     # -------------------------------------------------------------- update
     def update(self, batch: dict[str, torch.Tensor]) -> dict[str, float]:
-        """PPO epochs over the batch; mean losses of the last epoch."""
-        c = self.cfg
-        n = batch["obs"].shape[0]
-        ids, valid = legal_index(batch["mask"])
-        pos = ((ids == batch["action"][:, None]) & valid).to(torch.int8).argmax(1)
-        out: dict[str, float] = {}
-        for _ in range(c.epochs):
-            sums, count = np.zeros(4), 0
-            for i in torch.tensor_split(torch.randperm(n), max(1, round(n / c.minibatch))):
-                logits, v = self.net(batch["obs"][i])
-                iv = valid[i]
-                logp_all = torch.log_softmax(legal_logits(logits, ids[i], iv), 1)
-                pg, vl, ent, clipped = ppo_terms(
-                    logp_all, pos[i], batch["logp"][i], batch["adv"][i], v, batch["ret"][i], iv, c.clip
-                )
-                loss = pg + c.vf_coef * vl - c.ent_coef * ent
-                if not torch.isfinite(loss):
-                    raise FloatingPointError(f"PPO loss is {loss.item()} (policy {pg.item()}, value {vl.item()})")
-                self.opt.zero_grad(set_to_none=True)
-                loss.backward()
-                nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
-                self.opt.step()
-                sums += [pg.item(), vl.item(), ent.item(), clipped.item()]
-                count += 1
-            out = dict(zip(("pg_loss", "v_loss", "entropy", "clip_frac"), sums / max(count, 1), strict=True))
-        return out
+        """PPO epochs over the batch (the one update of every loop, ``fast_ppo.ppo_update``)."""
+        return ppo_update(batch, lambda i: self.net(batch["obs"][i]), self.net.parameters(), self.opt, self.cfg)
 
     def iterate(self) -> dict[str, float]:
         """One rollout and one update; returns its numbers."""
