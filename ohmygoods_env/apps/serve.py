@@ -566,15 +566,20 @@ def web_kind(game: str) -> WebKind:
 
 STATIC = Path(__file__).parent / "static"
 SHELL_INCLUDE = "//@include shell.js"
+#: the include lines of a game's page and the shared file each stands for
+SHELL_PARTS: dict[str, str] = {SHELL_INCLUDE: "shell.js", "/*@include shell.css*/": "shell.css"}
 
 
 def page_html(name: str) -> str:
-    """The page ``static/<name>`` with what every game's page shares (``static/shell.js``) put in place of
-    its line ``//@include shell.js``; a page without that line is refused (``ValueError``)."""
+    """The page ``static/<name>`` with what every game's page shares put in place of its include lines
+    (``//@include shell.js``: ``static/shell.js``; ``/*@include shell.css*/``: ``static/shell.css``); a page
+    without each line exactly once is refused (``ValueError``)."""
     page = (STATIC / name).read_text(encoding="utf-8")
-    if page.count(SHELL_INCLUDE) != 1:
-        raise ValueError(f"static/{name} must hold the line {SHELL_INCLUDE!r} once")
-    return page.replace(SHELL_INCLUDE, (STATIC / "shell.js").read_text(encoding="utf-8").rstrip("\n"))
+    for line, part in SHELL_PARTS.items():
+        if page.count(line) != 1:
+            raise ValueError(f"static/{name} must hold the line {line!r} once")
+        page = page.replace(line, (STATIC / part).read_text(encoding="utf-8").rstrip("\n"))
+    return page
 
 
 class GameServer(ThreadingHTTPServer):

@@ -310,11 +310,12 @@ def test_the_replay_download_follows_the_host_allow_list(server) -> None:
 
 
 def test_every_game_page_holds_the_shared_shell_once_and_the_token() -> None:
-    """Both pages get static/shell.js in place of their include line (the token check, the JSON call)."""
-    from ohmygoods_env.apps.serve import SHELL_INCLUDE, STATIC, WEB_GAMES, page_html, web_kind
+    """Both pages get static/shell.js and shell.css in place of their include lines (the token check,
+    the JSON call, the styles)."""
+    from ohmygoods_env.apps.serve import SHELL_PARTS, STATIC, WEB_GAMES, page_html, web_kind
 
-    shell = (STATIC / "shell.js").read_text()
     for game in WEB_GAMES:
         page = page_html(web_kind(game).page)
-        assert SHELL_INCLUDE not in page and page.count(shell.rstrip("\n")) == 1
+        for line, part in SHELL_PARTS.items():
+            assert line not in page and page.count((STATIC / part).read_text().rstrip("\n")) == 1
         assert page.count("X-Ohmygoods-Token") == 1 and "{{TOKEN}}" in page
