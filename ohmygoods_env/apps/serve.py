@@ -129,6 +129,21 @@ class Table:
     history: list
     hinter: Any = None
 
+    def _seat_agents(self, seat: int | None, agents: list[str], build: Any) -> None:
+        """The person's ``seat`` (None: a watched game, every seat an agent), the seats' names and the
+        agents, each built as ``build(name, seed)`` with a seed derived from the deal and the seat; an
+        agent that cannot be built is a ``BadRequest``."""
+        self.seat = seat
+        self.watch = seat is None
+        self.names = list(agents) if self.watch else agents[:seat] + ["you"] + agents[seat:]
+        deal = self.game.seed
+        try:
+            self.agents = [
+                None if p == seat else build(name, offset_seed(deal, 1 + p)) for p, name in enumerate(self.names)
+            ]
+        except (ValueError, OSError, ImportError, TypeError) as exc:
+            raise BadRequest(f"opponents: {exc}") from None
+
     def _next_agent_move(self) -> None:
         raise NotImplementedError
 
@@ -279,17 +294,8 @@ class WebGame(Table):
             self.game = Game(players, rules, seed=seed, **(variants or {}))
         except (ValueError, TypeError) as exc:  # a rule set the RuleSet refuses (royal with keep_one)
             raise BadRequest(str(exc)) from None
-        self.seat = seat
-        self.watch = seat is None
+        self._seat_agents(seat, opponents, lambda name, s: make_agent(name, seed=s))
         self.watch_view = viewer if viewer is not None else PUBLIC
-        self.names = list(opponents) if self.watch else opponents[:seat] + ["you"] + opponents[seat:]
-        deal = self.game.seed
-        try:
-            self.agents = [
-                None if p == seat else make_agent(self.names[p], seed=offset_seed(deal, 1 + p)) for p in range(players)
-            ]
-        except (ValueError, OSError, ImportError, TypeError) as exc:
-            raise BadRequest(f"opponents: {exc}") from None
         self.since: list[str] = []
         self.chronicle = Chronicle(self.game, self.viewer, self.names)
         self.happened: list[Note] = []  # what was revealed and produced since the person's last decision

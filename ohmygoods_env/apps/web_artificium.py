@@ -105,18 +105,8 @@ class ArtWebGame(Table):
             self.game = Game(players, seed)
         except (TypeError, ValueError) as exc:
             raise BadRequest(str(exc)) from None
-        self.seat = seat
-        self.watch = seat is None
+        self._seat_agents(seat, agents, lambda name, s: fa.make_agent(NAME, name, seed=s))
         self.viewer = seat if seat is not None else viewer
-        self.names = list(agents) if self.watch else agents[:seat] + ["you"] + agents[seat:]
-        deal = self.game.seed
-        try:
-            self.agents = [
-                None if p == seat else fa.make_agent(NAME, self.names[p], seed=offset_seed(deal, 1 + p))
-                for p in range(players)
-            ]
-        except (ValueError, OSError, ImportError, TypeError) as exc:
-            raise BadRequest(f"opponents: {exc}") from None
         self.since: list[str] = []
         self.happened: list[str] = []
         self.last_move: str | None = None
