@@ -290,6 +290,69 @@ def test_a_full_game_clicked_in_a_headless_browser(art_server, tmp_path) -> None
         browser.quit()
 
 
+@pytest.mark.parametrize(("players", "view"), [(4, "public"), (3, "1")])
+def test_watching_agents_play_in_a_headless_browser(art_server, players, view) -> None:
+    """Watch mode: every seat an agent, stepped by the page's "ten moves" button to the end. After
+    each step the drawing holds exactly the card faces its view may show (A9.2): the public view
+    only revealed and played cards, a seat's view also that seat's hand and face-down card."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_serve import _browser
+
+    browser = _browser()
+    try:
+        browser.get(_url(art_server, "/"))
+        wait = WebDriverWait(browser, 60, poll_frequency=0.02)
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "setup")
+        Select(browser.find_element(By.ID, "mode")).select_by_value("watch")
+        Select(browser.find_element(By.ID, "players")).select_by_value(str(players))
+        assert not browser.find_element(By.ID, "seat").is_displayed()
+        bots = browser.find_elements(By.CSS_SELECTOR, "select.opponent")
+        assert [o.get_attribute("data-seat") for o in bots] == [str(p) for p in range(players)]  # all agents
+        names = ["heuristic", "random", "greedy", "random"][:players]
+        for select, name in zip(bots, names, strict=True):
+            Select(select).select_by_value(name)
+        Select(browser.find_element(By.ID, "view")).select_by_value(view)
+        browser.find_element(By.ID, "seed").send_keys("5")
+        browser.find_element(By.ID, "start").click()
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "watching")
+        web = list(art_server.games.values())[-1]  # the newest game (the module's server has others)
+        assert web.watch and web.names == names and web.game.seed == 5
+        me = None if view == "public" else int(view)
+        title = "spectator view (public facts only)" if me is None else f"view of seat {me}"
+        read = (
+            "return [document.body.dataset.state, busy, document.querySelector('#picture svg').outerHTML,"
+            " [...document.querySelectorAll('#picture svg g.seat')].map(g => g.querySelectorAll('g.card').length),"
+            " document.querySelectorAll('#choices button').length]"
+        )
+        steps = drawn = 0
+        while True:
+            state, busy, svg, faces, buttons = browser.execute_script(read)
+            if state != "watching":
+                break
+            g = web.game
+            shown = [
+                len(g.cards_at(L.L_REVEALED + p)) + len(g.cards_at(L.L_PLAYED + p))
+                + (len(g.hand(p)) + len(g.cards_at(L.L_CHOSEN + p)) if p == me else 0)
+                for p in range(players)
+            ]  # fmt: skip
+            assert not busy and title in svg and buttons == 0 and faces == shown
+            drawn += sum(faces)
+            before = len(g.moves)
+            browser.find_element(By.ID, "stepten").click()
+            wait.until(lambda b, n=before: len(web.game.moves) > n and not b.execute_script("return busy"))
+            steps += 1
+        assert state == "over" and web.game.done and steps > 5 and drawn > 0
+        assert browser.find_element(By.ID, "result").text and not browser.find_element(By.ID, "watchbar").is_displayed()
+        rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
+        assert len(rows) == 1 + players
+        for p, score in enumerate(web.game.scores()):
+            assert rows[p + 1].find_elements(By.TAG_NAME, "td")[2].text == str(score)
+    finally:
+        browser.quit()
+
+
 def _page_of_a_twin_is_the_same(browser, web, game_id: str) -> bool:
     """A9.2: the page drawn from a world re-dealt for the person's seat (other hands and face-down
     cards changed) is the same page: the view is fetched again and drawn by the page's own code."""
