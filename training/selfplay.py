@@ -364,7 +364,11 @@ class SelfPlay:
         self.cfg = cfg
         torch.manual_seed(cfg.seed)
         self.spec = resolve_game(cfg.game)
-        self.batches = [make_batch(self.spec, cfg.num_envs, p, cfg.seed + 1000 * p, cfg.fast) for p in cfg.players]
+        # a count named k times gets k batches, each dealt from its own seed (more games at that count)
+        self.batches = [
+            make_batch(self.spec, cfg.num_envs, p, cfg.seed + 1000 * p + 100 * cfg.players[:j].count(p), cfg.fast)
+            for j, p in enumerate(cfg.players)
+        ]
         b0 = self.batches[0]
         sizes = {b.num_players: b.obs_size for b in self.batches}
         if len(set(sizes.values())) > 1:
@@ -646,7 +650,11 @@ def build_parser(prog: str = "python -m ohmygoods_training.selfplay") -> argpars
     d = Config()
     ap = argparse.ArgumentParser(prog=prog, description="masked PPO self-play with a league, any framework game")
     ap.add_argument("--game", default=d.game)
-    ap.add_argument("--players", default=",".join(map(str, d.players)), help="player counts, e.g. 2,3,4,5,6")
+    ap.add_argument(
+        "--players",
+        default=",".join(map(str, d.players)),
+        help="player counts, e.g. 2,3,4,5,6; a count named twice gets twice the games (2,3,4,5,6,6)",
+    )
     for name in ("num_envs", "n_steps", "epochs", "minibatch", "max_snapshots", "snapshot_every", "seed"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
     for name in ("lr", "gamma", "lam", "clip", "ent_coef", "vf_coef", "max_grad_norm", "margin_coef"):
@@ -713,7 +721,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         nonlocal last
         agent = sp.agent()
         for opp in [o for o in args.eval_vs.split(",") if o]:
-            for p in cfg.players:
+            for p in dict.fromkeys(cfg.players):
                 rate, lo, hi = evaluate_vs(sp.spec, agent, opp, p, args.eval_games, seed=12345)
                 with open(evalf, "a", newline="") as fh:
                     csv.writer(fh).writerow(

@@ -49,6 +49,14 @@ def test_loop_runs_a_few_iterations_with_finite_losses_and_league_seats():
     assert all(torch.isfinite(p).all() for p in sp.net.parameters())
 
 
+def test_a_count_named_twice_gets_a_second_batch_with_its_own_deals():
+    """``--players 2,3,3``: two 3-player batches, dealt from different seeds (more games at that count)."""
+    sp = SelfPlay(_tiny(players=(2, 3, 3)))
+    assert [b.num_players for b in sp.batches] == [2, 3, 3]
+    a, b = sp.batches[1], sp.batches[2]
+    assert not np.array_equal(a.observe(a.acting()), b.observe(b.acting()))
+
+
 def test_final_reward_reaches_each_learner_seat_once_per_finished_game():
     sp = SelfPlay(_tiny(players=(2,), n_steps=200, league="self:1"))
     batch = sp.collect(200)  # two-player games end within 200 steps of 4 tables
