@@ -14,14 +14,19 @@ Protocol (version 1), one JSON object per line, UTF-8:
 line                        content
 ==========================  =====================================================================
 ``hello`` (to the agent)    ``{"type": "hello", "protocol": "ohmygoods-agent", "version": 1,
-                            "env": "oh_my_goods-v1", "seed": int, "num_actions": int, "obs_dim":
-                            int, "state_len": int, "action_ranges": {name: [start, stop], ...}}``;
-                            no reply. ``action_ranges`` is the table of action ids
-                            (:data:`ohmygoods_env.layout.ACTION_RANGES`).
+                            "game": "ohmygoods", "env": "oh_my_goods-v1", "seed": int,
+                            "num_actions": int, "obs_dim": int, "state_len": int,
+                            "action_ranges": {name: [start, stop], ...}}``; no reply.
+                            ``action_ranges`` is the table of action ids
+                            (:data:`ohmygoods_env.layout.ACTION_RANGES`). Another game of the
+                            framework (``game``, e.g. ``"artificium"``, ``env`` ``"artificium-v0"``)
+                            adds ``"num_players"`` and ``"seat"``; its ``state_len`` is ``null``
+                            where the game has no array information state.
 ``act`` (to the agent)      ``{"type": "act", "observation": [float, ...] (obs_dim), "mask":
                             [0 or 1, ...] (num_actions), "legal": [id, ...], "info_state": [int,
                             ...] (state_len) or null}``: the acting seat's observation, legal
-                            mask (and its ids) and redacted information state.
+                            mask (and its ids) and redacted information state (``null`` for a
+                            game without an array information state).
 reply (from the agent)      one line: ``{"action": id}`` or a bare ``id``; ``id`` must be legal.
 ==========================  =====================================================================
 
@@ -49,9 +54,11 @@ from typing import Any
 import numpy as np
 
 from ohmygoods_env import layout as L
+from ohmygoods_env.framework.game import InformationSet, resolve_game
 from ohmygoods_env.policy import Agent
 
 PROTOCOL = "ohmygoods-agent"
+DEFAULT_GAME = "ohmygoods"
 PROTOCOL_VERSION = 1
 DEFAULT_TIMEOUT = 10.0
 _MAX_LINE = 1 << 20  # a reply longer than this is malformed
@@ -61,19 +68,51 @@ class ExternalAgentError(RuntimeError):
     """An external agent broke the protocol: a bad reply, a crash, or silence past the timeout."""
 
 
-def hello_message(seed: int | None) -> dict[str, Any]:
-    """The first line sent to an external agent (see the module docstring)."""
+def hello_message(
+    seed: int | None, game: str = DEFAULT_GAME, info: InformationSet | None = None, obs_dim: int | None = None
+) -> dict[str, Any]:
+    """The first line sent to an external agent (see the module docstring). A game other than
+    *Oh my Goods!* needs the seat's ``info`` (its seat and player count) and ``obs_dim``, the
+    length of that seat's observation at that player count."""
+    head = {"type": "hello", "protocol": PROTOCOL, "version": PROTOCOL_VERSION}
+    spec = resolve_game(game)
+    if spec.name == DEFAULT_GAME:
+        return {
+            **head,
+            "game": spec.name,
+            "env": f"oh_my_goods-v{L.LAYOUT_VERSION}",
+            "seed": seed,
+            "num_actions": L.N_ACTIONS,
+            "obs_dim": L.OBS_DIM,
+            "state_len": L.STATE_LEN,
+            "action_ranges": {name: [start, start + n] for name, start, n in L.ACTION_RANGES},
+        }
+    if info is None or obs_dim is None:
+        raise ValueError(f"the hello of {spec.title} names the seat and the observation size: give info and obs_dim")
+    state = _array_state(info)
     return {
-        "type": "hello",
-        "protocol": PROTOCOL,
-        "version": PROTOCOL_VERSION,
-        "env": f"oh_my_goods-v{L.LAYOUT_VERSION}",
+        **head,
+        "game": spec.name,
+        "env": f"{spec.name}-v{spec.version}",
         "seed": seed,
-        "num_actions": L.N_ACTIONS,
-        "obs_dim": L.OBS_DIM,
-        "state_len": L.STATE_LEN,
-        "action_ranges": {name: [start, start + n] for name, start, n in L.ACTION_RANGES},
+        "num_players": info.num_players,
+        "seat": info.player,
+        "num_actions": spec.num_actions,
+        "obs_dim": int(obs_dim),
+        "state_len": None if state is None else len(state),
+        "action_ranges": {row[0]: [row[1], row[1] + row[2]] for row in spec.action_ranges},
     }
+
+
+def _array_state(info: Any) -> list[int] | None:
+    """The information state as a list of ints; an :class:`InformationSet` of a game without an
+    array information state gives ``None``."""
+    if info is None:
+        return None
+    try:
+        return np.asarray(info).astype(int).tolist()
+    except TypeError:
+        return None
 
 
 def parse_command(command: str) -> list[str]:
@@ -111,9 +150,12 @@ class ExternalAgent(Agent):
     needs_info_state = True
     needs_observation = True
 
-    def __init__(self, command: str, seed: int | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self, command: str, seed: int | None = None, timeout: float = DEFAULT_TIMEOUT, game: str = DEFAULT_GAME
+    ) -> None:
         if not timeout > 0:
             raise ValueError(f"exec agent: timeout must be > 0 seconds, got {timeout}")
+        self.game = resolve_game(game).name
         self.command = command
         self.argv = parse_command(command)
         self.seed = seed
@@ -123,14 +165,15 @@ class ExternalAgent(Agent):
         self._stderr: Any = None
         self._buffer = b""
 
-    def _start(self) -> subprocess.Popen:
+    def _start(self, info: Any, obs_dim: int) -> subprocess.Popen:
+        hello = hello_message(self.seed, self.game, info, obs_dim)  # a wrong call fails before a program runs
         self._stderr = tempfile.TemporaryFile()
         proc = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, bufsize=0
         )
         weakref.finalize(self, _stop, proc, self._stderr)
         self._proc = proc
-        self._send(hello_message(self.seed))
+        self._send(hello)
         return proc
 
     def _fail(self, what: str) -> ExternalAgentError:
@@ -185,15 +228,16 @@ class ExternalAgent(Agent):
 
     def act(self, observation: np.ndarray, mask: np.ndarray, info_state: np.ndarray | None = None) -> int:
         m = np.asarray(mask)
+        obs = np.asarray(observation, np.float64)
         if self._proc is None:
-            self._start()
+            self._start(info_state if isinstance(info_state, InformationSet) else None, obs.shape[0])
         self._send(
             {
                 "type": "act",
-                "observation": np.asarray(observation, np.float64).tolist(),
+                "observation": obs.tolist(),
                 "mask": m.astype(int).tolist(),
                 "legal": np.flatnonzero(m).tolist(),
-                "info_state": None if info_state is None else np.asarray(info_state).astype(int).tolist(),
+                "info_state": _array_state(info_state),
             }
         )
         action = self._parse(self._read_line(), m)

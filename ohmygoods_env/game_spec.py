@@ -168,5 +168,6 @@ OHMYGOODS = register_game(
         obs_bounds=_obs_bounds,
         reward_modes=REWARD_MODES,
         make_agent=_make_agent,
+        action_ranges=L.ACTION_RANGES,
     )
 )

@@ -61,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
         "agent",
         nargs="?",
         help="agent spec: random, greedy, heuristic, mcts, ppo, ppo-3p, ppo:PATH, exec:COMMAND ...; another "
-        "game: any agent name of its registry (artificium: random, greedy, heuristic, ismcts:N, ...)",
+        "game: any agent name of its registry (artificium: random, greedy, heuristic, ismcts:N, ppo, exec:COMMAND ...)",
     )
     ap.add_argument(
         "--game",
@@ -136,16 +136,16 @@ def agent_setup(spec: str, args: argparse.Namespace) -> tuple[str, dict[str, Any
     kwargs: dict[str, Any] = {}
     label = spec
     name, _, arg = spec.partition(":")
-    if (getattr(args, "game", None) or DEFAULT_GAME) != DEFAULT_GAME:
-        pass  # mcts-N, --mcts-sims and exec: are Oh my Goods!'s
+    if name == "exec":  # named on this command line: the user allows the program to run (any game)
+        kwargs = {"timeout": args.exec_timeout, "allow_exec": True}
+    elif (getattr(args, "game", None) or DEFAULT_GAME) != DEFAULT_GAME:
+        pass  # mcts-N and --mcts-sims are Oh my Goods!'s
     elif name.startswith("mcts-") and name[5:].isdigit():
         kwargs = {"sims": int(name[5:]), "seconds": None}
         spec = "mcts" + (f":{arg}" if arg else "")
     elif name == "mcts" and args.mcts_sims is not None:
         kwargs = {"sims": args.mcts_sims, "seconds": None}
         label = f"{spec}-{args.mcts_sims}"
-    elif name == "exec":  # named on this command line: the user allows the program to run
-        kwargs = {"timeout": args.exec_timeout, "allow_exec": True}
     if args.trust_pickle:
         from .tournament import loads_pickle
 

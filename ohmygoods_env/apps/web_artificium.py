@@ -3,7 +3,8 @@
 :class:`ArtificiumWeb` is the game's :class:`~ohmygoods_env.apps.serve.WebKind`: the page
 ``static/artificium.html``, what the page offers (``GET /api/agents``: 2-6 players and every
 agent name :func:`ohmygoods_env.framework.agents.agent_names` returns for ``"artificium"`` at
-run time, the entry-point agents such as ``ismcts`` included), and :class:`ArtWebGame`, one
+run time that builds without an argument, the entry-point agents such as ``ismcts`` included,
+never ``exec``: :func:`offered_agents`), and :class:`ArtWebGame`, one
 game between a person and agents (or agents only, watched). The HTTP server, its origin and
 token checks and its bounded reads are the shell's (:mod:`ohmygoods_env.apps.serve`), unchanged.
 
@@ -240,8 +241,12 @@ class ArtificiumWeb:
     page = "artificium.html"
     download = "artificium-replay.html"
 
+    _agents: list[str] | None = None  # built on the first offer: every agent is made once to check it
+
     def offered(self) -> dict:
-        agents = offered_agents()
+        if self._agents is None:
+            self._agents = offered_agents()
+        agents = self._agents
         return {
             "game": NAME,
             "agents": agents,
@@ -270,16 +275,17 @@ class ArtificiumWeb:
 
 
 def offered_agents() -> list[str]:
-    """Every agent name of the framework registry for Artificium at run time (entry-point agents loaded)."""
-    from importlib import metadata
-
-    for ep in metadata.entry_points(group=fa.ENTRY_POINT_GROUP):
-        if ep.name not in fa.agent_names(NAME):
-            try:
-                fa.make_agent(NAME, ep.name, seed=0)  # registers it
-            except (ValueError, ImportError, TypeError):
-                continue
-    return fa.agent_names(NAME)
+    """Agent names offered on the page: every name of the framework registry for Artificium that
+    builds without an argument (entry-point agents loaded on the way, the shipped network
+    included); ``exec`` needs a command and ``allow_exec=True``, so it is never offered."""
+    offered = []
+    for name in fa.agent_names(NAME):
+        try:
+            fa.make_agent(NAME, name, seed=0)
+        except (ValueError, OSError, ImportError, TypeError):
+            continue
+        offered.append(name)
+    return offered
 
 
 # ------------------------------------------------------------------------------ replay

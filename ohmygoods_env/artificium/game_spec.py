@@ -54,6 +54,7 @@ ARTIFICIUM = register_game(
         wait_action=L.A_WAIT,
         obs_bounds=_obs_bounds,
         reward_modes=REWARD_MODES,
+        action_ranges=L.ACTION_RANGES,
     )
 )
 

@@ -337,7 +337,9 @@ class GameSpec:
     * ``obs_bounds(num_players) -> (low, high)``: bounds of ``observe`` (scalars or arrays);
     * ``reward_modes``: the ``mode`` values ``rewards`` accepts;
     * ``make_agent(spec, seed=None, **kwargs)``: the game's own agent registry, asked for
-      names the framework's registry (:mod:`ohmygoods_env.framework.agents`) does not know.
+      names the framework's registry (:mod:`ohmygoods_env.framework.agents`) does not know;
+    * ``action_ranges``: the layout's table of action ids, ``(name, start, size, ...)`` rows in
+      id order (:class:`~.registry.Ranges`), told to external agents by name.
     """
 
     name: str
@@ -354,6 +356,7 @@ class GameSpec:
     obs_bounds: Callable[[int], tuple[Any, Any]] = _no_bounds
     reward_modes: tuple[str, ...] = ("win",)
     make_agent: Callable[..., Any] | None = None
+    action_ranges: tuple[tuple, ...] = ()
 
     def check_num_players(self, num_players: object) -> int:
         """``num_players`` as an int in ``[min_players, max_players]`` (``TypeError`` / ``ValueError``)."""

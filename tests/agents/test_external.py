@@ -154,3 +154,75 @@ def test_an_evaluation_keeps_the_games_played_before_an_agent_fails_and_resumes(
     assert int(counter.read_text()) == 3 + 4  # the resumed run started only the 4 missing games
     assert report["players"]["2"]["opponents"][0]["games"] == 6
     assert (out / "games_2p.jsonl").read_text().splitlines()[:2] == kept
+
+
+# ------------------------------------------------------------------ another game: Artificium
+
+ART_EXAMPLE = EXAMPLE.with_name("artificium_agent.py")
+
+
+def test_an_artificium_program_hears_its_seat_and_the_action_table(tmp_path: Path) -> None:
+    """The hello of another game names it, the seat and the player count; the act line carries the
+    seat's observation and mask, and no information state (Artificium has no array one, A9.2)."""
+    from ohmygoods_env.artificium import layout as AL
+    from ohmygoods_env.framework.agents import choose
+    from ohmygoods_env.framework.agents import make_agent as make_game_agent
+    from ohmygoods_env.framework.game import resolve_game
+
+    log = tmp_path / "seen.jsonl"
+    body = (
+        f"out = open({str(log)!r}, 'w')\n"
+        "for line in sys.stdin:\n    m = json.loads(line)\n    out.write(line); out.flush()\n"
+        "    if m['type'] == 'act':\n        print(m['legal'][-1], flush=True)\n"
+    )
+    agent = make_game_agent("artificium", "exec:" + _script(tmp_path, body), seed=4, allow_exec=True)
+    g = resolve_game("artificium").make(3, seed=2)
+    p = g.pending_players()[0]
+    action = choose(agent, g, p)
+    hello, act = (json.loads(x) for x in log.read_text().splitlines())
+    assert (hello["game"], hello["env"], hello["seed"]) == ("artificium", "artificium-v0", 4)
+    assert (hello["num_players"], hello["seat"], hello["num_actions"]) == (3, p, AL.N_ACTIONS)
+    assert hello["obs_dim"] == len(g.observe(p)) and hello["state_len"] is None
+    assert hello["action_ranges"]["apply"] == [AL.A_APPLY, AL.A_APPLY + 1]
+    assert hello["action_ranges"]["choose card"] == [AL.A_PLAY, AL.A_PLAY + AL.N_TYPES]
+    assert act["info_state"] is None and act["legal"] == g.legal_actions(p) and action == g.legal_actions(p)[-1]
+    assert np.allclose(act["observation"], g.observe(p))
+    assert hello_message(4, "ohmygoods")["game"] == "ohmygoods"
+    with pytest.raises(ValueError, match="give info and obs_dim"):
+        hello_message(4, "artificium")
+
+
+def test_the_artificium_example_plays_an_evaluation_through_the_command_line(tmp_path: Path, capsys) -> None:
+    """``ohmygoods evaluate --game artificium "exec:python3 artificium_agent.py"``: whole games, a report."""
+    from ohmygoods_env.apps import evaluate as EV
+
+    data = json.loads(E.protocol_file("artificium").read_text())
+    data["tiers"]["tiny"] = {"3": {"random": 2, "heuristic": 1}}
+    proto = tmp_path / "proto.json"
+    proto.write_text(json.dumps(data))
+    out = tmp_path / "eval"
+    argv = ["--game", "artificium", f"exec:{PY} {ART_EXAMPLE}", "--protocol", str(proto), "--tier", "tiny"]
+    assert EV.main([*argv, "--players", "3", "--out", str(out), "--workers", "1"]) == 0
+    report = json.loads((out / "report.json").read_text())
+    vs_random, vs_heuristic = report["players"]["3"]["opponents"]
+    assert report["game"] == "artificium" and (vs_random["games"], vs_heuristic["games"]) == (6, 3)  # seats rotated
+    assert len((out / "games_3p.jsonl").read_text().splitlines()) == 9
+    assert vs_random["opponent"] == "random" and vs_random["score_mean"] > 0  # it applies cards: real points
+
+
+def test_an_artificium_exec_agent_from_a_request_never_starts_a_program(tmp_path: Path) -> None:
+    """A page's request naming ``exec:...`` for Artificium is refused (400) and runs nothing; the page
+    never offers ``exec``."""
+    from ohmygoods_env.apps import serve
+    from ohmygoods_env.apps import web_artificium as W
+    from ohmygoods_env.framework.agents import make_agent as make_game_agent
+
+    marker = tmp_path / "ran"
+    spec = "exec:" + _script(tmp_path, f"open({str(marker)!r}, 'w').write('ran')\n")
+    with pytest.raises(ValueError, match="allow_exec=True"):
+        make_game_agent("artificium", spec)
+    with pytest.raises(serve.BadRequest, match="allow_exec=True"):
+        W.ArtificiumWeb().new_game({"players": 2, "seat": 0, "opponents": [spec]})
+    with pytest.raises(serve.BadRequest, match="allow_exec=True"):
+        W.ArtificiumWeb().new_game({"players": 2, "watch": True, "opponents": [spec, "random"]})
+    assert not marker.exists() and "exec" not in W.offered_agents()

@@ -69,7 +69,8 @@ def test_the_page_and_the_offer_are_artificium_s(art_server) -> None:
     assert "Artificium" in page and art_server.token in page
     status, offer = _call(art_server, "/api/agents")
     assert status == 200 and offer["game"] == "artificium" and offer["players"] == [2, 3, 4, 5, 6]
-    assert offer["agents"] == fa.agent_names("artificium") and {"random", "ismcts"} <= set(offer["agents"])
+    assert offer["agents"] == W.offered_agents() and {"random", "ismcts", "ppo"} <= set(offer["agents"])
+    assert set(fa.agent_names("artificium")) - set(offer["agents"]) == {"exec"}  # never a program from a page
     assert offer["hint"] == ("heuristic" in offer["agents"])
 
 
@@ -234,7 +235,7 @@ def test_a_full_game_clicked_in_a_headless_browser(art_server, tmp_path) -> None
         Select(browser.find_element(By.ID, "seat")).select_by_value("0")
         opponents = browser.find_elements(By.CSS_SELECTOR, "select.opponent")
         assert [o.get_attribute("data-seat") for o in opponents] == ["1", "2"]
-        assert [o.get_attribute("value") for o in Select(opponents[0]).options] == fa.agent_names("artificium")
+        assert [o.get_attribute("value") for o in Select(opponents[0]).options] == W.offered_agents()
         for o in opponents:
             Select(o).select_by_value("random")
         browser.find_element(By.ID, "seed").send_keys("7")

@@ -13,8 +13,11 @@ import ohmygoods_env.framework.examples  # registers goofspiel
 from ohmygoods_env.framework.agents import agent_names, make_agent
 assert "ohmygoods_agents" not in sys.modules
 art, goof = agent_names("artificium"), agent_names("goofspiel")
-for name in art:
-    make_agent("artificium", name, seed=0)
+for name in art:  # exec needs a command and the caller's consent; the process starts at its first decision
+    if name == "exec":
+        make_agent("artificium", f"exec:{sys.executable} -c pass", seed=0, allow_exec=True)
+    else:
+        make_agent("artificium", name, seed=0)
 print(art, goof)
 """
 
@@ -23,5 +26,5 @@ def test_names_include_entry_points_of_this_game_only_and_each_resolves() -> Non
     out = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     art, goof = out.stdout.strip().split("] [")
-    assert all(f"'{n}'" in art for n in ("random", "greedy", "heuristic", "ismcts"))
-    assert "greedy" not in goof and "heuristic" not in goof and "'ismcts'" in goof and "'random'" in goof
+    assert all(f"'{n}'" in art for n in ("random", "greedy", "heuristic", "ismcts", "ppo", "exec"))
+    assert "greedy" not in goof and "exec" not in goof and "heuristic" not in goof and "'ismcts'" in goof and "'random'" in goof
