@@ -74,33 +74,28 @@ def hello_message(
     """The first line sent to an external agent (see the module docstring). A game other than
     *Oh my Goods!* needs the seat's ``info`` (its seat and player count) and ``obs_dim``, the
     length of that seat's observation at that player count."""
-    head = {"type": "hello", "protocol": PROTOCOL, "version": PROTOCOL_VERSION}
     spec = resolve_game(game)
-    if spec.name == DEFAULT_GAME:
-        return {
-            **head,
-            "game": spec.name,
-            "env": f"oh_my_goods-v{L.LAYOUT_VERSION}",
-            "seed": seed,
-            "num_actions": L.N_ACTIONS,
-            "obs_dim": L.OBS_DIM,
-            "state_len": L.STATE_LEN,
-            "action_ranges": {name: [start, start + n] for name, start, n in L.ACTION_RANGES},
-        }
+    hello = {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "version": PROTOCOL_VERSION,
+        "game": spec.name,
+        "env": f"{spec.name}-v{spec.version}",
+        "seed": seed,
+        "num_actions": spec.num_actions,
+        "action_ranges": {row[0]: [row[1], row[1] + row[2]] for row in spec.action_ranges},
+    }
+    if spec.name == DEFAULT_GAME:  # one observation size for every player count; the env name of its layout
+        return {**hello, "env": f"oh_my_goods-v{L.LAYOUT_VERSION}", "obs_dim": L.OBS_DIM, "state_len": L.STATE_LEN}
     if info is None or obs_dim is None:
         raise ValueError(f"the hello of {spec.title} names the seat and the observation size: give info and obs_dim")
     state = _array_state(info)
     return {
-        **head,
-        "game": spec.name,
-        "env": f"{spec.name}-v{spec.version}",
-        "seed": seed,
+        **hello,
         "num_players": info.num_players,
         "seat": info.player,
-        "num_actions": spec.num_actions,
         "obs_dim": int(obs_dim),
         "state_len": None if state is None else len(state),
-        "action_ranges": {row[0]: [row[1], row[1] + row[2]] for row in spec.action_ranges},
     }
 
 
