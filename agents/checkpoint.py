@@ -29,6 +29,7 @@ between observation/action layouts are training tools: :mod:`ohmygoods_training.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from importlib import resources
@@ -387,10 +388,12 @@ def load_policy(
                 f"({desc['layout']['obs_dim']} features, {desc['layout']['n_actions']} actions); the game has "
                 f"{layout.get('version')!r} ({layout['obs_dim']} features, {layout['n_actions']} actions)"
             )
-        return agent_from_tensors(
+        agent = agent_from_tensors(
             tensors, desc["network"], layout=layout, name=name or str(desc.get("name") or f"ppo:{p.stem}"),
             deterministic=deterministic, seed=seed,
         )  # fmt: skip
+        agent.fingerprint = weights_fingerprint(p)
+        return agent
     layout = desc["layout"]
     if not same_layout(layout, current_layout()):
         raise CheckpointError(
@@ -399,7 +402,7 @@ def load_policy(
             f"{current_layout()['version']!r} ({L.OBS_DIM} features, {L.N_ACTIONS} actions). Convert it: "
             f"{CONVERT_COMMAND}"
         )
-    return agent_from_tensors(
+    agent = agent_from_tensors(
         tensors,
         desc["network"],
         layout=layout,
@@ -407,6 +410,17 @@ def load_policy(
         deterministic=deterministic,
         seed=seed,
     )
+    agent.fingerprint = weights_fingerprint(p)
+    return agent
+
+
+def weights_fingerprint(path: str | Path) -> str:
+    """The first 16 hex digits of the SHA-256 of a checkpoint's weights file: two networks of one
+    name (a retrained ``ppo``) have different fingerprints. Set as ``agent.fingerprint`` by
+    :func:`load_policy`; games files of evaluations and tournaments record it
+    (:func:`ohmygoods_agents.tournament.run_games`), so a rerun never keeps another network's games."""
+    p = Path(path).with_suffix(".json")
+    return hashlib.sha256((p.parent / read_description(p)["weights"]).read_bytes()).hexdigest()[:16]
 
 
 def agent_from_tensors(

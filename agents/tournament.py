@@ -202,11 +202,29 @@ def _record_dict(record: object) -> object:
     return record
 
 
-def _load_partial(path: Path, specs: list[GameSpec], names: list[str]) -> dict[int, dict]:
+def agent_fingerprints(names: list[str], agent_kwargs: dict | list, game: str = DEFAULT_GAME) -> list[str | None]:
+    """Per agent, the ``fingerprint`` of the agent it builds (a checkpoint's weights,
+    :func:`ohmygoods_agents.checkpoint.weights_fingerprint`), ``None`` for an agent without one or one
+    that does not build here (playing it raises the real error)."""
+    prints: list[str | None] = []
+    for a, name in enumerate(names):
+        try:
+            agent = build_agent(game, name, seed=0, **_kwargs_of(agent_kwargs, names, a))
+        except (ValueError, OSError, ImportError, TypeError):
+            agent = None
+        prints.append(getattr(agent, "fingerprint", None))
+    return prints
+
+
+def _load_partial(
+    path: Path, specs: list[GameSpec], names: list[str], prints: list[str | None] | None = None
+) -> dict[int, dict]:
     """Finished games of an interrupted (or shorter) run of the same schedule.
 
-    A stored game is kept when its lineup, game number, seed and seats match a scheduled game;
-    it is re-indexed to that game (so a run can also be extended with a larger ``--games``).
+    A stored game is kept when its lineup, game number, seed and seats match a scheduled game,
+    and the fingerprints of its agents (``prints``, a checkpoint's weights) are the ones of now:
+    a retrained network of the same name plays its games again. It is re-indexed to that game
+    (so a run can also be extended with a larger ``--games``).
     """
     done: dict[int, dict] = {}
     if not path.exists():
@@ -220,7 +238,12 @@ def _load_partial(path: Path, specs: list[GameSpec], names: list[str]) -> dict[i
         if not isinstance(g, dict):
             continue
         spec = by_key.get((g.get("lineup"), g.get("number")))
-        if spec is not None and g.get("seed") == spec.seed and g.get("seats") == [names[a] for a in spec.seats]:
+        if spec is None or g.get("seed") != spec.seed or g.get("seats") != [names[a] for a in spec.seats]:
+            continue
+        stored = g.get("agent_fingerprints")
+        if not isinstance(stored, list) or len(stored) != len(names):  # a file from before fingerprints
+            stored = [None] * len(names)
+        if prints is None or all(prints[a] is None or stored[a] == prints[a] for a in set(spec.seats)):
             done[spec.index] = {**g, "index": spec.index}
     return done
 
@@ -241,13 +264,15 @@ def run_games(
 
     ``agent_kwargs`` holds keyword arguments for :func:`make_agent`, by agent name or (a list)
     by agent index, for two agents of one name with other settings. With ``partial``, every
-    finished game is appended to that file at once, and games already there (from an
-    interrupted run of the same schedule) are not played again. ``game`` names the registered
+    finished game is appended to that file at once (with ``agent_fingerprints``), and games
+    already there (from an interrupted run of the same schedule and the same networks,
+    :func:`_load_partial`) are not played again. ``game`` names the registered
     game (``rules`` is *Oh my Goods!*'s rule set and is not read for another game).
     """
     agent_kwargs = agent_kwargs or {}
     init = (names, agent_kwargs, players, rules, game)
-    finished = _load_partial(partial, specs, names) if partial is not None else {}
+    prints = agent_fingerprints(names, agent_kwargs, game) if partial is not None else None
+    finished = _load_partial(partial, specs, names, prints) if partial is not None else {}
     todo = [s for s in specs if s.index not in finished]
     results: list[dict] = list(finished.values())
     bar = None
@@ -263,6 +288,8 @@ def run_games(
     sink = open(partial, "a") if partial is not None else None  # closed in the finally below
 
     def collect(res: dict) -> None:
+        if prints is not None:
+            res = {**res, "agent_fingerprints": prints}
         results.append(res)
         if sink is not None:
             sink.write(json.dumps(res) + "\n")

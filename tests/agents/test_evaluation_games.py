@@ -160,3 +160,34 @@ def test_the_recorded_leaderboards_render_from_their_cards(game: str, cards: str
     reports = [E.read_report(p) for p in sorted((ROOT / cards).glob("*.json"))]
     assert reports and {E.report_game(r) for r in reports} == {game}
     assert E.render_leaderboard(reports, E.load_protocol(game=game)) == (ROOT / page).read_text()
+
+
+def test_a_retrained_network_of_the_same_name_plays_its_games_again(tmp_path: Path) -> None:
+    """A rerun keeps the stored games only for the same weights: the games file records each agent's
+    fingerprint (the SHA-256 of its weights), so new weights under the old name play everything again."""
+    import shutil
+
+    from ohmygoods_agents.checkpoint import read_checkpoint, save_checkpoint, weights_fingerprint
+
+    src = ROOT / "agents" / "checkpoints" / "artificium"
+    for f in ("ppo.json", "ppo.safetensors"):
+        shutil.copy(src / f, tmp_path / f)
+    ckpt, out = tmp_path / "ppo.json", tmp_path / "eval"
+    protocol = art_protocol(**{"2": {"random": 2}})
+    spec = f"ppo:{ckpt}"
+
+    def run() -> list[dict]:
+        E.evaluate(spec, "tiny", (2,), protocol=protocol, out=out, progress=False, game=ART)
+        return [json.loads(x) for x in (out / "games_2p.jsonl").read_text().splitlines()]
+
+    first = run()
+    assert len(first) == 4 and {tuple(g["agent_fingerprints"]) for g in first} == {(weights_fingerprint(ckpt), None)}
+    assert run() == first  # the same weights: nothing played again
+    tensors, desc = read_checkpoint(ckpt)
+    name = sorted(tensors)[0]
+    tensors[name] = tensors[name] + 0.01
+    save_checkpoint(ckpt, tensors, desc["network"]["activation"], layout=desc["layout"])
+    again = run()
+    assert weights_fingerprint(ckpt) != first[0]["agent_fingerprints"][0]
+    assert len(again) == 8 and again[:4] == first  # all four games played again, appended
+    assert all(g["agent_fingerprints"][0] == weights_fingerprint(ckpt) for g in again[4:])
