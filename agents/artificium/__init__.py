@@ -16,8 +16,9 @@ spec            agent
 :mod:`ohmygoods_agents.ismcts`). Importing this package (importing :mod:`ohmygoods_agents`
 does) registers the four names for ``"artificium"``; a fresh interpreter that imported neither
 finds them through the entry points ``artificium.greedy``, ``artificium.heuristic``,
-``artificium.ppo`` and ``artificium.exec`` of the group ``ohmygoods.game_agents`` (``pyproject.toml``). The three agents
-read only the seat's observation and mask (A9.2), an external program too, see ``docs/artificium/agents.md``.
+``artificium.ppo`` and ``artificium.exec`` of the group ``ohmygoods.game_agents``
+(``pyproject.toml``). The three agents read only the seat's observation and mask (A9.2), an
+external program too, see ``docs/artificium/agents.md``.
 """
 
 from __future__ import annotations

@@ -227,20 +227,26 @@ class Table:
 VARIANTS: tuple[str, ...] = ("keep_one", "two_for_one")
 
 
-def agent_names() -> list[str]:
-    """Agent names offered on the page: every registry name that builds without an argument
-    (``sb3`` needs ``sb3:PATH`` and is left out), the shipped networks included."""
-    from ..policy import agent_names as registered
-    from ..policy import make_agent
-
+def buildable(names: list[str], build: Any) -> list[str]:
+    """The ``names`` for which ``build(name)`` makes an agent: what a page offers, for either game
+    (an agent that needs an argument, ``sb3:PATH`` or ``exec:COMMAND``, is left out)."""
     offered = []
-    for name in registered():
+    for name in names:
         try:
-            make_agent(name, seed=0)
+            build(name)
         except (ValueError, OSError, ImportError, TypeError):
             continue
         offered.append(name)
     return offered
+
+
+def agent_names() -> list[str]:
+    """Agent names offered on the page: every registry name that builds without an argument
+    (``sb3`` needs ``sb3:PATH`` and ``exec`` a command; both are left out), the shipped networks included."""
+    from ..policy import agent_names as registered
+    from ..policy import make_agent
+
+    return buildable(registered(), lambda name: make_agent(name, seed=0))
 
 
 def _concerns(action: int) -> dict[str, int]:

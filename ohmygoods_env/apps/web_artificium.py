@@ -44,7 +44,7 @@ from ..artificium.render import render_text
 from ..checks import offset_seed
 from ..framework import agents as fa
 from .replay import ReplayError, _pack, fill_template
-from .serve import PUBLIC, BadRequest, Table, _bots, _opponents, _seed, _view
+from .serve import PUBLIC, BadRequest, Table, _bots, _opponents, _seed, _view, buildable
 
 NAME = "artificium"
 #: Actions whose card another seat may not see (A9.2): the face-down choice until the reveal, and discards.
@@ -278,14 +278,7 @@ def offered_agents() -> list[str]:
     """Agent names offered on the page: every name of the framework registry for Artificium that
     builds without an argument (entry-point agents loaded on the way, the shipped network
     included); ``exec`` needs a command and ``allow_exec=True``, so it is never offered."""
-    offered = []
-    for name in fa.agent_names(NAME):
-        try:
-            fa.make_agent(NAME, name, seed=0)
-        except (ValueError, OSError, ImportError, TypeError):
-            continue
-        offered.append(name)
-    return offered
+    return buildable(fa.agent_names(NAME), lambda name: fa.make_agent(NAME, name, seed=0))
 
 
 # ------------------------------------------------------------------------------ replay
