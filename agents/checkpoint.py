@@ -388,20 +388,15 @@ def load_policy(
                 f"({desc['layout']['obs_dim']} features, {desc['layout']['n_actions']} actions); the game has "
                 f"{layout.get('version')!r} ({layout['obs_dim']} features, {layout['n_actions']} actions)"
             )
-        agent = agent_from_tensors(
-            tensors, desc["network"], layout=layout, name=name or str(desc.get("name") or f"ppo:{p.stem}"),
-            deterministic=deterministic, seed=seed,
-        )  # fmt: skip
-        agent.fingerprint = weights_fingerprint(p)
-        return agent
-    layout = desc["layout"]
-    if not same_layout(layout, current_layout()):
-        raise CheckpointError(
-            f"{str(p)!r} was made for observation/action layout {layout.get('version')!r} "
-            f"({layout['obs_dim']} features, {layout['n_actions']} actions); this engine has "
-            f"{current_layout()['version']!r} ({L.OBS_DIM} features, {L.N_ACTIONS} actions). Convert it: "
-            f"{CONVERT_COMMAND}"
-        )
+    else:
+        layout = desc["layout"]
+        if not same_layout(layout, current_layout()):
+            raise CheckpointError(
+                f"{str(p)!r} was made for observation/action layout {layout.get('version')!r} "
+                f"({layout['obs_dim']} features, {layout['n_actions']} actions); this engine has "
+                f"{current_layout()['version']!r} ({L.OBS_DIM} features, {L.N_ACTIONS} actions). Convert it: "
+                f"{CONVERT_COMMAND}"
+            )
     agent = agent_from_tensors(
         tensors,
         desc["network"],
@@ -410,15 +405,16 @@ def load_policy(
         deterministic=deterministic,
         seed=seed,
     )
-    agent.fingerprint = weights_fingerprint(p)
+    agent.checkpoint_path = p  # what the games files fingerprint (weights_fingerprint), read only there
     return agent
 
 
 def weights_fingerprint(path: str | Path) -> str:
     """The first 16 hex digits of the SHA-256 of a checkpoint's weights file: two networks of one
-    name (a retrained ``ppo``) have different fingerprints. Set as ``agent.fingerprint`` by
-    :func:`load_policy`; games files of evaluations and tournaments record it
-    (:func:`ohmygoods_agents.tournament.run_games`), so a rerun never keeps another network's games."""
+    name (a retrained ``ppo``) have different fingerprints. :func:`load_policy` sets
+    ``agent.checkpoint_path``; games files of evaluations and tournaments record the fingerprint of
+    that path (:func:`ohmygoods_agents.tournament.agent_fingerprints`), so a rerun never keeps
+    another network's games."""
     p = Path(path).with_suffix(".json")
     return hashlib.sha256((p.parent / read_description(p)["weights"]).read_bytes()).hexdigest()[:16]
 

@@ -203,16 +203,19 @@ def _record_dict(record: object) -> object:
 
 
 def agent_fingerprints(names: list[str], agent_kwargs: dict | list, game: str = DEFAULT_GAME) -> list[str | None]:
-    """Per agent, the ``fingerprint`` of the agent it builds (a checkpoint's weights,
-    :func:`ohmygoods_agents.checkpoint.weights_fingerprint`), ``None`` for an agent without one or one
-    that does not build here (playing it raises the real error)."""
+    """Per agent, the fingerprint of the checkpoint the agent it builds was loaded from
+    (:func:`ohmygoods_agents.checkpoint.weights_fingerprint` of its ``checkpoint_path``), ``None``
+    for an agent without one or one that does not build here (playing it raises the real error)."""
+    from .checkpoint import weights_fingerprint
+
     prints: list[str | None] = []
     for a, name in enumerate(names):
         try:
             agent = build_agent(game, name, seed=0, **_kwargs_of(agent_kwargs, names, a))
         except (ValueError, OSError, ImportError, TypeError):
             agent = None
-        prints.append(getattr(agent, "fingerprint", None))
+        path = getattr(agent, "checkpoint_path", None)
+        prints.append(None if path is None else weights_fingerprint(path))
     return prints
 
 
