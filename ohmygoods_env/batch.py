@@ -406,6 +406,8 @@ class BatchGames:
         self._no_seat = np.full(n, -1, np.int64)
         #: the base seed of every slot's episode seeds: the one given, or a fresh one (``seed=None``)
         self.base_seed = seed
+        twins = "parallel" if n >= PARALLEL_MIN else "serial"
+        _jit.first_use("Oh my Goods!", f"ohmygoods_env.batch.BatchGames/{twins}", [k.pick(n) for k in (_init, _step)])
         self._start(self._all, self._slot_seeds(self._all))
 
     def _bind_flags(self) -> None:

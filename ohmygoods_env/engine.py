@@ -22,6 +22,7 @@ import numpy as np
 from . import core
 from . import layout as L
 from .cards import A_COST, A_VP, B_RES, RESOURCES, CardSet, default_cards
+from .framework import jit as _jit
 from .framework.checks import check_seed, seed_or_fresh
 from .framework.checks import seed_bits as seed_bits  # re-exported: engine.seed_bits
 from .framework.game import GameOverError as GameOverError  # the one error of every game
@@ -150,6 +151,10 @@ class GameRecord:
         return cls(rules, int(d["seed"]), [int(a) for a in d["actions"]])
 
 
+#: The kernels a first :class:`Game` runs (deal, mask, step, observation): their cache decides the compile notice.
+ENTRY_KERNELS = (core.init_game, core.legal_mask, core.step_checked, core.observe)
+
+
 class Game(StateRowMixin):
     """One game of Oh my Goods!: the forward model used by envs, agents and tests.
 
@@ -177,6 +182,7 @@ class Game(StateRowMixin):
         self.state = np.zeros(L.STATE_LEN, np.int32)
         self.actions: list[int] = []
         r = self.rules
+        _jit.first_use("Oh my Goods!", "ohmygoods_env.engine.Game", ENTRY_KERNELS)
         core.init_game(
             self.state,
             self.cards.buildings,

@@ -8,11 +8,11 @@ a message naming the option and what was expected) before any work starts.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable, Sequence
 
 from ..argtypes import DefaultsFormatter, int_at_least, seed_arg
+from ..framework import jit as _jit
 
 __all__ = [
     "DefaultsFormatter",
@@ -111,45 +111,18 @@ def comma_choices(allowed: Sequence[str]) -> Callable[[str], list[str]]:
 
 # ===================================================================== first-use compile notice
 
-COMPILE_NOTICE = "compiling the engine once (about a minute)"
-
-
-#: Engine kernels every command runs first (``Game``: deal, mask, step, observation).
-ENTRY_KERNELS = ("init_game", "legal_mask", "step_checked", "observe")
-
-
-def _index_fresh(nbi) -> bool:
-    """A kernel's numba index file (``Path``) has machine code written after it and is newer than its source."""
-    module = nbi.name.split("-")[0].rsplit(".", 1)[0].split(".")[-1]
-    src = nbi.parent.parent / f"{module}.py"
-    code = [c.stat().st_mtime for c in nbi.parent.glob(nbi.name[: -len(".nbi")] + ".*.nbc")]
-    if not code or max(code) < nbi.stat().st_mtime - 2.0:  # no machine code, or the index was emptied
-        return False
-    return not (src.exists() and nbi.stat().st_mtime < src.stat().st_mtime)
+COMPILE_NOTICE = _jit.COMPILE_NOTICE  # the library's words; the commands add the seconds elapsed
 
 
 def engine_cache_cold() -> bool:
-    """True when numba has no up-to-date cache of the engine's entry kernels (a cheap look at file times).
+    """True when the Oh my Goods! engine's first game would compile (numba's cache is cold).
 
-    The engine's kernels are compiled with ``cache=True`` into ``__pycache__`` beside their
-    source (or under ``NUMBA_CACHE_DIR``), one index file ``<module>.<kernel>-<line>.py*.nbi``
-    per kernel. The cache counts as cold when an entry kernel (:data:`ENTRY_KERNELS`) has no
-    index with cached machine code (``*.nbc``) that was not emptied after the code was written (a
-    stale-kernel refresh) and is newer than its source file. Indexes left behind by a kernel
-    that moved (another line or module) do not make the cache cold.
+    The library's own check (:func:`ohmygoods_env.framework.jit.cache_cold` over
+    :data:`ohmygoods_env.engine.ENTRY_KERNELS`), the one that decides the notice of a first ``Game``.
     """
-    from pathlib import Path
+    from .. import engine
 
-    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
-        return False
-    pkg = Path(__file__).resolve().parent.parent
-    cache_root = os.environ.get("NUMBA_CACHE_DIR")
-    index = list(Path(cache_root).rglob("*.nbi")) if cache_root else list(pkg.rglob("__pycache__/*.nbi"))
-    for kernel in ENTRY_KERNELS:
-        found = [p for p in index if p.name.split("-")[0].rsplit(".", 1)[-1] == kernel]
-        if not any(_index_fresh(nbi) for nbi in found):  # left-over indexes of moved kernels do not count
-            return True
-    return False
+    return _jit.cache_cold(engine.ENTRY_KERNELS)
 
 
 def warm_engine(stream=None) -> float:
@@ -161,8 +134,11 @@ def warm_engine(stream=None) -> float:
     import threading
     import time
 
+    from .. import engine
+
     stream = sys.stderr if stream is None else stream
-    cold = engine_cache_cold()
+    # claims the library's notice of a first Game: the command says it here, with the seconds
+    cold = _jit.first_use("Oh my Goods!", "ohmygoods_env.apps.common.warm_engine", engine.ENTRY_KERNELS, quiet=True)
     done = threading.Event()
     t0 = time.perf_counter()
     tty = hasattr(stream, "isatty") and stream.isatty()

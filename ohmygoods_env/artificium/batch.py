@@ -58,6 +58,9 @@ class ArtBatch:
         self.tables = tables if tables is not None else default_tables()
         self.state = np.zeros((self.n, L.STATE_LEN), np.int32)
         self.episodes = np.zeros(self.n, np.int64)
+        _jit.first_use(
+            "Artificium", "ohmygoods_env.artificium.batch.ArtBatch", (core.init_game, _masks, _step, _observe)
+        )
         for i in range(self.n):
             self._start(i)
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..framework import jit as _jit
 from ..framework.checks import check_int as _check_int
 from ..framework.checks import check_seed, seed_or_fresh
 from ..framework.checks import seed_bits as seed_bits  # re-exported
@@ -107,6 +108,10 @@ class GameRecord:
         return cls(int(d["num_players"]), check_seed(d["seed"]), moves)
 
 
+#: The kernels a first :class:`Game` runs (deal, mask, step, observation): their cache decides the compile notice.
+ENTRY_KERNELS = (core.init_game, core.legal_mask, core.step_checked, core.observe)
+
+
 class Game(StateRowMixin):
     """One game of *Artificium* for 2-6 players over the compiled engine.
 
@@ -122,6 +127,7 @@ class Game(StateRowMixin):
         self.seed = seed_or_fresh(seed)
         self.state = np.zeros(L.STATE_LEN, np.int32)
         self.moves: list[tuple[int, int]] = []
+        _jit.first_use("Artificium", "ohmygoods_env.artificium.engine.Game", ENTRY_KERNELS)
         core.init_game(self.state, *self._t(), seed_bits(self.seed), self._np)
 
     def _t(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

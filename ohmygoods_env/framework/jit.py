@@ -19,6 +19,12 @@ A loop over games that should run multi-threaded for large batches is written on
 kernel from the same source and :meth:`Twin.pick` chooses by batch size
 (:data:`PARALLEL_MIN`).
 
+A game's engine compiles on first use (about a minute with a cold cache). The constructors
+that trigger it call :func:`first_use` with the kernels they are about to run: when numba has
+no cached machine code for one of them, it logs :func:`compile_notice` once per process and
+game (a warning of the ``ohmygoods_env`` logger, which Python writes to stderr when logging
+is not configured). :func:`cache_cold` is the one check; the commands' own notice reuses it.
+
 This module sits below every kernel module and imports nothing from the package. It lives in
 the game-agnostic framework; ``ohmygoods_env._jit`` is the same module under its old name.
 """
@@ -26,7 +32,10 @@ the game-agnostic framework; ``ohmygoods_env._jit`` is the same module under its
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
 import types
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -42,6 +51,13 @@ PARALLEL_MIN = 128
 #: module name -> {"status": "fresh" | "new" | "stale" | "uncached", "kernels": [...], "flushed": [...]}
 REPORT: dict[str, dict[str, Any]] = {}
 _DEPS: dict[str, tuple[str, ...]] = {}
+
+#: What the first use of a cold engine says (the commands add the seconds elapsed).
+COMPILE_NOTICE = "compiling the engine once (about a minute)"
+#: The logger of the notice; ``logging.getLogger("ohmygoods_env").setLevel(logging.ERROR)`` silences it.
+LOG = logging.getLogger("ohmygoods_env")
+_TOLD: set[str] = set()  # games whose compile was announced in this process
+_SEEN: set[str] = set()  # entry points already looked at in this process
 
 
 class Twin:
@@ -143,3 +159,53 @@ def register(namespace: dict, *deps: ModuleType) -> str:
     except (OSError, AttributeError, TypeError):  # read-only or unusual cache: leave numba's own checks
         entry["status"] = "unchecked"
     return entry["status"]
+
+
+# ===================================================================== first-use compile notice
+
+
+def compile_notice(game: str) -> str:
+    """The line :func:`first_use` logs for ``game`` (``"Oh my Goods!"``, ``"Artificium"``)."""
+    return COMPILE_NOTICE.replace("the engine", f"the {game} engine")
+
+
+def _kernel_cold(d: CPUDispatcher) -> bool:
+    if d.overloads:  # compiled (or loaded) in this process already
+        return False
+    try:
+        cache = d._cache
+        index = cache._cache_file._load_index()  # {} when missing, of another numba or source
+        folder = cache._cache_path
+    except Exception:  # noqa: BLE001 - no cache, or numba's private layout changed: cannot tell, say nothing
+        return False
+    return not any(os.path.exists(os.path.join(folder, name)) for name in index.values())
+
+
+def cache_cold(kernels: Iterable[Any]) -> bool:
+    """True when one of ``kernels`` is neither compiled in this process nor in numba's cache.
+
+    Reads numba's own index of each kernel (a small file), so it agrees with numba: an index
+    emptied by :func:`register` (stale kernels), or written by another numba version or for
+    another version of the kernel's source file, counts as cold. Plain functions (``NUMBA_DISABLE_JIT=1``)
+    never are.
+    """
+    return any(_kernel_cold(d) for d in kernels if isinstance(d, CPUDispatcher))
+
+
+def first_use(game: str, entry: str, kernels: Iterable[Any], *, quiet: bool = False) -> bool:
+    """Before ``entry`` runs ``kernels`` of ``game``'s engine: announce the compile if the cache is cold.
+
+    Logs :func:`compile_notice` (a warning of :data:`LOG`) at most once per process and game,
+    and looks at each ``entry`` once. ``quiet=True`` only claims the notice (a caller that
+    says it in its own words, like the commands' counter). Returns whether the compile was
+    announced by this call (or claimed).
+    """
+    if game in _TOLD or entry in _SEEN:
+        return False
+    _SEEN.add(entry)
+    if not cache_cold(kernels):
+        return False
+    _TOLD.add(game)
+    if not quiet:
+        LOG.warning(compile_notice(game))
+    return True

@@ -193,23 +193,25 @@ def test_a_closed_pipe_ends_quietly() -> None:
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
 
 
-def test_the_compile_notice_appears_only_with_a_cold_cache(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache folder: cold
-    assert common.engine_cache_cold()
+def test_the_compile_notice_appears_only_with_a_cold_cache(monkeypatch) -> None:
+    """The commands ask the library's own check (framework.jit.cache_cold over the engine's entry kernels)."""
+    from ohmygoods_env import engine
+    from ohmygoods_env.framework import jit
+
+    asked = []
+    monkeypatch.setattr(jit, "cache_cold", lambda kernels: asked.append(tuple(kernels)) or True)
+    monkeypatch.setattr(jit, "_TOLD", set())
+    monkeypatch.setattr(jit, "_SEEN", set())
     monkeypatch.setattr(common, "_touch_engine", lambda: None)
+    assert common.engine_cache_cold()
     out = io.StringIO()
     common.warm_engine(out)
     assert common.COMPILE_NOTICE in out.getvalue() and "done in" in out.getvalue()
-    for kernel in common.ENTRY_KERNELS:  # a full cache: index and machine code of each entry kernel
-        folder = tmp_path / "ohmygoods_env_x"
-        folder.mkdir(exist_ok=True)
-        (folder / f"core.{kernel}-1.py311.1.nbc").write_bytes(b"code")
-        (folder / f"core.{kernel}-1.py311.nbi").write_bytes(b"index")
+    assert asked == [engine.ENTRY_KERNELS] * 2
+    monkeypatch.setattr(jit, "cache_cold", lambda kernels: False)
+    monkeypatch.setattr(jit, "_TOLD", set())
+    monkeypatch.setattr(jit, "_SEEN", set())
     assert not common.engine_cache_cold()
     out = io.StringIO()
     common.warm_engine(out)
     assert out.getvalue() == ""
-    nbi = folder / f"core.{common.ENTRY_KERNELS[0]}-1.py311.nbi"
-    later = nbi.stat().st_mtime + 60
-    os.utime(nbi, (later, later))  # the index was emptied after the code was written: stale
-    assert common.engine_cache_cold()
