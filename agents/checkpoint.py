@@ -42,7 +42,7 @@ from ohmygoods_env import actions as A
 from ohmygoods_env import layout as L
 from ohmygoods_env.files import BadJSON, loads_bounded, read_json_file, write_atomic
 
-from .policy_agents import MLPAgent, PolicyAgent, SlotNetAgent, build_network, sb3_actor_tensors
+from .policy_agents import MLPAgent, PolicyAgent, SlotNetAgent, build_network, require_play, sb3_actor_tensors
 
 FORMAT = "ohmygoods-policy"
 FORMAT_VERSION = 1
@@ -372,7 +372,8 @@ def load_policy(
 
     The checkpoint's layout must be ``layout`` (default: this engine's, :func:`current_layout`;
     another game passes its own), else :class:`CheckpointError` (with the converter command for
-    this engine's layouts). ``seed`` seeds sampling when ``deterministic=False``.
+    this engine's layouts). ``seed`` seeds sampling when ``deterministic=False``. Without torch
+    and safetensors, an ImportError says which extra to install (:func:`require_play`).
     """
     p = Path(path)
     if p.suffix == ".zip" or (not p.with_suffix(".json").exists() and p.with_suffix(".zip").exists()):
@@ -414,6 +415,7 @@ def weights_fingerprint(path: str | Path) -> str:
     name (a retrained ``ppo``) have different fingerprints. :func:`load_policy` sets
     ``agent.checkpoint_path``; games files of evaluations and tournaments record the fingerprint of
     that path (:func:`ohmygoods_agents.tournament.agent_fingerprints`), so a rerun never keeps
+    require_play()
     another network's games."""
     p = Path(path).with_suffix(".json")
     return hashlib.sha256((p.parent / read_description(p)["weights"]).read_bytes()).hexdigest()[:16]

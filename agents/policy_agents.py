@@ -36,12 +36,31 @@ _SB3_ACTIVATIONS = {
 }
 
 
-def _torch():
+#: What to install for the policy agents (``ppo``, ``ppo:PATH``, Artificium's ``ppo``), in the form for a wheel.
+PLAY_EXTRA = "pip install 'ohmygoods[play]'"
+
+
+def require_play(what: str = "playing a policy checkpoint (ppo, ppo:PATH)"):
+    """torch, after checking that torch and safetensors import; else an ImportError naming the extra to install.
+
+    The one check of every policy agent (:func:`ohmygoods_agents.checkpoint.load_policy`, Artificium's
+    ``ppo``): a core install gets ``"<what> needs torch and safetensors (the 'play' extra; 'torch' is
+    not installed): pip install 'ohmygoods[play]'"`` instead of a bare "No module named 'torch'".
+    """
     try:
+        import safetensors  # noqa: F401
         import torch
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError("playing a policy checkpoint needs torch and safetensors: pip install -e '.[train]'") from exc
+    except ImportError as exc:
+        missing = getattr(exc, "name", None) or "torch"
+        raise ImportError(
+            f"{what} needs torch and safetensors (the 'play' extra; {missing!r} is not installed): {PLAY_EXTRA} "
+            "(from a clone of the repository: pip install -e '.[play]')"
+        ) from exc
     return torch
+
+
+def _torch():
+    return require_play()
 
 
 def _current_layout() -> dict[str, Any]:

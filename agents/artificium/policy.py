@@ -46,13 +46,9 @@ def shipped_path() -> Path:
 
 def load_policy(path: str | Path, *, seed: int | None = None, deterministic: bool = True, name: str | None = None):
     """The policy agent of an *Artificium* checkpoint ``path`` (``NAME.json`` beside ``NAME.safetensors``)."""
-    try:
-        import safetensors  # noqa: F401
-        import torch  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError(
-            f"the artificium ppo agent needs torch and safetensors: pip install -e '.[play]' ({exc})"
-        ) from exc
+    from ..policy_agents import require_play
+
+    require_play("the artificium ppo agent")
     from ..checkpoint import load_policy as _load
 
     return _load(path, seed=seed, deterministic=deterministic, name=name, layout=checkpoint_layout())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -215,3 +216,32 @@ def test_the_compile_notice_appears_only_with_a_cold_cache(monkeypatch) -> None:
     out = io.StringIO()
     common.warm_engine(out)
     assert out.getvalue() == ""
+
+
+EXTRA = "pip install 'ohmygoods[play]'"
+
+
+@pytest.mark.parametrize("missing", ["torch", "safetensors"])
+def test_a_core_install_is_told_which_extra_plays_the_networks(missing, monkeypatch, capsys) -> None:
+    """Without torch or safetensors, every way to a policy agent names the extra, in the form for a wheel."""
+    from ohmygoods_env.envs.gym_env import OhMyGoodsEnv
+    from ohmygoods_env.framework.agents import make_agent as make_game_agent
+    from ohmygoods_env.policy import make_agent
+
+    monkeypatch.setitem(sys.modules, missing, None)  # what a core install has
+    for build in (
+        lambda: make_agent("ppo"),
+        lambda: make_agent("ppo-3p"),
+        lambda: make_agent(f"ppo:{ROOT / 'agents' / 'checkpoints' / 'ppo_2p.json'}"),
+        lambda: make_game_agent("artificium", "ppo"),
+        lambda: OhMyGoodsEnv(opponents="ppo"),
+    ):
+        with pytest.raises(ImportError, match=re.escape(EXTRA)) as err:
+            build()
+        assert f"'{missing}' is not installed" in str(err.value)
+    for argv in (["demo", "--bots", "ppo"], ["evaluate", "ppo", "--quick"]):
+        with pytest.raises(SystemExit) as stop:
+            cli.main(argv)
+        assert stop.value.code == 2
+        err = capsys.readouterr().err.strip().splitlines()[-1]
+        assert EXTRA in err and "Traceback" not in err, argv
