@@ -375,6 +375,7 @@ def load_policy(
     this engine's layouts). ``seed`` seeds sampling when ``deterministic=False``. Without torch
     and safetensors, an ImportError says which extra to install (:func:`require_play`).
     """
+    require_play()
     p = Path(path)
     if p.suffix == ".zip" or (not p.with_suffix(".json").exists() and p.with_suffix(".zip").exists()):
         zp = p if p.suffix == ".zip" else p.with_suffix(".zip")
@@ -415,7 +416,6 @@ def weights_fingerprint(path: str | Path) -> str:
     name (a retrained ``ppo``) have different fingerprints. :func:`load_policy` sets
     ``agent.checkpoint_path``; games files of evaluations and tournaments record the fingerprint of
     that path (:func:`ohmygoods_agents.tournament.agent_fingerprints`), so a rerun never keeps
-    require_play()
     another network's games."""
     p = Path(path).with_suffix(".json")
     return hashlib.sha256((p.parent / read_description(p)["weights"]).read_bytes()).hexdigest()[:16]

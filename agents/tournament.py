@@ -72,6 +72,7 @@ from ohmygoods_env.files import BadJSON, loads_bounded, write_atomic
 from ohmygoods_env.framework.agents import make_agent as make_game_agent
 from ohmygoods_env.framework.game import resolve_game
 from ohmygoods_env.framework.matches import derive_seed, game_record, play_match
+from ohmygoods_env.framework.progress import progress_bar
 from ohmygoods_env.framework.stats import (
     Z95,
     ahead,
@@ -278,16 +279,7 @@ def run_games(
     finished = _load_partial(partial, specs, names, prints) if partial is not None else {}
     todo = [s for s in specs if s.index not in finished]
     results: list[dict] = list(finished.values())
-    bar = None
-    if progress:
-        try:
-            from tqdm import tqdm
-
-            bar = tqdm(
-                total=len(specs), initial=len(finished), unit="game", file=sys.stderr, dynamic_ncols=True, desc=desc
-            )
-        except ImportError:  # pragma: no cover - tqdm is a core dependency
-            bar = None
+    bar = progress_bar(len(specs), enabled=progress, initial=len(finished), unit="game", dynamic_ncols=True, desc=desc)
     sink = open(partial, "a") if partial is not None else None  # closed in the finally below
 
     def collect(res: dict) -> None:

@@ -776,11 +776,13 @@ class _Progress:
     def __init__(self, args: argparse.Namespace) -> None:
         from tqdm import tqdm
 
+        from ohmygoods_env.framework.progress import progress_bar
+
         self.by_time = bool(args.max_minutes)
         total = 60 * args.max_minutes if self.by_time else args.total_steps
-        self.bar = tqdm(
-            total=total, unit="s" if self.by_time else "dec", unit_scale=not self.by_time, file=sys.stderr,
-            disable=True if args.no_progress else None, dynamic_ncols=True, mininterval=1.0,
+        self.bar = progress_bar(
+            total, enabled=not args.no_progress, unit="s" if self.by_time else "dec", unit_scale=not self.by_time,
+            dynamic_ncols=True, mininterval=1.0,
             bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} s{postfix}" if self.by_time else None,
         )  # fmt: skip
         self._write = tqdm.write

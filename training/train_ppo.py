@@ -155,7 +155,7 @@ def _arch(text: str) -> list[int]:
 
 
 class ProgressBar(BaseCallback):
-    """A tqdm bar over the learner steps of this call to ``learn``."""
+    """A tqdm bar over the learner steps of this call to ``learn`` (on a terminal only)."""
 
     def __init__(self, total: int) -> None:
         super().__init__()
@@ -163,9 +163,9 @@ class ProgressBar(BaseCallback):
         self.bar: Any = None
 
     def _on_training_start(self) -> None:
-        from tqdm.auto import tqdm
+        from ohmygoods_env.framework.progress import progress_bar
 
-        self.bar = tqdm(total=self.total, unit="step", dynamic_ncols=True, mininterval=2.0)
+        self.bar = progress_bar(self.total, unit="step", dynamic_ncols=True, mininterval=2.0)
 
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)

@@ -245,3 +245,43 @@ def test_a_core_install_is_told_which_extra_plays_the_networks(missing, monkeypa
         assert stop.value.code == 2
         err = capsys.readouterr().err.strip().splitlines()[-1]
         assert EXTRA in err and "Traceback" not in err, argv
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bars_are_drawn_on_a_terminal_only() -> None:
+    from ohmygoods_env.framework.progress import on_terminal, progress_bar
+
+    for stream, enabled, drawn in (
+        (_Terminal(), True, True),
+        (_Terminal(), False, False),
+        (io.StringIO(), True, False),
+    ):
+        bar = progress_bar(3, enabled=enabled, file=stream, unit="game")
+        bar.update(3)
+        bar.close()
+        assert ("3/3" in stream.getvalue()) is drawn, (type(stream).__name__, enabled)
+    closed = io.StringIO()
+    closed.close()
+    assert not on_terminal(closed)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "--agents", "random,greedy", "--games", "2", "--workers", "1", "--no-plots", "--out", "t"],
+        ["evaluate", "random", "--game", "artificium", "--tier", "smoke", "--workers", "1", "--no-plot", "--out", "e"],
+    ],
+)
+def test_no_progress_bar_lands_in_a_redirected_stderr(argv, tmp_path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(tmp_path / "stderr.txt", "w") as err:
+        subprocess.run(
+            [sys.executable, "-m", "ohmygoods_env", *argv], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+            stderr=err, check=True, timeout=300,
+        )  # fmt: skip
+    text = (tmp_path / "stderr.txt").read_text()
+    assert "\r" not in text and "game/s" not in text and "%|" not in text, text[:300]
