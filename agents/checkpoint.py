@@ -8,7 +8,9 @@ A checkpoint is two files side by side:
     layer ``sizes`` from the observation to the action logits, ``activation``), ``layout``
     (the observation/action layout the network was trained on: ``version``, ``obs_dim``,
     ``obs_blocks`` ``[name, offset, size]``, ``n_actions``, ``action_ranges``
-    ``[name, start, size]``), and free-form ``card`` data (training command, evaluation);
+    ``[name, start, size]``), optionally ``players`` (the one player count the network was
+    trained for, an int; absent: any count of its game), and free-form ``card`` data
+    (training command, evaluation);
 ``NAME.safetensors``
     the weights, tensors ``layers.K.weight`` / ``layers.K.bias`` (safetensors holds raw
     arrays and a JSON header: loading it cannot execute code).
@@ -54,6 +56,7 @@ MAX_WEIGHTS_BYTES = 1 << 30  # the safetensors file
 MAX_WIDTH = 4096  # a hidden layer's width (mlp sizes between the ends, slotnet hidden and embed)
 MAX_LAYERS = 16  # linear layers of an mlp
 MAX_FEATURES = 1 << 16  # observation features, actions, any tensor dimension
+MAX_PLAYERS = 16  # the ``players`` a checkpoint may name
 
 
 class CheckpointError(ValueError):
@@ -130,10 +133,16 @@ def save_checkpoint(
 
     ``network`` describes a non-MLP network (``{"kind": "slotnet", "hidden", "embed"}``,
     :mod:`ohmygoods_agents.slotnet`); by default the tensors are an MLP's ``layers.K``.
+    ``fields`` go to the top level of the description: ``players=N`` records the one player count
+    the network was trained for (:func:`checkpoint_players`; None: not recorded), ``card=...``.
     """
     from safetensors.numpy import save
 
     dst = Path(dst).with_suffix(".json")
+    if fields.get("players") is not None:
+        _players(fields["players"], repr(str(dst)))
+    else:
+        fields.pop("players", None)
     layout = current_layout() if layout is None else layout
     if network is not None:
         _check_slotnet(tensors, network, str(dst), layout)
@@ -216,13 +225,44 @@ def read_description(p: str | Path) -> dict[str, Any]:
         desc = read_json_file(p, max_bytes=MAX_DESCRIPTION_BYTES)
     except BadJSON as exc:
         raise CheckpointError(f"{where} is not a policy checkpoint description: {exc}") from None
+    except OSError as exc:  # a folder, no permission
+        raise CheckpointError(f"{where}: cannot read the checkpoint description ({exc.strerror or exc})") from None
     if not isinstance(desc, dict) or desc.get("format") != FORMAT:
         raise CheckpointError(f"{where} is not a policy checkpoint: expected a JSON object with format={FORMAT!r}")
     if desc.get("format_version") != FORMAT_VERSION:
         raise CheckpointError(
             f"{where}: format_version {desc.get('format_version')!r}, this code reads {FORMAT_VERSION}"
         )
+    if "players" in desc:
+        _players(desc["players"], where)
     return desc
+
+
+def _players(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_PLAYERS:
+        raise CheckpointError(f"{where}: players must be an int in 1..{MAX_PLAYERS} (or absent), got {value!r}"[:300])
+    return value
+
+
+def description_players(desc: dict[str, Any]) -> int | None:
+    """The one player count a checked description (:func:`read_description`) was trained for: its
+    ``players``; a checkpoint written before ``players`` was recorded at the top (``ohmygoods train``'s
+    earlier ``final.json``) gives its card's ``config.players``; None: any player count of its game."""
+    if "players" in desc:
+        return int(desc["players"])
+    card = desc.get("card")
+    config = card.get("config") if isinstance(card, dict) else None
+    players = config.get("players") if isinstance(config, dict) else None
+    if isinstance(players, int) and not isinstance(players, bool) and 1 <= players <= MAX_PLAYERS:
+        return players
+    return None
+
+
+def checkpoint_players(path: str | Path) -> int | None:
+    """The player count the checkpoint ``path`` (``NAME.json``) was trained for
+    (:func:`description_players`); None when it names none. :class:`CheckpointError` for a file
+    that is not a checkpoint description."""
+    return description_players(read_description(Path(path).with_suffix(".json")))
 
 
 def _width(value: Any, what: str, where: str, most: int = MAX_WIDTH) -> int:
@@ -497,7 +537,9 @@ __all__ = [
     "UntrustedCheckpointError",
     "agent_from_tensors",
     "build_network",
+    "checkpoint_players",
     "current_layout",
+    "description_players",
     "load_policy",
     "mlp_sizes",
     "read_checkpoint",

@@ -197,8 +197,9 @@ def load_protocol(path: str | Path | None = None, game: str | None = None) -> Pr
 
 def agent_player_counts(spec: str, game: str = DEFAULT_GAME) -> tuple[int, ...]:
     """The player counts an agent is evaluated on by default: a policy checkpoint's own count
-    (shipped ``ppo-3p`` of *Oh my Goods!*, or ``ppo:PATH`` whose JSON names ``players``), else every
-    player count of the game (:func:`player_counts`)."""
+    (shipped ``ppo-3p`` of *Oh my Goods!*, or ``ppo:PATH``: the ``players`` of its JSON,
+    :func:`~ohmygoods_agents.checkpoint.checkpoint_players`), else every player count of the game
+    (:func:`player_counts`)."""
     counts = player_counts(game)
     name, _, arg = spec.partition(":")
     if arg:
@@ -210,12 +211,13 @@ def agent_player_counts(spec: str, game: str = DEFAULT_GAME) -> tuple[int, ...]:
     else:
         path = None
     if path is not None:
-        path = Path(path).with_suffix(".json")
+        from .checkpoint import CheckpointError, checkpoint_players
+
         try:
-            players = json.loads(path.read_text()).get("players")
-        except (OSError, json.JSONDecodeError, AttributeError):
+            players = checkpoint_players(path)
+        except CheckpointError:  # building the agent names the problem
             players = None
-        if isinstance(players, int) and players in counts:
+        if players in counts:
             return (players,)
     return counts
 
