@@ -173,7 +173,7 @@ class Chronicle:
             t = self.turns[p]
             parts = [f"moved an assistant from {self._slot(s, p, fr)} to {self._slot(s, p, to)}" for fr, to in t.moves]
             if t.paid_move:
-                parts.append(f"paid {t.paid_move} coins in goods for the moves")
+                parts.append(f"paid {_plural(t.paid_move, 'coin')} in goods for the moves")
             if t.worker is not None:
                 slot, mode = t.worker
                 parts.append(f"worker to {self._slot(s, p, slot)}, {'sloppy' if mode else 'efficient'}")
@@ -266,7 +266,9 @@ class Chronicle:
             paid = sum(k * self._value(s, p, slot) for slot, k in t.paid.items() if slot < int(s[L.F_NB + p]))
             spent = ", ".join(self._goods_text(s, p, slot, k) for slot, k in sorted(t.paid.items()))
             parts.append(
-                f"built {names(t.built)}, paying {paid} coins ({spent})" if spent else f"built {names(t.built)}"
+                f"built {names(t.built)}, paying {_plural(paid, 'coin')} ({spent})"
+                if spent
+                else f"built {names(t.built)}"
             )
         elif t.not_built is None:
             parts.append("did not build the card set aside (it stays hidden)")
@@ -282,7 +284,7 @@ class Chronicle:
         if not t.paid:
             return ""
         coins = sum(k * self._value(s, p, slot) for slot, k in t.paid.items())
-        return f" for {coins} coins in goods"
+        return f" for {_plural(coins, 'coin')} in goods"
 
     # ------------------------------------------------------------------ words
     def _sees(self, p: int) -> bool:

@@ -80,6 +80,7 @@ from .render import (
     _has_aside,
     _owned_assistants,
     _player_tag,
+    _plural,
     _shown_state,
     check_viewer,
     shown_goods,
@@ -372,8 +373,8 @@ def _draw_player(d: _Svg, game: Game, s: np.ndarray, p: int, viewer: int | None,
     to_act = p == int(s[L.F_CUR]) and not game.done
     d.rect(4, y + 2, WIDTH - 8, _PLAYER - 4, "#fffbe6" if to_act else "#f6f6f6", "#cfcfcf", 1, 8)
     head = (
-        f"Player {p}{_player_tag(s, p, viewer)}: {score} VP (+{left} coins left over), goods worth "
-        f"{int(core.coins(s, C, p))} coins, hand {_hand_size(s, p)} cards, "
+        f"Player {p}{_player_tag(s, p, viewer)}: {score} VP (+{_plural(left, 'coin')} left over), goods worth "
+        f"{_plural(int(core.coins(s, C, p)), 'coin')}, hand {_plural(_hand_size(s, p), 'card')}, "
         f"assistants: {', '.join(_owned_assistants(game, s, p)) or 'none'}"
     )
     d.text(14, y + 22, head, 15, bold=True)

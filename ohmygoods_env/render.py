@@ -201,8 +201,9 @@ def _player_lines(game: Game, s: np.ndarray, p: int, viewer: int | None) -> list
     tag = _player_tag(s, p, viewer)
     owned = _owned_assistants(game, s, p)
     lines = [
-        f"Player {p}{tag}: score {score} VP (+{left} coins left over), goods worth {coins} coins, "
-        f"{_plural(int(s[L.F_NB + p]), 'building')}, hand {_hand_size(s, p)} cards, "
+        f"Player {p}{tag}: score {score} VP (+{_plural(left, 'coin')} left over), "
+        f"goods worth {_plural(coins, 'coin')}, "
+        f"{_plural(int(s[L.F_NB + p]), 'building')}, hand {_plural(_hand_size(s, p), 'card')}, "
         f"assistants: {', '.join(owned) or 'none'}"
     ]
     lines += _building_lines(game, s, p)
@@ -223,7 +224,7 @@ def _pending_lines(game: Game, s: np.ndarray, viewer: int | None) -> list[str]:
     dec = int(s[L.F_DEC])
     if dec == L.D_PAY:
         purpose = ("an assistant move", "a building", "an assistant")[int(s[L.F_PAY_FOR])]
-        return [f"  to pay: {int(s[L.F_PAY_DUE])} coins for {purpose}"]
+        return [f"  to pay: {_plural(int(s[L.F_PAY_DUE]), 'coin')} for {purpose}"]
     if dec == L.D_SPEND:
         miss = [f"{int(s[L.F_MISS + r])} {RESOURCES[r]}" for r in range(N_RES) if s[L.F_MISS + r] > 0]
         if s[L.F_MISS_ANY] > 0:
@@ -340,11 +341,11 @@ def final_scores_text(game: Game) -> str:
     lines = ["Final scores (R8.3):"]
     if game.num_players == 1:  # solo (R10.3): a score, no winner
         vp, left = scores[0]
-        lines.append(f"  player 0: {vp} VP, {left} coins left over (solo score)")
+        lines.append(f"  player 0: {vp} VP, {_plural(left, 'coin')} left over (solo score)")
         return "\n".join(lines)
     for p, (vp, left) in enumerate(scores):
         mark = "  <- winner" if p in winners else ""
-        lines.append(f"  player {p}: {vp} VP, {left} coins left over{mark}")
+        lines.append(f"  player {p}: {vp} VP, {_plural(left, 'coin')} left over{mark}")
     if len(winners) == game.num_players:
         lines.append("  all players tie")
     elif len(winners) > 1:

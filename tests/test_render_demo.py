@@ -114,8 +114,9 @@ def test_render_pending_payment_and_final_scores() -> None:
     rng = np.random.default_rng(2)
     assert _advance(g, rng, lambda x: x.decision == L.D_PAY)
     due = int(g.state[L.F_PAY_DUE])
-    assert f"to pay: {due} coins" in render_text(g)
-    assert f"to pay: {due} coins" in render_text(g, viewer=g.current_player)
+    coins = f"{due} coin{'' if due == 1 else 's'}"
+    assert f"to pay: {coins} for" in render_text(g)
+    assert f"to pay: {coins} for" in render_text(g, viewer=g.current_player)
     assert "to pay" not in render_text(g, viewer=1 - g.current_player)
     assert not _advance(g, rng, lambda x: False)
     before = g.state.copy()
@@ -124,7 +125,7 @@ def test_render_pending_payment_and_final_scores() -> None:
     assert text.splitlines()[1].startswith(f"Game over after {g.round} rounds")
     assert final_scores_text(g) in text
     for p, (vp, left) in enumerate(g.scores()):
-        assert f"player {p}: {vp} VP, {left} coins left over" in text
+        assert f"player {p}: {vp} VP, {left} coin{'' if left == 1 else 's'} left over" in text
     winners = g.winners()
     assert text.count("<- winner") == len(winners)
 

@@ -563,7 +563,8 @@ CONFIG_HELP: dict[str, str] = {
     "max_rounds": "round cap of the training games (R8.4); evaluation keeps 60",
     "hidden": "width of the trunk",
     "embed": "width of the slot encoder",
-    "prior": "heuristic: the heuristic's choice gets a learned logit bonus, so a new network plays like it; none",
+    "prior": "none: a plain network; heuristic: the heuristic's choice gets a learned logit bonus, so a new network "
+    "plays like it",
     "prior_gain": "starting logit bonus of the prior",
     "league": "who plays the other seats: self (the learner), snapshot, heuristic, greedy, random, mctsN with weights",
     "max_snapshots": "frozen snapshots kept in the league",
@@ -591,10 +592,12 @@ def _prior_arg(text: str) -> str:
 
 def build_parser(prog: str = "python -m ohmygoods_training.fast_ppo") -> argparse.ArgumentParser:
     """The options of the loop (also those of ``ohmygoods train``); ``--help`` shows each default once."""
-    from ohmygoods_env.argtypes import int_at_least
+    from ohmygoods_env.argtypes import DefaultsFormatter, int_at_least
 
     p = argparse.ArgumentParser(
-        prog=prog, description=__doc__.split("\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+        prog=prog,
+        description="A lean masked PPO in plain torch on the batched engine.",
+        formatter_class=DefaultsFormatter,
     )
     for f, default in asdict(PPOConfig()).items():
         p.add_argument(

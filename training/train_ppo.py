@@ -39,7 +39,7 @@ from ohmygoods_agents.checkpoint import UntrustedCheckpointError
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 
-from ohmygoods_env.argtypes import int_at_least
+from ohmygoods_env.argtypes import DefaultsFormatter, int_at_least
 from ohmygoods_env.rules import EDITIONS
 
 from .league import LeagueVecEnv, OpponentPool, snapshot
@@ -76,8 +76,8 @@ def build_parser(prog: str = "python -m ohmygoods_training.train_ppo") -> argpar
     """The MaskablePPO loop's parser (``ohmygoods train --algo maskable-ppo``); ``--help`` shows every default."""
     p = argparse.ArgumentParser(
         prog=prog,
-        description=__doc__.split("\n")[0],
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        description="MaskablePPO self-play training (ohmygoods train --algo maskable-ppo).",
+        formatter_class=DefaultsFormatter,
     )
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players per game")
     p.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")

@@ -36,14 +36,17 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = parser("ohmygoods bench", __doc__.split("\n")[0])
+    ap = parser("ohmygoods bench", "Random-play throughput of the engine and the envs next to the anchors.")
     ap.add_argument("--train", action="store_true", help="the training benchmark instead (options after --train)")
     ap.add_argument("--quick", action="store_true", help="short timings, no cold-compile measurement")
     ap.add_argument(
         "--seconds", type=positive_float, default=None, help="seconds per row (default: 2, with --quick 0.3)"
     )
     ap.add_argument(
-        "--sizes", type=_sizes, default=suite.SIZES, help="comma-separated batch sizes of the BatchGames rows"
+        "--sizes",
+        type=_sizes,
+        default=suite.SIZES,
+        help=f"comma-separated batch sizes of the BatchGames rows (default: {','.join(map(str, suite.SIZES))})",
     )
     ap.add_argument("--no-compile", action="store_true", help="skip the cold/warm compile measurement")
     ap.add_argument("--no-anchors", action="store_true", help="skip Pgx, OpenSpiel and PettingZoo classic")

@@ -161,7 +161,8 @@ def _wrap(line: str, indent: int) -> list[str]:
 def _standing(game: Game) -> list[str]:
     parts = []
     for p, (vp, _) in enumerate(game.scores()):
-        parts.append(f"player {p}: {vp} VP, {len(game.buildings(p))} buildings, goods worth {game.coins(p)}")
+        n = len(game.buildings(p))
+        parts.append(f"player {p}: {vp} VP, {n} building{'' if n == 1 else 's'}, goods worth {game.coins(p)}")
     return _wrap("  standing " + " | ".join(parts), 11)
 
 

@@ -52,7 +52,7 @@ from ..engine import Game
 from ..explain import explain
 from ..files import write_atomic
 from ..picture import log_move
-from ..render import render_text
+from ..render import _plural, render_text
 from ..rules import EDITIONS
 from .common import add_variant_options, int_at_least, parser, positive_float, seed_arg, variants_of
 
@@ -86,7 +86,8 @@ def status_lines(game: Game, seat: int) -> list[str]:
     return [
         f"-- round {game.round + 1}, phase {L.PHASE_NAMES[game.phase]}; deck {int(s[L.F_DECK_N])} cards",
         f"   market {market}",
-        f"   you: {vp} VP (+{left} coins), goods worth {game.coins(seat)} coins; buildings: {blds}",
+        f"   you: {vp} VP (+{_plural(left, 'coin')}), goods worth {_plural(game.coins(seat), 'coin')}; "
+        f"buildings: {blds}",
         f"   your hand ({len(game.hand(seat))}): {hand}",
     ]
 

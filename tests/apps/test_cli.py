@@ -285,3 +285,25 @@ def test_no_progress_bar_lands_in_a_redirected_stderr(argv, tmp_path) -> None:
         )  # fmt: skip
     text = (tmp_path / "stderr.txt").read_text()
     assert "\r" not in text and "game/s" not in text and "%|" not in text, text[:300]
+
+
+@pytest.mark.parametrize("name", [*PARSERS, "train", "train-maskable-ppo"])
+def test_help_reads_as_plain_text(name) -> None:
+    """No reST markup, no Python values, no default that contradicts the text before it."""
+    ap = _train_parser(name) if name.startswith("train") else PARSERS[name]()
+    text = ap.format_help()
+    assert "`" not in text, name
+    assert not re.search(r"\(default: (None|False|\(|\[)", text), name
+    assert not re.search(r"\bnone \(default: (?!none)", text, flags=re.I), name
+
+
+def test_the_demo_is_told_round_by_round_as_the_readme_says(capsys) -> None:
+    readme = (ROOT / "README.md").read_text()
+    told = set(re.findall(r"demo game between bots, told (\w+ by \w+)|a game between bots, told (\w+ by \w+)", readme))
+    assert {t for pair in told for t in pair if t} == {"round by round"}
+    assert "round by round" in demo._parser().description
+    assert demo.main(["--seed", "0"]) == 0  # seed 0: player 1 ends with 1 coin left over
+    out = capsys.readouterr().out
+    assert re.search(r"^Round 2 ", out, flags=re.M)
+    assert "1 coin left over" in out
+    assert not re.search(r"\b1 (coins|buildings|cards)\b", out)
