@@ -44,6 +44,14 @@ def mcts(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> A
     return MCTSAgent(seed=seed, policy=make_agent(arg, seed=seed), **kwargs)
 
 
+def gumbel(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
+    """``gumbel``: the shipped 2-player network with the Gumbel root of IS-MCTS; ``gumbel:N`` ``N``
+    simulations, ``gumbel:N:SPEC`` another network (see :mod:`ohmygoods_agents.gumbel`)."""
+    from .gumbel import gumbel as factory
+
+    return factory(arg, seed=seed, **kwargs)
+
+
 def shipped(short_name: str, *, seed: int | None = None, **kwargs: Any) -> Any:
     """The shipped agent ``short_name`` (``ppo``, ``ppo-3p``, ...) from the package data."""
     from .checkpoint import load_policy, shipped_checkpoints
@@ -118,6 +126,7 @@ def register_all() -> None:
     register_agent("heuristic", heuristic, "documented rule-based player")
     register_agent("mcts", mcts, "determinized information-set MCTS; mcts:SPEC guided by a policy network")
     register_agent("ppo", ppo, "the shipped 2-player policy; ppo:PATH a policy checkpoint")
+    register_agent("gumbel", gumbel, "ppo with the Gumbel root of IS-MCTS; gumbel:N N simulations, gumbel:N:SPEC")
     register_agent("exec", exec_agent, "exec:COMMAND, an external program over JSON lines (stdin/stdout)")
     register_agent("sb3", sb3, "sb3:PATH, a MaskablePPO zip (trust_pickle=True only)")
     from .checkpoint import shipped_checkpoints
@@ -130,6 +139,7 @@ def register_all() -> None:
 __all__ = [
     "exec_agent",
     "greedy",
+    "gumbel",
     "heuristic",
     "mcts",
     "ppo",
