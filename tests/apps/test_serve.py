@@ -572,3 +572,30 @@ def test_a_clicked_game_of_each_size_in_a_headless_browser(server, players, rule
         assert browser.find_element(By.ID, "result").text.startswith(("You won", "You lost", "You shared"))
     finally:
         browser.quit()
+
+
+@pytest.mark.parametrize("page", ["serve.html", "artificium.html"])
+def test_the_setup_says_it_is_loading_until_the_agents_arrive(page) -> None:
+    """The page opens with a loading line and Start disabled; the script ends the wait either way."""
+    html = S.page_html(page)
+    assert '<body data-state="loading">' in html
+    assert '<p id="loading" role="status">Loading the agents' in html
+    assert '<button id="start" disabled>Start</button>' in html
+    setup = html[html.index('api("/api/agents")') :]
+    assert "setupLoaded();" in setup and "catch (e) { setupLoaded(e); }" in setup
+    shell = html[html.index("function setupLoaded(error)") :]
+    assert '$("start").disabled = false;' in shell and 'document.body.dataset.state = "setup";' in shell
+
+
+def test_the_token_is_checked_where_the_page_says(server) -> None:
+    """The shell says: reads are answered without the token, every POST needs it."""
+    shell = (ROOT / "ohmygoods_env" / "apps" / "static" / "shell.js").read_text()
+    assert "checks it on the state-changing ones (every POST" in shell and "every request," not in shell
+    with urllib.request.urlopen(_url(server, "/api/agents"), timeout=30) as res:  # no token
+        assert res.status == 200
+    req = urllib.request.Request(
+        _url(server, "/api/new"), data=b"{}", headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(req, timeout=30)
+    assert refused.value.code == 403 and "X-Ohmygoods-Token" in json.loads(refused.value.read())["error"]

@@ -1,6 +1,9 @@
 // What every game's page shares, put in place of the page's include line when the server loads the
-// page (apps/serve.py, page_html): the element lookup, the token the server checks on every request,
-// the JSON call, the select options and the watch-mode switch.
+// page (apps/serve.py, page_html): the element lookup, the token, the JSON call, the loading line of
+// the setup, the select options and the watch-mode switch. The page sends the token with every call;
+// the server checks it on the state-changing ones (every POST: a new game, a move, an undo, a step)
+// and answers the reads (GET: the page, the agents' offer, a game's view, a hint, the replay page)
+// from its own hosts without it.
 const $ = id => document.getElementById(id);
 const TOKEN = document.querySelector('meta[name="ohmygoods-token"]').content;  // the server obeys its own page only
 async function api(path, body) {
@@ -10,6 +13,17 @@ async function api(path, body) {
   const data = await res.json();
   if (!res.ok) throw new Error(data.error || res.statusText);
   return data;
+}
+// The setup waits for the server's offer of agents (seconds on a first start, while the networks
+// load): the page opens with data-state "loading", a "Loading the agents" line and Start disabled.
+function setupLoaded(error) {  // the offer arrived (no error): show the setup; else say why it cannot start
+  if (error) {
+    $("loading").textContent = "Could not load the agents: " + error.message + " (reload the page)";
+    return;
+  }
+  $("loading").style.display = "none";
+  $("start").disabled = false;
+  document.body.dataset.state = "setup";
 }
 function option(select, value, text) {
   const o = document.createElement("option"); o.value = value; o.textContent = text ?? value; select.appendChild(o);
