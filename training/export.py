@@ -44,8 +44,10 @@ def ship(
     note: str = "",
     name: str | None = None,
     layout: dict[str, Any] | None = None,
+    players: int | None = None,
 ) -> Path:
-    """Export the MaskablePPO zip ``src`` as the checkpoint ``dst`` with a card; returns the JSON path."""
+    """Export the MaskablePPO zip ``src`` as the checkpoint ``dst`` with a card (and ``players``, the
+    player count it was trained for, when given); returns the JSON path."""
     src = Path(src)
     card: dict[str, Any] = {}
     for run_json in (src.parent / "run.json", src.parent.parent / "run.json"):
@@ -65,6 +67,8 @@ def ship(
     if note:
         card["note"] = note
     fields: dict[str, Any] = {"card": card}
+    if players is not None:
+        fields["players"] = players
     if name:
         fields["name"] = name
     return export_sb3(src, dst, layout=layout, **fields)

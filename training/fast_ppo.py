@@ -516,27 +516,41 @@ def behaviour_clone(net: SlotNet, data: dict[str, np.ndarray], epochs: int = 3, 
 # ===================================================================== checkpoints
 
 
-def save_agent(net: SlotNet, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
+def save_agent(net: SlotNet, path: str | Path, meta: dict[str, Any] | None = None, players: int | None = None) -> Path:
     """Write the policy checkpoint ``PATH.json`` + ``PATH.safetensors`` (:mod:`ohmygoods_agents.checkpoint`,
-    network kind ``slotnet``); ``meta`` goes into its ``card``. Returns the JSON path.
+    network kind ``slotnet``); ``meta`` goes into its ``card``, ``players`` (the player count it was
+    trained for) to the top, where ``ohmygoods evaluate`` reads it. Returns the JSON path.
 
     It loads with ``make_agent("ppo:PATH.json")`` and runs no code when loaded.
     """
     from ohmygoods_agents.checkpoint import save_checkpoint
 
     tensors = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
-    return save_checkpoint(Path(path).with_suffix(".json"), tensors, "relu", network=net.description(), card=meta or {})
+    return save_checkpoint(
+        Path(path).with_suffix(".json"), tensors, "relu", network=net.description(), players=players, card=meta or {}
+    )
 
 
 def load_net(path: str | Path) -> SlotNet:
     """The :class:`~ohmygoods_agents.slotnet.SlotNet` of a checkpoint written by :func:`save_agent`
     (checked on load)."""
-    from ohmygoods_agents.checkpoint import CheckpointError, read_checkpoint
+    from ohmygoods_agents.checkpoint import (
+        CONVERT_COMMAND,
+        CheckpointError,
+        current_layout,
+        read_checkpoint,
+        same_layout,
+    )
     from ohmygoods_agents.slotnet import from_tensors
 
     tensors, desc = read_checkpoint(Path(path).with_suffix(".json"))
     if desc["network"].get("kind") != "slotnet":
         raise CheckpointError(f"{path}: network kind {desc['network'].get('kind')!r}, expected 'slotnet'")
+    if not same_layout(desc["layout"], current_layout()):
+        raise CheckpointError(
+            f"{path}: made for observation/action layout {desc['layout'].get('version')!r}, this engine has "
+            f"{current_layout()['version']!r}; convert it: {CONVERT_COMMAND}"
+        )
     return from_tensors(tensors, desc["network"])
 
 
@@ -643,7 +657,12 @@ def parse_args(argv: list[str] | None, prog: str = "python -m ohmygoods_training
 
 
 def init_path(spec: str) -> Path:
-    """The checkpoint of ``--init``: a path (``.json`` optional) or the short name of a shipped agent."""
+    """The checkpoint of ``--init``: a path (``.json`` optional) or the short name of a shipped agent
+    (:class:`InputError` for neither, and for an SB3 ``.zip``: loading one can run code)."""
+    from ohmygoods_agents.checkpoint import untrusted_zip_message
+
+    if Path(spec).suffix == ".zip":
+        raise InputError(f"--init {spec}: {untrusted_zip_message(spec)}")
     path = Path(spec).with_suffix(".json")
     if path.exists():
         return path
@@ -652,7 +671,93 @@ def init_path(spec: str) -> Path:
     shipped = shipped_checkpoints()
     if spec in shipped:
         return Path(str(shipped[spec]))
-    raise SystemExit(f"--init {spec}: no checkpoint {path} and no shipped agent of that name ({', '.join(shipped)})")
+    raise InputError(
+        f"--init {spec}: no checkpoint {path} and no shipped agent of that name; expected NAME.json (next to "
+        f"NAME.safetensors) or one of {', '.join(sorted(shipped))}"
+    )
+
+
+class InputError(ValueError):
+    """An option of a training run that cannot be used (the message names it and what was expected):
+    found by :func:`check_options` / :func:`prepare` before anything is trained or written."""
+
+
+#: bounds of the loop's numeric options: dest -> (lowest, highest) (None: no bound); every float must be finite
+BOUNDS: dict[str, tuple[float | None, float | None]] = {
+    "num_envs": (1, 1 << 16), "n_steps": (1, 1 << 16), "epochs": (1, 1000), "minibatch": (1, 1 << 24),
+    "lr": (0.0, 1.0), "gamma": (0.0, 1.0), "lam": (0.0, 1.0), "clip": (0.0, None), "ent_coef": (0.0, None),
+    "vf_coef": (0.0, None), "max_grad_norm": (0.0, None), "reward_scale": (None, None), "max_rounds": (1, 1000),
+    "hidden": (1, 4096), "embed": (1, 4096), "prior_gain": (None, None), "max_snapshots": (1, 1000),
+    "snapshot_every": (1, None), "seed": (0, (1 << 63) - 1), "max_minutes": (0.0, None), "bc_eps": (0.0, 1.0),
+}  # fmt: skip
+
+
+def check_agent(spec: str, what: str) -> None:
+    """``spec`` names an agent the loop can build (:func:`~ohmygoods_training.league_spec.opponent_agent`,
+    without any opt-in: ``exec:`` and ``sb3:`` are refused); else :class:`InputError` naming ``what``."""
+    try:
+        opponent_agent(spec, 0)
+    except (ValueError, TypeError, KeyError, LookupError, OSError, ImportError) as exc:
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        raise InputError(
+            f"{what} {spec!r}: {text} (expected an agent name: heuristic, greedy, random, mctsN, ppo, ppo:PATH.json)"
+        ) from None
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """The loop's options that need no file: numbers within :data:`BOUNDS`, the league spec, the
+    evaluation opponent (``--eval-vs``, with other players) and the warm start's teacher (``--bc-teacher``,
+    with ``--bc-games``). The one check of these, for the command line and for a recipe's stages;
+    :class:`InputError` names the first bad option."""
+    for dest, (low, high) in BOUNDS.items():
+        value = getattr(args, dest)
+        flag = "--" + dest.replace("_", "-")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InputError(f"{flag} {value}: expected a finite number")
+        if (low is not None and value < low) or (high is not None and value > high):
+            where = f"from {low}" if high is None else (f"up to {high}" if low is None else f"in {low}..{high}")
+            raise InputError(f"{flag} {value}: expected a number {where}")
+    try:
+        League.parse(args.league, args.max_snapshots)
+    except ValueError as exc:
+        raise InputError(f"--league {args.league!r}: {exc}") from None
+    if args.players > 1:
+        check_agent(args.eval_vs, "--eval-vs")
+    if args.bc_games:
+        check_agent(args.bc_teacher, "--bc-teacher")
+
+
+def prepare(args: argparse.Namespace) -> tuple[PPOConfig, SlotNet | None]:
+    """Every input of a run checked before anything is trained or written (:func:`check_options`, the
+    output folder, the ``--init`` checkpoint and its prior): the run's configuration and its starting
+    network (``--init``: its widths and prior decide). :class:`InputError` names the first bad input."""
+    from ohmygoods_agents.checkpoint import CheckpointError
+
+    check_options(args)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {args.out}: a file is there; expected a folder (new or of an earlier run)")
+    cfg = PPOConfig(**{f: getattr(args, f) for f in asdict(PPOConfig())})
+    try:
+        net = load_net(init_path(args.init)).train() if args.init else None
+    except (CheckpointError, OSError) as exc:
+        text = " ".join(str(exc).split())
+        raise InputError(f"--init {args.init}: {text}") from None
+    if net is not None:  # the saved network decides its widths and prior; the run's card says so
+        if cfg.prior and cfg.prior != net.prior:
+            raise InputError(
+                f"--prior {cfg.prior!r}, but the --init network has prior {net.prior!r}: "
+                "drop --prior or pass --prior none"
+            )
+        cfg.hidden, cfg.embed, cfg.prior = net.hidden, net.embed, net.prior or ""
+        if net.prior is not None:
+            cfg.prior_gain = round(float(net.prior_gain.detach()), 4)
+    if args.bc_games and cfg.prior:
+        raise InputError(
+            f"--bc-games {args.bc_games}: a warm start clones into a network without a prior; this one has prior "
+            f"{cfg.prior!r} (expected --prior none, or no --bc-games)"
+        )
+    return cfg, net
 
 
 def evaluate(net: SlotNet, opponent: str, games: int, players: int, rules: str, seed: int) -> MatchResult | SoloResult:
@@ -726,19 +831,6 @@ def _threads(n: int) -> None:
     numba.set_num_threads(max(1, min(n, numba.config.NUMBA_NUM_THREADS)))
 
 
-def _config(args: argparse.Namespace) -> tuple[PPOConfig, SlotNet | None]:
-    """The run's configuration and its starting network (``--init``: its widths and prior decide)."""
-    cfg = PPOConfig(**{f: getattr(args, f) for f in asdict(PPOConfig())})
-    net = load_net(init_path(args.init)).train() if args.init else None
-    if net is not None:  # the saved network decides its widths and prior; the run's card says so
-        if cfg.prior and cfg.prior != net.prior:
-            raise SystemExit(f"--prior {cfg.prior!r}, but the --init network has prior {net.prior!r}")
-        cfg.hidden, cfg.embed, cfg.prior = net.hidden, net.embed, net.prior or ""
-        if net.prior is not None:
-            cfg.prior_gain = round(float(net.prior_gain.detach()), 4)
-    return cfg, net
-
-
 def _warm_start(ppo: FastPPO, args: argparse.Namespace, out: Path, meta: dict[str, Any], say: Any) -> None:
     """``--bc-games``: clone the teacher's play into the network (written as ``bc.json``)."""
     from .imitation import collect
@@ -751,7 +843,8 @@ def _warm_start(ppo: FastPPO, args: argparse.Namespace, out: Path, meta: dict[st
     say(f"[bc] {len(data['actions'])} decisions of {args.bc_teacher} in {time.perf_counter() - t0:.0f}s")
     bc = behaviour_clone(ppo.net, data, args.bc_epochs, seed=cfg.seed, log=lambda st: say(f"[bc] {st}"))
     del data
-    save_agent(ppo.net, out / "bc", {**meta, "bc": bc, "bc_games": args.bc_games, "teacher": args.bc_teacher})
+    bc_card = {**meta, "bc": bc, "bc_games": args.bc_games, "teacher": args.bc_teacher}
+    save_agent(ppo.net, out / "bc", bc_card, players=cfg.players)
     with (out / "train.log").open("a") as f:
         print(json.dumps({"bc": bc, "bc_games": args.bc_games, "wall_s": round(time.perf_counter() - t0, 1)}), file=f)
 
@@ -812,8 +905,8 @@ def _result_text(r: MatchResult | SoloResult) -> str:
 def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     """Train as ``args`` say, evaluate the best network again and write it as ``OUT/final.json``;
     returns what ``run.json`` holds."""
+    cfg, net = prepare(args)
     _threads(args.threads)
-    cfg, net = _config(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     ppo = FastPPO(cfg, net)
@@ -834,10 +927,10 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         progress.say(f"[eval] {ppo.steps} steps {wall:.0f}s {r}")
         progress.last_eval = _result_text(r)
         m = {**meta, "steps": ppo.steps, "wall_s": round(wall, 1), "eval": r.as_dict(), "config": asdict(cfg)}
-        save_agent(ppo.net, out / "last", m)
+        save_agent(ppo.net, out / "last", m, players=cfg.players)
         if r.win_rate > best:
             best = r.win_rate
-            save_agent(ppo.net, out / "best", m)
+            save_agent(ppo.net, out / "best", m, players=cfg.players)
 
     next_eval = args.eval_every
     with (out / "train.log").open("a") as log:
@@ -869,7 +962,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         "chosen": f"the best of the run's evaluations against {args.eval_vs} ({args.eval_games} games each)",
         "final_evaluation": [r.as_dict() for r in final],
     }
-    save_agent(final_net, out / FINAL, card)
+    save_agent(final_net, out / FINAL, card, players=cfg.players)
     info = {
         "args": vars(args),
         "command": command,
@@ -893,6 +986,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m ohmygoods_trainin
     """Train (see ``--help``); returns 0."""
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv, prog)
+    try:
+        prepare(args)
+    except InputError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
     run(args, " ".join([prog, *argv]))
     return 0
 
@@ -902,6 +1000,7 @@ __all__ = [
     "FINAL",
     "SEARCH_PREFIX",
     "FastPPO",
+    "InputError",
     "League",
     "NetAgent",
     "PPOConfig",
@@ -910,6 +1009,8 @@ __all__ = [
     "SlotNetAgent",
     "ppo_update",
     "build_parser",
+    "check_agent",
+    "check_options",
     "final_evaluation",
     "gae_per_seat",
     "init_path",
@@ -920,6 +1021,7 @@ __all__ = [
     "masked_entropy",
     "parse_args",
     "plot_learning_curves",
+    "prepare",
     "run",
     "sample_masked",
     "save_agent",

@@ -49,7 +49,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import torch
-from ohmygoods_agents.checkpoint import load_policy, read_checkpoint, save_checkpoint
+from ohmygoods_agents.checkpoint import CheckpointError, load_policy, read_checkpoint, same_layout, save_checkpoint
 from ohmygoods_agents.policy_agents import MLPAgent, sample_masked
 from torch import nn
 
@@ -278,12 +278,21 @@ def save_net(net: ActorCritic, path: str | Path, layout: dict[str, Any], **field
     return dst
 
 
-def load_net(path: str | Path) -> ActorCritic:
-    """An :class:`ActorCritic` from a checkpoint (the value head too where ``.value.safetensors`` is beside it)."""
+def load_net(path: str | Path, layout: dict[str, Any] | None = None) -> ActorCritic:
+    """An :class:`ActorCritic` from a checkpoint (the value head too where ``.value.safetensors`` is beside it);
+    with ``layout``, the checkpoint must have been made for it (:class:`CheckpointError` otherwise)."""
     tensors, desc = read_checkpoint(path)
+    if desc["network"].get("kind") != "mlp" or desc["network"].get("activation") != "tanh":
+        raise CheckpointError(
+            f"{path}: self-play networks are tanh MLPs, the checkpoint has {desc['network'].get('kind')!r} "
+            f"{desc['network'].get('activation')!r}"
+        )
+    if layout is not None and not same_layout(desc["layout"], layout):
+        raise CheckpointError(
+            f"{path}: made for another observation/action layout ({desc['layout'].get('obs_dim')} features, "
+            f"{desc['layout'].get('n_actions')} actions); the game has {layout['obs_dim']} and {layout['n_actions']}"
+        )
     sizes = desc["network"]["sizes"]
-    if desc["network"].get("activation") != "tanh":
-        raise ValueError(f"{path}: self-play networks use tanh, the checkpoint has {desc['network'].get('activation')}")
     net = ActorCritic(sizes[0], sizes[-1], sizes[1:-1])
     net.load_policy_tensors(tensors)
     vpath = Path(path).with_suffix(".value.safetensors")
@@ -688,15 +697,88 @@ def config_from(args: argparse.Namespace) -> Config:
     return Config(**kw, players=_ints(args.players, "players"), hidden=_ints(args.hidden, "hidden"), fast=not args.slow)
 
 
+class InputError(ValueError):
+    """An option of a self-play run that cannot be used (the message names it and what was expected)."""
+
+
+#: bounds of the numeric options: dest -> (lowest, highest); every float must be finite
+BOUNDS: dict[str, tuple[float, float | None]] = {
+    "num_envs": (1, 1 << 14), "n_steps": (1, 1 << 14), "epochs": (1, 1000), "minibatch": (1, 1 << 24),
+    "max_snapshots": (1, 1000), "snapshot_every": (1, None), "seed": (0, (1 << 63) - 1), "lr": (0.0, 1.0),
+    "gamma": (0.0, 1.0), "lam": (0.0, 1.0), "clip": (0.0, None), "ent_coef": (0.0, None), "vf_coef": (0.0, None),
+    "max_grad_norm": (0.0, None), "margin_coef": (0.0, None), "total_steps": (0, None), "bc_decisions": (1, None),
+    "bc_epochs": (1, 1000), "eval_every": (1, None), "eval_games": (1, None), "threads": (1, 256),
+}  # fmt: skip
+
+
+def _check_agent(spec: GameSpec, name: str, what: str) -> None:
+    """``name`` builds as an agent of the game with no opt-in (``exec`` is refused); else :class:`InputError`."""
+    try:
+        make_agent(spec, name, seed=0)
+    except (ValueError, TypeError, KeyError, LookupError, OSError, ImportError) as exc:
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        raise InputError(f"{what} {name!r}: {text}"[:600]) from None
+
+
+def prepare(args: argparse.Namespace) -> tuple[Config, ActorCritic | None]:
+    """Every input of a run checked before anything is trained or written: the numbers, the game and its
+    player counts, the widths, the league (:func:`~ohmygoods_training.league_spec.parse_entries` and each
+    of its agents), ``--eval-vs``, ``--bc-teacher``, ``--out`` and the ``--init`` / ``--evaluate``
+    checkpoints (this game's layout). Returns the configuration and the starting network;
+    :class:`InputError` names the first bad input."""
+    import math
+
+    for dest, (low, high) in BOUNDS.items():
+        value = getattr(args, dest)
+        flag = "--" + dest.replace("_", "-")
+        if (isinstance(value, float) and not math.isfinite(value)) or value < low or (high and value > high):
+            raise InputError(f"{flag} {value}: expected a finite number from {low}" + (f" to {high}" if high else ""))
+    try:
+        spec = resolve_game(args.game)
+        cfg = config_from(args)
+        for p in cfg.players:
+            spec.check_num_players(p)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise InputError(f"--game {args.game} --players {args.players}: {exc}") from None
+    if not cfg.players or not 1 <= len(cfg.hidden) <= 16 or not all(1 <= h <= 4096 for h in cfg.hidden):
+        raise InputError(f"--players {args.players} --hidden {args.hidden}: expected player counts, and 1..16 widths "
+                         "in 1..4096")  # fmt: skip
+    try:
+        weights = parse_entries(cfg.league, agents=agent_names(spec))
+    except ValueError as exc:
+        raise InputError(f"--league {cfg.league!r}: {exc}") from None
+    for name in weights:
+        if name not in ("self", "snapshot") and weights[name] > 0:
+            _check_agent(spec, name, "--league entry")
+    for name in (o for o in args.eval_vs.split(",") if o):
+        _check_agent(spec, name, "--eval-vs")
+    if args.bc_teacher:
+        _check_agent(spec, args.bc_teacher, "--bc-teacher")
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        raise InputError(f"--out {args.out}: a file is there; expected a folder")
+    net = None
+    if args.init:
+        try:
+            net = load_net(args.init, game_layout(spec))
+        except (CheckpointError, OSError) as exc:
+            raise InputError(f"--init {args.init}: {' '.join(str(exc).split())}") from None
+    if args.evaluate:
+        try:
+            load_policy(args.evaluate, layout=game_layout(spec))
+        except (CheckpointError, OSError) as exc:
+            raise InputError(f"--evaluate {args.evaluate}: {' '.join(str(exc).split())}") from None
+    return cfg, net
+
+
 def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     """Train as ``args`` say; writes the run folder; returns the last evaluation."""
+    cfg, net = prepare(args)
     torch.set_num_threads(args.threads)
-    cfg = config_from(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    net = load_net(args.init) if args.init else None
     sp = SelfPlay(cfg, net)
     meta = {"command": command, "config": asdict(cfg), "init": args.init}
+    one = cfg.players[0] if len(set(cfg.players)) == 1 else None  # the checkpoints' player count, if only one
     (out / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
     log = open(out / "train.log", "a")
     if args.bc_teacher:
@@ -709,7 +791,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         log.write(json.dumps(rec) + "\n")
         log.flush()
         print("[bc]", rec, flush=True)
-        save_net(sp.net, out / "bc.json", sp.layout, card={"command": command, "warm_start": rec})
+        save_net(sp.net, out / "bc.json", sp.layout, players=one, card={"command": command, "warm_start": rec})
     evalf = out / "eval.csv"
     if not evalf.exists():
         evalf.write_text("steps,wall_s,players,opponent,games,rate,low,high\n")
@@ -731,8 +813,8 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
                 last[f"{p}p-{opp}"] = rate
                 print(f"[{tag}] steps {sp.steps} {p}p vs {opp}: {rate:.3f} [{lo:.3f}, {hi:.3f}]", flush=True)
         card = {"command": command, "steps": sp.steps, "wall_s": round(time.perf_counter() - t0, 1)}
-        save_net(sp.net, out / "last.json", sp.layout, card=card)
-        save_net(sp.net, out / f"step_{sp.steps}.json", sp.layout, card=card)
+        save_net(sp.net, out / "last.json", sp.layout, players=one, card=card)
+        save_net(sp.net, out / f"step_{sp.steps}.json", sp.layout, players=one, card=card)
 
     while sp.steps < args.total_steps:
         info = sp.iterate()
@@ -773,11 +855,17 @@ def evaluate_checkpoint(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None, prog: str = "python -m ohmygoods_training.selfplay") -> int:
     args = build_parser(prog).parse_args(argv)
+    try:
+        prepare(args)
+    except InputError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
     if args.evaluate:
         evaluate_checkpoint(args)
         return 0
     if not args.out:
-        raise SystemExit("--out RUN_FOLDER is needed to train (or --evaluate CHECKPOINT)")
+        print(f"{prog}: error: --out RUN_FOLDER is needed to train (or --evaluate CHECKPOINT)", file=sys.stderr)
+        return 2
     command = " ".join([prog, *(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))])
     run(args, command)
     return 0

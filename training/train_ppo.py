@@ -360,7 +360,8 @@ def write_final(out: Path, args: argparse.Namespace) -> tuple[Path, list[MatchRe
 
     from .export import ship
 
-    path = ship(out / "best.zip", out / "final.json", note="best.zip of this run (ohmygoods train --algo maskable-ppo)")
+    note = "best.zip of this run (ohmygoods train --algo maskable-ppo)"
+    path = ship(out / "best.zip", out / "final.json", note=note, players=args.players)
     if not args.final_games:
         return path, []
     agent = load_policy(path, deterministic=True)

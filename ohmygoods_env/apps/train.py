@@ -61,12 +61,37 @@ def rate_of(players: int, prior: bool) -> float:
     return RATES.get((bool(prior), int(players)), RATES[(False, 2)])
 
 
+def planned_steps(args: argparse.Namespace) -> int:
+    """The learner decisions a fast-loop run with the parsed ``args`` is expected to make: ``--total-steps``,
+    or fewer where ``--minutes`` stops it first at the measured rate (:func:`rate_of`)."""
+    if not args.max_minutes:
+        return int(args.total_steps)
+    return min(int(args.total_steps), int(rate_of(args.players, bool(args.prior)) * 60 * args.max_minutes))
+
+
+def run_command(argv: list[str], args: argparse.Namespace) -> str:
+    """The command that starts the planned run: ``argv`` (the options as given, ``--plan`` dropped) with
+    ``--minutes`` / ``--total-steps`` replaced by ``--total-steps`` of the planned decisions
+    (:func:`planned_steps`), so that it runs what the plan says on any machine."""
+    import shlex
+
+    timed = ("--minutes", "--max-minutes", "--total-steps")
+    kept: list[str] = []
+    it = iter(argv)
+    for tok in it:
+        if tok in timed:
+            next(it, None)
+        elif tok != "--plan" and not tok.startswith(tuple(f + "=" for f in timed)):
+            kept.append(tok)
+    return shlex.join(["ohmygoods", "train", *kept, "--total-steps", str(planned_steps(args))])
+
+
 def plan_text(args: argparse.Namespace) -> str:
     """What a run of the fast loop with the parsed ``args`` will do, in a few lines."""
     rate = rate_of(args.players, bool(args.prior))
     steps_s = args.total_steps / rate
     seconds = min(steps_s, 60 * args.max_minutes) if args.max_minutes else steps_s
-    decisions = min(args.total_steps, int(rate * 60 * args.max_minutes)) if args.max_minutes else args.total_steps
+    decisions = planned_steps(args)
     stop = f"after {args.max_minutes:g} minutes or " if args.max_minutes else "after "
     lines = [
         "training plan:",
@@ -171,6 +196,23 @@ def build_parser(players: int = 2) -> argparse.ArgumentParser:
     return p
 
 
+def run_args(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Namespace:
+    """The run's options from ``rest`` (the arguments without ``--algo``, ``--recipe``, ``--plan``): with
+    ``--init``, the saved network brings its own prior and needs no warm start, unless asked for."""
+    args = parser.parse_args(rest)
+    given = {tok.split("=", 1)[0] for tok in rest if tok.startswith("--")}
+    if args.init:
+        args.prior = args.prior if "--prior" in given else ""
+        args.bc_games = args.bc_games if "--bc-games" in given else 0
+    return args
+
+
+def _refuse(message: str) -> int:
+    """A bad input: one line on stderr, status 2 (nothing was started or written)."""
+    print(f"ohmygoods train: error: {message}", file=sys.stderr)
+    return 2
+
+
 def _needs_extra(exc: ImportError) -> int:
     print(
         f"ohmygoods train needs the 'train' extra: pip install 'ohmygoods[train]' (missing: {exc.name})",
@@ -207,7 +249,7 @@ def _recipe(name: str, rest: list[str], plan_only: bool, parser: argparse.Argume
     try:
         recipe = R.load(name)
     except R.RecipeError as exc:
-        parser.error(str(exc))
+        return _refuse(f"--recipe {name}: {exc}")
     args = parser.parse_args(rest)
     out = args.out if "--out" in given else f"runs/{recipe.name}"
     overrides: dict[str, str | None] = {
@@ -243,20 +285,21 @@ def main(argv: list[str] | None = None) -> int:
         return _needs_extra(exc)
     if front.recipe:
         return _recipe(front.recipe, rest, plan_only, parser, " ".join(["ohmygoods train", *argv]))
-    args = parser.parse_args(rest)  # --help, and usage errors with status 2
-    given = {tok.split("=", 1)[0] for tok in rest if tok.startswith("--")}
-    if args.init:  # a saved network brings its own prior and needs no warm start, unless asked for
-        args.prior = args.prior if "--prior" in given else ""
-        args.bc_games = args.bc_games if "--bc-games" in given else 0
+    args = run_args(parser, rest)  # --help, and usage errors with status 2
+    from ohmygoods_training.fast_ppo import InputError, prepare, run
+
+    try:
+        prepare(args)  # every input, before the plan: nothing is trained or written for a bad one
+    except InputError as exc:
+        return _refuse(str(exc))
     print(plan_text(args), file=sys.stderr)
     if plan_only:
         print(
-            "\nnothing started. Start this run with: ohmygoods train --total-steps "
-            f"{args.total_steps} (any option starts it; --plan prints the plan only)",
+            f"\nnothing started. Start this run with: {run_command(argv, args)} "
+            "(any option starts it; --plan prints the plan only)",
             file=sys.stderr,
         )
         return 0
-    from ohmygoods_training.fast_ppo import run
 
     from .common import warm_engine
 
