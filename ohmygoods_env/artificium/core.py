@@ -1012,7 +1012,11 @@ def check_invariants(g, T, B, TR, CT):
     for p in range(np_):
         c = g[F_CHOSEN + p]
         if c >= 0 and g[F_LOC + c] != L_CHOSEN + p and g[F_LOC + c] != L_REVEALED + p:
-            return 6
+            # the building being resolved lies played already while its Mage or Knight decision waits (A7.3, A7.4)
+            if not (
+                c == g[F_RES_CARD] and g[F_LOC + c] == L_PLAYED + p and (g[F_DEC] == D_KNIGHT or g[F_DEC] == D_MAGE)
+            ):
+                return 6
     return 0
 
 
