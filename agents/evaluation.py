@@ -43,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from ohmygoods_env.framework import files as F
+from ohmygoods_env.framework.agents import TRUST_KWARGS
 from ohmygoods_env.framework.game import resolve_game
 from ohmygoods_env.framework.stats import (
     ahead_share,
@@ -65,6 +67,8 @@ SCHEMA_VERSION = 1
 DEFAULT_GAME = "ohmygoods"
 #: *Oh my Goods!*'s player counts (any game's: :func:`player_counts`)
 PLAYER_COUNTS = (1, 2, 3, 4)
+#: the largest protocol or report card file read (bytes)
+MAX_FILE_BYTES = 16 << 20
 RATING_MODEL = "Bradley-Terry, Elo scale, anchors pinned; 95% Fisher interval; 3-4 players: share of opponents beaten"
 
 # ===================================================================== the protocol
@@ -103,25 +107,63 @@ class Protocol:
     default_tier: str = "full"  # the tier played when none is named, and the leaderboard's reference
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Protocol:
-        """A protocol from its JSON form; ``ValueError`` naming the first inconsistency."""
+    def from_dict(cls, d: Any, source: str = "the protocol") -> Protocol:
+        """A protocol from its JSON form: the one validator of a protocol file (``source`` names it).
+
+        Every field is checked for its type and range (versions and deal counts ints, seeds ints in
+        ``0 <= s < 2**64``, anchors numbers, the ladder's agents strings with an object of keyword
+        arguments), a ladder agent that would run code is refused
+        (:func:`~ohmygoods_env.framework.agents.check_file_agent`: only the command line may allow
+        ``exec:`` or an SB3 zip), then the tiers are checked against the ladder and the deal sets
+        (:meth:`check`). Every problem is a ``ValueError`` naming ``source`` and the field.
+        """
+        from ohmygoods_env.framework.agents import check_file_agent
+
+        if not isinstance(d, dict):
+            raise ValueError(f"{source}: expected a JSON object with the fields of {PROTOCOL_FILE.name}, got {d!r:.60}")
+        missing = [k for k in ("version", "deal_set", "rating", "ladder", "tiers", "deals") if k not in d]
+        if missing:
+            raise ValueError(
+                f"{source} is not an evaluation protocol: it lacks {missing} "
+                f"(expected the fields of {PROTOCOL_FILE.name})"
+            )
         try:
             p = cls(
-                version=int(d["version"]),
-                deal_set=str(d["deal_set"]),
-                rules=None if d.get("rules") is None else str(d["rules"]),
-                anchors={k: float(v) for k, v in d["rating"]["anchors"].items()},
-                ladder={k: {"spec": v["spec"], "kwargs": dict(v.get("kwargs", {}))} for k, v in d["ladder"].items()},
-                tiers={t: {int(n): dict(plan) for n, plan in by_n.items()} for t, by_n in d["tiers"].items()},
-                deals={int(n): [int(s) for s in seeds] for n, seeds in d["deals"].items()},
-                game=str(d.get("game", DEFAULT_GAME)),
-                default_tier=str(d.get("default_tier", "full")),
+                version=F.field_int(d.get("version"), "version", 1, 10**6),
+                deal_set=F.field_str(d.get("deal_set"), "deal_set"),
+                rules=None if d.get("rules") is None else F.field_str(d["rules"], "rules"),
+                anchors={
+                    F.field_str(k, "rating.anchors key"): F.field_number(v, f"rating.anchors[{k!r}]", -1e6, 1e6)
+                    for k, v in F.field_object(
+                        F.field_object(d.get("rating"), "rating").get("anchors"), "rating.anchors"
+                    ).items()
+                },  # fmt: skip
+                ladder=_ladder(F.field_object(d.get("ladder"), "ladder"), check_file_agent),
+                tiers={
+                    F.field_str(t, "tier name"): {
+                        _count_key(n, f"tiers[{t!r}]"): {
+                            F.field_str(opp, f"tiers[{t!r}][{n!r}] key"): F.field_int(
+                                deals, f"tiers[{t!r}][{n!r}][{opp!r}] (deals)", 1, 10**6
+                            )
+                            for opp, deals in F.field_object(plan, f"tiers[{t!r}][{n!r}]").items()
+                        }
+                        for n, plan in F.field_object(by_n, f"tiers[{t!r}]").items()
+                    }
+                    for t, by_n in F.field_object(d.get("tiers"), "tiers").items()
+                },
+                deals={
+                    _count_key(n, "deals"): [
+                        _seed(s, f"deals[{n!r}][{i}]") for i, s in enumerate(F.field_list(seeds, f"deals[{n!r}]"))
+                    ]
+                    for n, seeds in F.field_object(d.get("deals"), "deals").items()
+                },
+                game=F.field_str(d.get("game", DEFAULT_GAME), "game"),
+                default_tier=F.field_str(d.get("default_tier", "full"), "default_tier"),
             )
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ValueError(
-                f"not an evaluation protocol (expected the fields of {PROTOCOL_FILE.name}): {exc!r}"
-            ) from None
-        p.check()
+            p.check()
+        except ValueError as exc:
+            message = str(exc)
+            raise ValueError(message if message.startswith(source) else f"{source}: {message}") from None
         return p
 
     @property
@@ -158,6 +200,37 @@ class Protocol:
         return list(self.tiers[tier].get(players, {}).items())
 
 
+def _count_key(key: str, where: str) -> int:
+    """A player count used as an object key (``"2"``)."""
+    if not (isinstance(key, str) and key.isdigit() and len(key) <= 3 and int(key) >= 1):
+        raise ValueError(f'{where}: the key {key!r:.40} must be a player count such as "2"')
+    return int(key)
+
+
+def _seed(value: object, where: str) -> int:
+    """A deal seed: an int in ``0 <= s < 2**64``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 64:
+        raise ValueError(f"{where} must be a seed, an int in 0 <= s < 2**64, got {value!r:.40}")
+    return value
+
+
+def _ladder(ladder: dict[str, Any], check_file_agent: Any) -> dict[str, dict[str, Any]]:
+    """The ladder of a protocol file: each label and agent checked (no agent that runs code, see
+    :func:`~ohmygoods_env.framework.agents.check_file_agent`)."""
+    out = {}
+    for label, entry in ladder.items():
+        where = f"ladder {label!r:.80}"
+        check_file_agent(label, {}, f"{where} (a label is an agent name on another game's leaderboard)")
+        if not isinstance(entry, dict) or "spec" not in entry:
+            raise ValueError(f'{where}: expected {{"spec": "heuristic", "kwargs": {{...}}}}, got {entry!r:.60}')
+        spec, kwargs = check_file_agent(entry["spec"], entry.get("kwargs", {}), where)
+        for k, v in kwargs.items():
+            if not (v is None or isinstance(v, (bool, int, float, str))):
+                raise ValueError(f"{where}: kwargs[{k!r}] must be a number, string, bool or null, got {v!r:.60}")
+        out[label] = {"spec": spec, "kwargs": kwargs}
+    return out
+
+
 def protocol_files() -> dict[str, Path]:
     """The shipped protocol of each game (``data/eval_protocol*.json``, the highest version per game)."""
     best: dict[str, tuple[int, Path]] = {}
@@ -186,10 +259,12 @@ def load_protocol(path: str | Path | None = None, game: str | None = None) -> Pr
     same form; with ``game`` too, it must be that game's)."""
     p = Path(path) if path is not None else protocol_file(game or DEFAULT_GAME)
     try:
-        data = json.loads(p.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"cannot read the evaluation protocol {p}: {exc}") from None
-    protocol = Protocol.from_dict(data)
+        data = F.read_json_file(p, max_bytes=MAX_FILE_BYTES)
+    except OSError as exc:
+        raise ValueError(f"cannot read the evaluation protocol {p}: {exc.strerror or exc}") from None
+    except F.BadJSON as exc:
+        raise ValueError(f"{p}: {exc}; expected an evaluation protocol (JSON)") from None
+    protocol = Protocol.from_dict(data, str(p))
     if game is not None and protocol.game != game:
         raise ValueError(f"the evaluation protocol {p} is for the game {protocol.game!r}, not {game!r}")
     return protocol
@@ -421,7 +496,10 @@ def evaluate(
     protocol's ``default_tier``. ``players``: the player counts (default: those of
     :func:`agent_player_counts` the tier plays). ``out``: a folder for the games
     (``games_<n>p.jsonl``, one line per finished game, kept and extended by a later call with
-    the same arguments). ``agent_kwargs`` go to the game's ``make_agent``.
+    the same arguments; a kept game that is not a valid row raises
+    :class:`~ohmygoods_agents.tournament.GamesFileError` before any game is played).
+    ``agent_kwargs`` go to the game's ``make_agent``; the report records them without the
+    permissions ``allow_exec`` and ``trust_pickle`` (a card never builds an agent).
     """
     import time
 
@@ -441,6 +519,8 @@ def evaluate(
         if not protocol.plan(tier, n):
             raise ValueError(f"tier {tier!r} of the protocol has no games for {n} players")
     if out is not None:
+        for n in counts:  # every kept game checked before any is played (T.GamesFileError naming file and line)
+            T.read_games_file(Path(out) / f"games_{n}p.jsonl", n, 1 + len(schedule(protocol, tier, n)[0]))
         Path(out).mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {
         "schema": SCHEMA,
@@ -448,7 +528,7 @@ def evaluate(
         "game": protocol.game,
         "agent": agent,
         "label": label or agent,
-        "agent_kwargs": dict(agent_kwargs or {}),
+        "agent_kwargs": {k: v for k, v in (agent_kwargs or {}).items() if k not in TRUST_KWARGS},  # settings only
         "tier": tier,
         "protocol_version": protocol.version,
         "deal_set": protocol.deal_set,
@@ -477,16 +557,98 @@ def without_timing(report: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in report.items() if k != "timing"}
 
 
+_TEXT, _COUNT, _NUMBER, _SHARE = "text", "count", "number", "share"
+#: what the readers of a report card use, by field: the one schema :func:`check_report` enforces
+_CARD_FIELDS = {
+    "agent": _TEXT, "label": _TEXT, "tier": _TEXT, "protocol_version": _COUNT, "deal_set": _TEXT,
+    "env_version": _TEXT, "package_version": _TEXT,
+}  # fmt: skip
+_SECTION_FIELDS = {"tier": _TEXT, "protocol_version": _COUNT, "deal_set": _TEXT, "env_version": _TEXT,
+                   "package_version": _TEXT}  # fmt: skip
+_SOLO_FIELDS = {"games": _COUNT, "score_mean": _NUMBER, "score_lo": _NUMBER, "score_hi": _NUMBER,
+                "rounds_mean": _NUMBER}  # fmt: skip
+_ROW_FIELDS = {
+    "opponent": _TEXT, "spec": _TEXT, "games": _COUNT, "deals": _COUNT, "wins": _COUNT, "ties": _COUNT,
+    "losses": _COUNT, "win_rate": _SHARE, "win_lo": _SHARE, "win_hi": _SHARE, "margin_mean": _NUMBER,
+    "margin_lo": _NUMBER, "margin_hi": _NUMBER, "score_mean": _NUMBER, "opponent_score_mean": _NUMBER,
+    "ahead_share": _SHARE,
+}  # fmt: skip
+_RATING_FIELDS = {"value": _NUMBER, "lo": _NUMBER, "hi": _NUMBER}
+_TIMING_FIELDS = {"decision_s_mean": _NUMBER, "wall_s": _NUMBER, "cpu_s": _NUMBER, "games": _COUNT,
+                  "decisions": _COUNT, "workers": _COUNT, "machine": _TEXT}  # fmt: skip
+
+
+def _fields(obj: Any, spec: dict[str, str], where: str, required: bool = True) -> dict[str, Any]:
+    """``obj`` (an object) with each field of ``spec`` of its kind (``required``: each present; else only
+    those present are checked)."""
+    F.field_object(obj, where)
+    for key, kind in spec.items():
+        if key not in obj:
+            if required:
+                raise ValueError(f"{where or 'the card'} lacks {key!r}: expected a {kind}")
+            continue
+        at = f"{where}.{key}" if where else key
+        if kind == _TEXT:
+            F.field_str(obj[key], at)
+        elif kind == _COUNT:
+            F.field_int(obj[key], at, 0, 10**9)
+        else:
+            F.field_number(obj[key], at, *((0.0, 1.0) if kind == _SHARE else (-1e12, 1e12)))
+    return obj
+
+
+def _check_section(n: str, sec: Any) -> None:
+    """One player count of a card: the solo block (1 player) or the rows against the ladder and the rating."""
+    where = f"players[{n!r}]"
+    _fields(sec, _SECTION_FIELDS, where)
+    if n == "1":
+        _fields(sec.get("solo"), _SOLO_FIELDS, f"{where}.solo")
+        return
+    if "solo" in sec:
+        raise ValueError(f"{where} has a solo block: expected opponents (a solo game has 1 player)")
+    for i, row in enumerate(F.field_list(sec.get("opponents"), f"{where}.opponents")):
+        _fields(row, _ROW_FIELDS, f"{where}.opponents[{i}]")
+        if row["games"] < 1:
+            raise ValueError(f"{where}.opponents[{i}].games must be an int in [1, 1000000000], got 0")
+    rating = sec.get("rating")
+    if rating is not None:
+        _fields(rating, _RATING_FIELDS, f"{where}.rating")
+        for name, v in F.field_object(rating.get("anchors", {}), f"{where}.rating.anchors").items():
+            F.field_number(v, f"{where}.rating.anchors[{name!r}]")
+
+
 def check_report(report: Any, source: str = "report") -> dict[str, Any]:
-    """``report`` if it is a report of this schema, else ``ValueError`` naming what is wrong."""
+    """``report`` if it is a report card of this schema, else ``ValueError`` naming ``source`` and the field.
+
+    The one validator of a report card (:func:`read_report` calls it where a card is read): every
+    field that :func:`compare_reports`, :func:`merge_reports`, :func:`render_leaderboard` and
+    :func:`format_markdown` use is checked for its type and range. A card records an agent; no
+    reader builds an agent from it.
+    """
     if not isinstance(report, dict) or report.get("schema") != SCHEMA:
         raise ValueError(f'{source} is not an evaluation report (expected "schema": {SCHEMA!r})')
     if report.get("schema_version") != SCHEMA_VERSION:
-        raise ValueError(f"{source} has schema_version {report.get('schema_version')!r}, expected {SCHEMA_VERSION}")
+        raise ValueError(f"{source} has schema_version {report.get('schema_version')!r:.40}, expected {SCHEMA_VERSION}")
     if not isinstance(report.get("players"), dict):
-        raise ValueError(f'{source} has no "players" sections')
+        raise ValueError(f'{source} has no "players" sections: expected an object by player count')
     if not isinstance(report.get("game", DEFAULT_GAME), str):
-        raise ValueError(f'{source} has a "game" that is not a name: {report.get("game")!r}')
+        raise ValueError(f'{source} has a "game" that is not a name: {report.get("game")!r:.40}')
+    try:
+        _fields(report, _CARD_FIELDS, "")
+        if report.get("rules") is not None:
+            F.field_str(report["rules"], "rules")
+        F.field_object(report.get("agent_kwargs", {}), "agent_kwargs")
+        for n, sec in report["players"].items():
+            if not (n.isdigit() and len(n) <= 3 and int(n) >= 1):
+                raise ValueError(f'players key {n!r:.40} is not a player count: expected "1", "2", ...')
+            _check_section(n, sec)
+        timing = report.get("timing", {})
+        _fields(timing, _TIMING_FIELDS, "timing", required=False)
+        for n, t in F.field_object(timing.get("by_players", {}), "timing.by_players").items():
+            _fields(t, {"decision_s_mean": _NUMBER}, f"timing.by_players[{n!r:.40}]")
+            _fields(t, _TIMING_FIELDS, f"timing.by_players[{n!r:.40}]", required=False)
+    except ValueError as exc:
+        raise ValueError(f"{source}: {exc}; expected a report card of ohmygoods evaluate") from None
     return report
 
 
@@ -496,11 +658,14 @@ def report_game(report: dict[str, Any]) -> str:
 
 
 def read_report(path: str | Path) -> dict[str, Any]:
-    """A report JSON file, checked (:func:`check_report`)."""
+    """A report JSON file, read within limits (:func:`~ohmygoods_env.framework.files.read_json_file`) and
+    checked (:func:`check_report`); ``ValueError`` naming the file otherwise."""
     try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"cannot read the report {path}: {exc}") from None
+        data = F.read_json_file(path, max_bytes=MAX_FILE_BYTES)
+    except OSError as exc:
+        raise ValueError(f"cannot read the report {path}: {exc.strerror or exc}") from None
+    except F.BadJSON as exc:
+        raise ValueError(f"{path}: {exc}; expected a report card of ohmygoods evaluate (JSON)") from None
     return check_report(data, str(path))
 
 

@@ -31,8 +31,10 @@ reply (from the agent)      one line: ``{"action": id}`` or a bare ``id``; ``id`
 ==========================  =====================================================================
 
 A reply must come within ``timeout`` seconds (default 10; the first one includes the
-program's start). A reply that is not JSON, not an integer id, or not a legal action; a
-program that exits, or stays silent past the timeout: each raises :class:`ExternalAgentError`
+program's start). A reply that is not JSON (or JSON beyond the limits: nested deeper than 4
+levels, a number longer than 20 characters), not an integer id, or not a legal action; a
+program that exits, stays silent past the timeout, or closes its output (or input) but keeps
+running (stopped after the timeout): each raises :class:`ExternalAgentError`
 naming the command, the decision and what was wrong. The harness that catches it keeps the
 games already finished (``ohmygoods evaluate`` and ``ohmygoods tournament`` write each
 finished game at once and continue with ``--resume``).
@@ -54,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from ohmygoods_env import layout as L
+from ohmygoods_env.framework.files import BadJSON, loads_bounded
 from ohmygoods_env.framework.game import InformationSet, resolve_game
 from ohmygoods_env.policy import Agent
 
@@ -181,12 +184,27 @@ class ExternalAgent(Agent):
             f"external agent {self.command!r}, decision {self.decisions + 1} of its game: {what}{tail}"
         )
 
+    def _ended(self, what: str, when: str) -> ExternalAgentError:
+        """The error for a program that closed its ``what`` (``input``/``output``): it has exited (``when``
+        says at which point), or it gets up to the timeout to exit and is then stopped, never waited on longer."""
+        assert self._proc is not None
+        try:
+            status = self._proc.wait(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+            return self._fail(
+                f"the program closed its {what} but kept running; stopped after {self.timeout:g} s (an agent "
+                "reads every line and replies until its input ends)"
+            )
+        return self._fail(f"the program exited (status {status}) {when}")
+
     def _send(self, message: dict[str, Any]) -> None:
         assert self._proc is not None and self._proc.stdin is not None
         try:
             self._proc.stdin.write((json.dumps(message) + "\n").encode())
         except (BrokenPipeError, OSError):
-            raise self._fail(f"the program exited (status {self._proc.wait()}) before reading its input") from None
+            raise self._ended("input", "before reading its input") from None
 
     def _read_line(self) -> bytes:
         assert self._proc is not None and self._proc.stdout is not None
@@ -202,17 +220,17 @@ class ExternalAgent(Agent):
                     raise self._fail(f"no reply within the timeout of {self.timeout:g} s")
                 chunk = os.read(fd, 65536)
                 if not chunk:
-                    raise self._fail(f"the program exited (status {self._proc.wait()}) without a reply")
+                    raise self._ended("output", "without a reply")
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 
     def _parse(self, line: bytes, mask: np.ndarray) -> int:
         text = line.decode("utf-8", "replace").strip()
-        try:
-            reply = json.loads(text)
-        except json.JSONDecodeError:
-            raise self._fail(f'malformed reply {text[:200]!r}: expected {{"action": ID}} or ID') from None
+        try:  # within limits: a deeply nested or 5,000-digit reply is malformed, not a crash
+            reply = loads_bounded(line, max_depth=4, max_digits=20)
+        except BadJSON as exc:
+            raise self._fail(f'malformed reply {text[:200]!r} ({exc}): expected {{"action": ID}} or ID') from None
         action = reply.get("action") if isinstance(reply, dict) else reply
         if isinstance(action, bool) or not isinstance(action, int):
             raise self._fail(f'malformed reply {text[:200]!r}: expected {{"action": ID}} with ID an integer')

@@ -68,8 +68,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ohmygoods_env.files import BadJSON, loads_bounded, write_atomic
+from ohmygoods_env.files import write_atomic
 from ohmygoods_env.framework.agents import make_agent as make_game_agent
+from ohmygoods_env.framework.checks import max_workers
 from ohmygoods_env.framework.game import resolve_game
 from ohmygoods_env.framework.matches import derive_seed, game_record, play_match
 from ohmygoods_env.framework.progress import progress_bar
@@ -220,30 +221,118 @@ def agent_fingerprints(names: list[str], agent_kwargs: dict | list, game: str = 
     return prints
 
 
+class GamesFileError(ValueError):
+    """A games file (``games.jsonl``, a partial file kept for ``--resume``) with a row that is not a game of
+    this program: the message names the file, the line and the field."""
+
+
+#: a score, a tie-break or a time in a games file is a number of at most this size
+_ROW_NUMBER = 1e9
+
+
+def check_game_row(row: object, players: int, n_agents: int, where: str = "row") -> dict:
+    """A finished game's row of a games file, checked: the one validator of the rows that ``--resume`` keeps
+    and ``--summarize`` reads. ``ValueError`` naming ``where`` and the field otherwise.
+
+    Fields (see :func:`_run_spec`): ``index``, ``lineup``, ``number``, ``rounds``, ``decisions``: ints
+    >= 0; ``seed``: an int in ``0 <= s < 2**64``; per seat (``players`` items each): ``seats``
+    (names), ``agent_index`` (ints below ``n_agents``), ``scores`` and ``thinking_s`` (numbers,
+    at most 1e9 in size), ``seat_decisions`` (ints); ``winners``: distinct seats, at least one;
+    ``leftover``, ``wall_s``, ``cpu_s`` checked when present.
+    """
+    from ohmygoods_env.framework import files as F
+
+    F.field_object(row, where)
+    for key in ("index", "lineup", "number", "rounds", "decisions"):
+        F.field_int(row.get(key), f"{where}: {key}")
+    if isinstance(row.get("seed"), bool) or not isinstance(row.get("seed"), int) or not 0 <= row["seed"] < 1 << 64:
+        raise ValueError(f"{where}: seed must be an int in 0 <= s < 2**64, got {row.get('seed')!r:.40}")
+    for key in ("seats", "agent_index", "scores", "thinking_s", "seat_decisions", "leftover"):
+        if key == "leftover" and key not in row:
+            continue
+        for s, v in enumerate(F.field_list(row.get(key), f"{where}: {key} (one per seat)", players)):
+            at = f"{where}: {key}[{s}]"
+            if key == "seats":
+                F.field_str(v, at)
+            elif key == "agent_index":
+                F.field_int(v, at, 0, n_agents - 1)
+            elif key == "seat_decisions":
+                F.field_int(v, at)
+            else:
+                F.field_number(v, at, 0.0 if key == "thinking_s" else -_ROW_NUMBER, _ROW_NUMBER)
+    winners = F.field_list(row.get("winners"), f"{where}: winners")
+    if not winners or len(set(map(repr, winners))) != len(winners):
+        raise ValueError(f"{where}: winners must be distinct seats, at least one, got {winners!r:.60}")
+    for k, w in enumerate(winners):
+        F.field_int(w, f"{where}: winners[{k}]", 0, players - 1)
+    for key in ("wall_s", "cpu_s"):
+        if key in row:
+            F.field_number(row[key], f"{where}: {key}", 0.0, _ROW_NUMBER)
+    return row
+
+
+def read_games_file(
+    path: Path, players: int | None, n_agents: int, tolerate_cut: bool = True
+) -> list[tuple[int, dict]]:
+    """The rows of a games file as ``(line number, row)``, each checked by :func:`check_game_row`;
+    :class:`GamesFileError` naming the file and the line for the first bad one. A missing file has none.
+
+    ``tolerate_cut``: a line that is not JSON (cut short by an interruption) is skipped, not an error.
+    ``players``: seats per game (``None``: taken from the first row, then the same for every row).
+    """
+    from ohmygoods_env.framework.files import BadJSON, loads_bounded
+
+    rows: list[tuple[int, dict]] = []
+    if not path.exists():
+        return rows
+    try:
+        lines = path.read_bytes().splitlines()
+    except OSError as exc:
+        raise GamesFileError(f"{path}: cannot read the games ({exc.strerror or exc})") from None
+    for k, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = loads_bounded(line)
+        except BadJSON as exc:
+            if tolerate_cut:
+                continue  # a line cut short by the interruption
+            raise GamesFileError(f"{path}: line {k}: {exc}; expected one game (a JSON object) per line") from None
+        try:
+            if players is None and isinstance(row, dict) and isinstance(row.get("seats"), list):
+                players = max(1, len(row["seats"]))
+            check_game_row(row, players or 1, n_agents, f"line {k}")
+        except ValueError as exc:
+            raise GamesFileError(
+                f"{path}: {exc}; expected a game row of this program (move the file away to play its games again)"
+            ) from None
+        rows.append((k, row))
+    return rows
+
+
 def _load_partial(
     path: Path, specs: list[GameSpec], names: list[str], prints: list[str | None] | None = None
 ) -> dict[int, dict]:
     """Finished games of an interrupted (or shorter) run of the same schedule.
 
-    A stored game is kept when its lineup, game number, seed and seats match a scheduled game,
+    Every row is checked (:func:`read_games_file`: a bad row raises :class:`GamesFileError`). A
+    stored game is kept when its lineup, game number, seed and seats match a scheduled game,
     and the fingerprints of its agents (``prints``, a checkpoint's weights) are the ones of now:
     a retrained network of the same name plays its games again. It is re-indexed to that game
     (so a run can also be extended with a larger ``--games``).
     """
     done: dict[int, dict] = {}
-    if not path.exists():
-        return done
+    players = len(specs[0].seats) if specs else None
     by_key = {(s.lineup, s.number): s for s in specs}
-    for line in path.read_text().splitlines():
-        try:
-            g = loads_bounded(line)
-        except BadJSON:
-            continue  # a line cut short by the interruption
-        if not isinstance(g, dict):
+    for k, g in read_games_file(path, players, len(names)):
+        spec = by_key.get((g["lineup"], g["number"]))
+        if spec is None or g["seed"] != spec.seed or g["seats"] != [names[a] for a in spec.seats]:
             continue
-        spec = by_key.get((g.get("lineup"), g.get("number")))
-        if spec is None or g.get("seed") != spec.seed or g.get("seats") != [names[a] for a in spec.seats]:
-            continue
+        if g["agent_index"] != list(spec.seats):
+            raise GamesFileError(
+                f"{path}: line {k}: agent_index {g['agent_index']} does not match its seats {g['seats']}: expected "
+                f"{list(spec.seats)}"
+            )
         stored = g.get("agent_fingerprints")
         if not isinstance(stored, list) or len(stored) != len(names):  # a file from before fingerprints
             stored = [None] * len(names)
@@ -271,7 +360,8 @@ def run_games(
     finished game is appended to that file at once (with ``agent_fingerprints``), and games
     already there (from an interrupted run of the same schedule and the same networks,
     :func:`_load_partial`) are not played again. ``game`` names the registered
-    game (``rules`` is *Oh my Goods!*'s rule set and is not read for another game).
+    game (``rules`` is *Oh my Goods!*'s rule set and is not read for another game). The pool has
+    at most ``min(workers, games to play, max_workers())`` processes.
     """
     agent_kwargs = agent_kwargs or {}
     init = (names, agent_kwargs, players, rules, game)
@@ -297,9 +387,10 @@ def run_games(
             _init_worker(*init)
             for spec in todo:
                 collect(_run_spec(spec))
-        else:
+        else:  # never more processes than games to play, nor than max_workers()
             ctx = mp.get_context("spawn")
-            with ctx.Pool(workers, initializer=_init_worker, initargs=init) as pool:
+            processes = min(workers, len(todo), max_workers())
+            with ctx.Pool(processes, initializer=_init_worker, initargs=init) as pool:
                 for res in pool.imap_unordered(_run_spec, todo, chunksize=1):
                     collect(res)
     finally:

@@ -24,6 +24,7 @@ __all__ = [
     "positive_float",
     "seed_arg",
     "variants_of",
+    "workers_arg",
 ]
 
 
@@ -65,6 +66,26 @@ def positive_float(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
     return value
+
+
+def workers_arg(text: str) -> int:
+    """Argument type of ``--workers``: an integer from 1 to 4 per CPU core of this machine
+    (:func:`ohmygoods_env.framework.checks.max_workers`; a run never starts more processes than games)."""
+    from ..framework.checks import max_workers
+
+    most = max_workers()
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer from 1 to {most}, got {text!r}") from None
+    if not 1 <= value <= most:
+        raise argparse.ArgumentTypeError(
+            f"expected an integer from 1 to at most {most} (4 processes per CPU core of this machine), got {value}"
+        )
+    return value
+
+
+workers_arg.__name__ = "worker count"
 
 
 def _comma_parts(text: str, allowed: Sequence[object]) -> list[str]:

@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import int_at_least, parser, positive_float
+from .common import int_at_least, parser, positive_float, workers_arg
 
 #: the agents of Oh my Goods!'s leaderboard (another game's: its protocol's ladder)
 LEADERBOARD_AGENTS = "random,greedy,heuristic,mcts-100,ppo,ppo-3p,ppo-4p,ppo-solo"
@@ -85,7 +85,10 @@ def _parser() -> argparse.ArgumentParser:
         "artificium 2,3,4,5,6)",
     )
     ap.add_argument(
-        "--workers", type=int_at_least(1), default=min(2, os.cpu_count() or 1), help="processes playing games"
+        "--workers",
+        type=workers_arg,
+        default=min(2, os.cpu_count() or 1),
+        help="processes playing games (at most 4 per CPU core; never more than the games to play)",
     )
     ap.add_argument("--out", default=None, help="output folder (default: evaluations/<agent>_<tier>)")
     ap.add_argument("--resume", action="store_true", help="keep the games already in OUT, play only the missing")
@@ -130,13 +133,15 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def agent_setup(spec: str, args: argparse.Namespace) -> tuple[str, dict[str, Any], str]:
+def agent_setup(spec: str, args: argparse.Namespace, trusted: bool = True) -> tuple[str, dict[str, Any], str]:
     """``(spec, make_agent keyword arguments, label)``; ``mcts-N`` is ``mcts`` with ``N`` simulations
-    (*Oh my Goods!*; another game's agents are taken by their names as they are)."""
+    (*Oh my Goods!*; another game's agents are taken by their names as they are). ``trusted``: the
+    spec was named on this command line, so ``exec:`` may run and ``--trust-pickle`` reaches it; an
+    agent name from a file (a protocol's ladder) gets neither."""
     kwargs: dict[str, Any] = {}
     label = spec
     name, _, arg = spec.partition(":")
-    if name == "exec":  # named on this command line: the user allows the program to run (any game)
+    if name == "exec" and trusted:  # named on this command line: the user allows the program to run (any game)
         kwargs = {"timeout": args.exec_timeout, "allow_exec": True}
     elif (getattr(args, "game", None) or DEFAULT_GAME) != DEFAULT_GAME:
         pass  # mcts-N and --mcts-sims are Oh my Goods!'s
@@ -146,7 +151,7 @@ def agent_setup(spec: str, args: argparse.Namespace) -> tuple[str, dict[str, Any
     elif name == "mcts" and args.mcts_sims is not None:
         kwargs = {"sims": args.mcts_sims, "seconds": None}
         label = f"{spec}-{args.mcts_sims}"
-    if args.trust_pickle:
+    if args.trust_pickle and trusted:
         from .tournament import loads_pickle
 
         if loads_pickle(spec):
@@ -166,6 +171,20 @@ def _check_agent(ap: argparse.ArgumentParser, spec: str, kwargs: dict[str, Any],
         ap.error(f"agent {spec!r}: {exc}")
 
 
+def _check_ladder(ap: argparse.ArgumentParser, protocol: Any, tier: str, counts: list[int], source: str) -> None:
+    """Build each ladder agent the run plays once (the protocol's own settings), so that a bad one is a
+    usage error naming the protocol before any game; never with a permission (the protocol is a file)."""
+    from ohmygoods_agents.tournament import build_agent
+
+    labels = {label for n in counts if n > 1 for label, _ in protocol.plan(tier, n)}
+    for label in sorted(labels):
+        entry = protocol.ladder[label]
+        try:
+            build_agent(protocol.game, entry["spec"], seed=0, **entry["kwargs"])
+        except (ValueError, OSError, ImportError, TypeError) as exc:
+            ap.error(f"--protocol {source}: ladder {label!r}: {exc}")
+
+
 def _compare(ap: argparse.ArgumentParser, paths: list[str]) -> int:
     from ohmygoods_agents import evaluation as E
 
@@ -178,14 +197,26 @@ def _compare(ap: argparse.ArgumentParser, paths: list[str]) -> int:
     return 0
 
 
-def _run_one(args: argparse.Namespace, protocol: Any, tier: str, spec: str, kwargs: dict, label: str, out: Path) -> Any:
+def _run_one(
+    ap: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    protocol: Any,
+    tier: str,
+    spec: str,
+    kwargs: dict,
+    label: str,
+    out: Path,
+) -> Any:
     from ohmygoods_agents import evaluation as E
     from ohmygoods_agents.external import ExternalAgentError
+    from ohmygoods_agents.tournament import GamesFileError
 
     try:
         return E.evaluate(
             spec, tier, args.players, args.workers, protocol, kwargs, out, not args.no_progress, label=label
         )
+    except GamesFileError as exc:  # raised before any game is played: nothing written
+        ap.error(f"--resume: {exc}")
     except ExternalAgentError as exc:
         print(
             f"ohmygoods evaluate: {exc}\nthe games finished so far are kept in {out}; fix the agent and rerun with "
@@ -198,20 +229,35 @@ def _run_one(args: argparse.Namespace, protocol: Any, tier: str, spec: str, kwar
 def _leaderboard(ap: argparse.ArgumentParser, args: argparse.Namespace, protocol: Any, tier: str) -> int:
     from ohmygoods_agents import evaluation as E
 
+    from ohmygoods_env.framework.files import OutputError, check_output
+
     game = protocol.game
     other = game != DEFAULT_GAME
     reports_dir = Path(args.reports or (f"docs/{game}/leaderboard" if other else "docs/leaderboard"))
     markdown = args.markdown or (f"docs/{game}/leaderboard.md" if other else "docs/leaderboard.md")
+    named = args.agents is not None  # named on this command line, else the protocol's (a file: no permission)
     agents = args.agents or (",".join(protocol.ladder) if other else LEADERBOARD_AGENTS)
-    setups = [agent_setup(s.strip(), args) for s in agents.split(",") if s.strip()]
+    setups = [agent_setup(s.strip(), args, trusted=named) for s in agents.split(",") if s.strip()]
+    if reports_dir.exists() and not reports_dir.is_dir():
+        ap.error(f"--reports {str(reports_dir)!r} is a file; name the folder of the report cards")
+    held_cards = sorted(reports_dir.glob("*.json")) if reports_dir.is_dir() else []
+    inputs = [*held_cards, *(reports_dir / E.report_file_name(label) for _, _, label in setups)]
+    try:  # the page is never one of the inputs (a card, the protocol) nor a folder (a missing folder is created)
+        if Path(markdown).parent.is_dir():
+            check_output(markdown, [*inputs, *([args.protocol] if args.protocol else [])])
+    except OutputError as exc:
+        ap.error(f"--markdown: {exc}")
+    try:  # every card checked before any game is played
+        held_reports = {p: E.read_report(p) for p in held_cards}
+    except ValueError as exc:
+        ap.error(f"--leaderboard: {exc}")
     if not args.render_only:
+        counts = sorted({n for s, _, _ in setups for n in E.agent_player_counts(s, game) if n in (args.players or [n])})
+        _check_ladder(ap, protocol, tier, counts, args.protocol or str(E.protocol_file(game)))
         for spec, kwargs, label in setups:
             _check_agent(ap, spec, kwargs, game)
             card = reports_dir / E.report_file_name(label)
-            try:
-                held = E.report_game(E.read_report(card)) if card.exists() else game
-            except ValueError as exc:
-                ap.error(f"--leaderboard: {exc}")
+            held = E.report_game(held_reports[card]) if card in held_reports else game
             if held != game:
                 ap.error(f"--leaderboard: {card} is a card of {held!r}, not {game!r}; name another --reports")
         for spec, kwargs, label in setups:
@@ -222,17 +268,17 @@ def _leaderboard(ap: argparse.ArgumentParser, args: argparse.Namespace, protocol
             print(f"{label}: {tier} tier, players {counts}", file=sys.stderr)
             sub = argparse.Namespace(**{**vars(args), "players": counts})
             out = Path(args.games_dir) / E.env_version(game) / E.report_file_name(label).removesuffix(".json")
-            report = _run_one(sub, protocol, tier, spec, kwargs, label, out)
+            report = _run_one(ap, sub, protocol, tier, spec, kwargs, label, out)
             if report is None:
                 return 1
             card = reports_dir / E.report_file_name(label)
-            old = E.read_report(card) if card.exists() else None
-            E.write_report(E.merge_reports(old, report), card)
-    cards = sorted(reports_dir.glob("*.json")) if reports_dir.is_dir() else []
+            held_reports[card] = E.merge_reports(held_reports.get(card), report)
+            E.write_report(held_reports[card], card)
+    cards = sorted(held_reports)
     if not cards:
         ap.error(f"--leaderboard: no report cards in {reports_dir}")
     try:
-        reports = [E.read_report(p) for p in cards]
+        reports = [held_reports[p] for p in cards]
         page = E.render_leaderboard(reports, protocol)
     except ValueError as exc:
         ap.error(f"--leaderboard: {exc}")
@@ -278,6 +324,10 @@ def main(argv: list[str] | None = None) -> int:
     if protocol.game != DEFAULT_GAME:
         name = f"{protocol.game}_{name}"
     out = Path(args.out or f"evaluations/{name}_{tier}")
+    if out.exists() and not out.is_dir():
+        ap.error(f"--out {str(out)!r} is a file, not a folder; name a folder for the report (it is created if missing)")
+    counts = list(args.players or E.agent_player_counts(spec, protocol.game))
+    _check_ladder(ap, protocol, tier, counts, args.protocol or str(E.protocol_file(protocol.game)))
     held = sorted(out.glob("games_*p.jsonl")) if out.is_dir() else []
     if held and not args.resume:
         ap.error(f"{out} already holds games ({held[0].name}); nothing was deleted. Pass --resume or another --out")
@@ -285,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         from .common import warm_engine
 
         warm_engine()
-    report = _run_one(args, protocol, tier, spec, kwargs, label, out)
+    report = _run_one(ap, args, protocol, tier, spec, kwargs, label, out)
     if report is None:
         return 1
     written = [E.write_report(report, out / "report.json"), E.write_text(out / "report.md", E.format_markdown(report))]

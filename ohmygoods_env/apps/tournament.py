@@ -26,10 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..files import BadJSON, loads_bounded
 from ..framework.game import game_names, game_spec
 from ..rules import EDITIONS
-from .common import int_at_least, parser, positive_float, seed_arg
+from .common import int_at_least, parser, positive_float, seed_arg, workers_arg
 
 DEFAULT_GAME = "ohmygoods"
 
@@ -67,7 +66,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")
     ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the schedule: deals and agent seeds")
     ap.add_argument(
-        "--workers", type=int_at_least(1), default=min(2, os.cpu_count() or 1), help="processes playing games"
+        "--workers",
+        type=workers_arg,
+        default=min(2, os.cpu_count() or 1),
+        help="processes playing games (at most 4 per CPU core; never more than the games to play)",
     )
     ap.add_argument(
         "--out", default=None, help="output folder (default: results/<agents>_<players>p_<rules>_seed<seed>)"
@@ -165,10 +167,20 @@ def _output(ap: argparse.ArgumentParser, args: argparse.Namespace, names: list[s
     return out
 
 
-def _prepare(ap: argparse.ArgumentParser, args: argparse.Namespace, out: Path, spec: Any) -> Path:
-    """Compile the engine, create ``out``, and carry a finished run's games into the partial file
-    (``--resume``); returns the partial file."""
+def _prepare(ap: argparse.ArgumentParser, args: argparse.Namespace, out: Path, spec: Any, names: list[str]) -> Path:
+    """Check the games kept by ``--resume``, compile the engine, create ``out``, and carry a finished run's
+    games into the partial file; returns the partial file."""
+    from ohmygoods_agents import tournament as T
+
     from .common import warm_engine
+
+    partial, finished = out / "games.partial.jsonl", out / "games.jsonl"
+    if args.resume:  # every kept row checked before anything is written
+        try:
+            for path in (finished, partial):
+                T.read_games_file(path, args.players, len(names), tolerate_cut=path == partial)
+        except T.GamesFileError as exc:
+            ap.error(f"--resume: {exc}")
 
     if spec.name == DEFAULT_GAME:
         warm_engine()
@@ -176,7 +188,6 @@ def _prepare(ap: argparse.ArgumentParser, args: argparse.Namespace, out: Path, s
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         ap.error(f"--out {str(out)!r}: cannot create the folder: {exc.strerror or exc}")
-    partial, finished = out / "games.partial.jsonl", out / "games.jsonl"
     if args.resume and finished.exists():  # a finished run extended with more games: keep its games
         kept = finished.read_text()
         with open(partial, "a") as fh:
@@ -211,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = _parser()
     args = ap.parse_args(argv)
     if args.summarize:
-        return _resummarize(Path(args.summarize), args)
+        return _resummarize(ap, Path(args.summarize), args)
     spec = _game(ap, args)
     names, agent_kwargs = _agents(ap, args, spec)
     specs = T.schedule(len(names), args.players, args.games, args.seed)
@@ -222,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         f"seed {args.seed}, {args.workers} workers; output {out}",
         file=sys.stderr,
     )
-    partial = _prepare(ap, args, out, spec)
+    partial = _prepare(ap, args, out, spec, names)
     t0 = time.perf_counter()
     try:
         games = T.run_games(
@@ -246,15 +257,36 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _resummarize(out: Path, args: argparse.Namespace) -> int:
+def _read_finished(ap: argparse.ArgumentParser, out: Path) -> tuple[dict, list[dict]]:
+    """The config of ``out/summary.json`` and the checked rows of ``out/games.jsonl`` (usage error otherwise)."""
     from ohmygoods_agents import tournament as T
 
+    from ..framework import files as F
+
+    summary = out / "summary.json"
     try:
-        config = loads_bounded((out / "summary.json").read_bytes())["config"]
-        games = [loads_bounded(line) for line in (out / "games.jsonl").read_bytes().splitlines() if line.strip()]
-    except (OSError, KeyError, TypeError, BadJSON) as exc:
-        print(f"ohmygoods tournament: cannot read a finished tournament in {out}: {exc}", file=sys.stderr)
-        return 2
+        data = F.read_json_file(summary, max_bytes=64 << 20, allow_nan=True)  # ratings may be NaN
+        config = F.field_object(F.field_object(data, "summary").get("config"), "config")
+        agents = [F.field_str(a, "config.agents[]") for a in F.field_list(config.get("agents"), "config.agents")]
+        F.field_int(config.get("seed"), "config.seed", 0, (1 << 64) - 1)
+        players = F.field_int(config.get("players"), "config.players", 1, 64)
+    except OSError as exc:
+        ap.error(f"--summarize: cannot read a finished tournament in {out}: {exc.strerror or exc}")
+    except ValueError as exc:  # BadJSON too
+        ap.error(f"--summarize: {summary}: {exc}; expected the summary.json of ohmygoods tournament")
+    try:
+        rows = T.read_games_file(out / "games.jsonl", players, len(agents), tolerate_cut=False)
+    except T.GamesFileError as exc:
+        ap.error(f"--summarize: {exc}")
+    if not rows:
+        ap.error(f"--summarize: no games in {out / 'games.jsonl'}: expected the games of a finished tournament")
+    return config, [row for _, row in rows]
+
+
+def _resummarize(ap: argparse.ArgumentParser, out: Path, args: argparse.Namespace) -> int:
+    from ohmygoods_agents import tournament as T
+
+    config, games = _read_finished(ap, out)
     summary = T.summarize(config["agents"], games, bootstrap=args.bootstrap, seed=config["seed"])
     print(T.format_tables(summary))
     written = T.write_outputs(out, config, summary, games, plots=not args.no_plots)

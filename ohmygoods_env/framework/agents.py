@@ -17,6 +17,12 @@ when imported, and a name found nowhere is looked up once in the entry point gro
 ``ohmygoods.game_agents``: an entry ``GAME.NAME`` registers ``NAME`` for that game only, an
 entry ``NAME`` for every game (``pyproject.toml`` lists ``ismcts`` and Artificium's
 ``artificium.greedy`` and ``artificium.heuristic`` there).
+
+Trust: two keyword arguments of :func:`make_agent` let an agent run code, ``allow_exec=True``
+(``exec:COMMAND`` starts a program) and ``trust_pickle=True`` (an SB3 zip is unpickled). Only a
+command line (or a caller's own code) may pass them: an agent read from a file (a protocol's
+ladder, a recipe, a league spec, a checkpoint) goes through :func:`check_file_agent`, which
+refuses those keywords and the specs that need them (:data:`TRUST_KWARGS`).
 """
 
 from __future__ import annotations
@@ -33,7 +39,9 @@ from .game import ForwardModel, GameSpec, InformationSet, check_player, resolve_
 __all__ = [
     "AgentProtocol",
     "RandomAgent",
+    "TRUST_KWARGS",
     "agent_names",
+    "check_file_agent",
     "choose",
     "make_agent",
     "register_agent",
@@ -41,6 +49,53 @@ __all__ = [
 ]
 
 AgentFactory = Callable[..., Any]
+#: the keyword arguments of :func:`make_agent` that let an agent run code: a program (``exec:COMMAND``)
+#: or the pickle of a Stable-Baselines3 zip (``sb3:PATH``, ``ppo:PATH.zip``); never taken from a file
+TRUST_KWARGS = ("allow_exec", "trust_pickle")
+
+
+def _spec_runs_code(spec: str) -> str | None:
+    """The keyword a spec needs to build (``allow_exec`` / ``trust_pickle``), or ``None``: ``exec:``, ``sb3:``
+    and a ``.zip`` path at any depth (``mcts:sb3:PATH`` guides a search with a zip)."""
+    parts = spec.split(":")
+    if "exec" in (p.strip() for p in parts):
+        return "allow_exec"
+    if "sb3" in (p.strip() for p in parts) or spec.rstrip().lower().endswith(".zip"):
+        return "trust_pickle"
+    return None
+
+
+def check_file_agent(spec: object, kwargs: object, source: str) -> tuple[str, dict[str, Any]]:
+    """An agent read from a file: ``(spec, kwargs)`` checked, else ``ValueError`` naming ``source``.
+
+    ``spec`` must be a string and ``kwargs`` an object with string keys. A keyword of
+    :data:`TRUST_KWARGS` (whatever its value) and a spec that needs one (``exec:COMMAND``,
+    ``sb3:PATH``, a ``.zip`` checkpoint) are refused: only the command line may let an agent
+    start a program or unpickle a file. ``source`` names the file and the entry
+    (``"p.json: ladder 'x'"``). The one rule for every file the library reads.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"{source}: expected an agent spec, a string such as 'heuristic', got {spec!r:.80}")
+    if not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs):
+        raise ValueError(
+            f'{source}: expected an object of keyword arguments such as {{"sims": 100}}, got {kwargs!r:.80}'
+        )
+    for key in TRUST_KWARGS:
+        if key in kwargs:
+            raise ValueError(
+                f"{source}: {key!r} is refused from a file: only the command line may let an agent start a "
+                "program or unpickle a file (evaluate and tournament: the agents named there, --trust-pickle)"
+            )
+    needs = _spec_runs_code(spec)
+    if needs is not None:
+        what = "start a program" if needs == "allow_exec" else "unpickle a file"
+        raise ValueError(
+            f"{source}: the agent {spec!r:.120} would {what}; only the command line may allow that "
+            f"({needs}): name it there"
+        )
+    return spec, dict(kwargs)
+
+
 ANY_GAME = "*"
 #: entry point group of agents for every game (``name = "module:factory"``), read for unknown names
 ENTRY_POINT_GROUP = "ohmygoods.game_agents"

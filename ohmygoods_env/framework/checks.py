@@ -1,4 +1,4 @@
-"""Argument checks that every front end shares: seeds, fresh seeds, finite numbers, bool flags.
+"""Argument checks that every front end shares: seeds, fresh seeds, finite numbers, bool flags, worker counts.
 
 One validator per concept, so that :class:`~ohmygoods_env.engine.Game`,
 :class:`~ohmygoods_env.batch.BatchGames`, the env adapters and the command lines accept the
@@ -29,6 +29,7 @@ __all__ = [
     "check_seed",
     "check_seeds",
     "fresh_seed",
+    "max_workers",
     "offset_seed",
     "optional_seed",
     "seed_or_fresh",
@@ -126,6 +127,14 @@ def check_int(value: object, name: str, lo: int, hi: int) -> int:
     if not lo <= v <= hi:
         raise ValueError(f"{name} {v} is out of range: expected an int in [{lo}, {hi}]")
     return v
+
+
+def max_workers() -> int:
+    """The most worker processes a run may ask for: 4 per CPU core of this machine (``--workers`` refuses
+    more; a pool never has more processes than games to play either)."""
+    import os
+
+    return 4 * (os.cpu_count() or 1)
 
 
 def seed_bits(seed: int) -> np.int64:

@@ -15,6 +15,11 @@ Everything the commands write goes through :func:`write_atomic` (a temporary fil
 folder, then ``os.replace``: a reader sees the old file or the new one, never half of one),
 after :func:`check_output` has refused an output that is one of the inputs (same path, another
 spelling, a symbolic or hard link: compared by device and inode) or that cannot be a file.
+
+The validators of the project's JSON formats (an evaluation protocol, a report card, a games
+file's rows) check each field with :func:`field_str`, :func:`field_int`, :func:`field_number`,
+:func:`field_object` and :func:`field_list`: each returns the value or raises a ``ValueError``
+naming the field (``where``) and what was expected.
 """
 
 from __future__ import annotations
@@ -32,6 +37,11 @@ __all__ = [
     "BadJSON",
     "OutputError",
     "check_output",
+    "field_int",
+    "field_list",
+    "field_number",
+    "field_object",
+    "field_str",
     "json_depth_exceeds",
     "loads_bounded",
     "read_csv_table",
@@ -110,6 +120,47 @@ def loads_bounded(
         raise BadJSON(f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:  # pragma: no cover - the depth scan refuses these first
         raise BadJSON(f"nested deeper than {max_depth} levels") from None
+
+
+def _got(value: object) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text[:60]}{'...' if len(text) > 60 else ''}"
+
+
+def field_str(value: object, where: str) -> str:
+    """``value`` if it is a string, else ``ValueError`` naming ``where``."""
+    if not isinstance(value, str):
+        raise ValueError(f"{where} must be a string, got {_got(value)}")
+    return value
+
+
+def field_int(value: object, where: str, lo: int = 0, hi: int = 10**9) -> int:
+    """``value`` if it is an int (not a bool) in ``[lo, hi]``, else ``ValueError`` naming ``where``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{where} must be an int in [{lo}, {hi}], got {_got(value)}")
+    return value
+
+
+def field_number(value: object, where: str, lo: float = -1e12, hi: float = 1e12) -> float:
+    """``value`` as a float if it is a number (not a bool) in ``[lo, hi]``, else ``ValueError`` naming ``where``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+        raise ValueError(f"{where} must be a number in [{lo:g}, {hi:g}], got {_got(value)}")
+    return float(value)
+
+
+def field_object(value: object, where: str) -> dict:
+    """``value`` if it is a JSON object (a dict), else ``ValueError`` naming ``where``."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{where} must be an object, got {_got(value)}")
+    return value
+
+
+def field_list(value: object, where: str, length: int | None = None) -> list:
+    """``value`` if it is a list (of ``length`` items when given), else ``ValueError`` naming ``where``."""
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        size = "" if length is None else f" of {length} items"
+        raise ValueError(f"{where} must be a list{size}, got {_got(value)}")
+    return value
 
 
 def read_csv_table(
