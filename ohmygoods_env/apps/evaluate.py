@@ -18,6 +18,12 @@ default tier (default *Oh my Goods!*; ``--game artificium``: 2-6 players, tiers 
 evaluated, one from an entry point included.
 
 Arguments are checked before any game is played; bad ones exit with status 2 and a message.
+So are the files read: a protocol file (``Protocol.from_dict``), the report cards
+(``check_report``), the games kept by ``--resume`` (``check_game_row``), each by one validator
+naming the file and the field. No file may let an agent run code: only this command line
+allows an ``exec:`` AGENT or ``--trust-pickle`` for that AGENT; a protocol's ladder never
+(:func:`ohmygoods_env.framework.agents.check_file_agent`). An output is never an input:
+``--out`` that is a file and ``--markdown`` that is a card, the protocol or a folder are refused.
 An external agent that breaks the protocol (``exec:COMMAND``) stops the run with status 1
 and a message; the games already finished stay in the games file for ``--resume``.
 """

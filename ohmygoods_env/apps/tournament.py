@@ -7,7 +7,10 @@
 Arguments are checked before any game is played (agent names and checkpoints, counts).
 Results are never deleted: an output folder that already holds games (``games.jsonl`` or
 the ``games.partial.jsonl`` of an interrupted run) is refused unless ``--resume`` keeps and
-extends them, or ``--out`` names another folder.
+extends them, or ``--out`` names another folder. The rows kept by ``--resume`` and read by
+``--summarize`` are checked first (:func:`ohmygoods_agents.tournament.check_game_row`): a bad
+one is a usage error naming the file, the line and the field; a name in them is never built.
+``--workers`` is at most 4 per CPU core, and a run never starts more processes than games.
 
 An external agent (``exec:COMMAND``, :mod:`ohmygoods_agents.external`) that breaks its protocol
 stops the run with status 1 and a message; the finished games stay for ``--resume``.
