@@ -253,28 +253,35 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cost(args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Milliseconds per searched decision of ``gumbel:N`` (``N`` in ``--sims``) against ``ppo``."""
+    """Milliseconds per searched decision of ``gumbel:N`` (``N`` in ``--sims``; and of ``--baselines``) against
+    ``ppo``: the process's
+    CPU time (what the search costs) and the wall time (what a player waits, longer on a loaded machine)."""
     from ohmygoods_env.policy import make_agent
+
+    from .league_spec import opponent_agent
 
     net = make_agent("ppo")
     rows = []
-    for sims in args.sims:
-        agent = make_agent(f"gumbel:{sims}", seed=args.seed)
-        spent, searched = 0.0, 0
+    for sims in [*args.sims, *args.baselines]:
+        agent = make_agent(f"gumbel:{sims}", seed=args.seed) if isinstance(sims, int) else opponent_agent(sims, 0)
+        wall = cpu = 0.0
+        searched = 0
         for i in range(args.games):
             g = Game(2, seed=args.seed * 1000 + i)
             while not g.done:
                 p = g.current_player
                 obs, mask, info = g.observe(p), g.legal_mask(), info_state_of(g.state, p)
                 if p == i % 2 and int(mask.sum()) > 1:
-                    t = time.perf_counter()
+                    t, c = time.perf_counter(), time.process_time()
                     a = agent.act(obs, mask, info)
-                    spent += time.perf_counter() - t
+                    wall += time.perf_counter() - t
+                    cpu += time.process_time() - c
                     searched += 1
                 else:
                     a = net.act(obs, mask, info)
                 g.step(a)
-        rows.append({"sims": sims, "decisions": searched, "ms_per_decision": round(1000 * spent / searched, 1)})
+        rows.append({"sims": sims, "decisions": searched, "cpu_ms_per_decision": round(1000 * cpu / searched, 1),
+                     "wall_ms_per_decision": round(1000 * wall / searched, 1)})  # fmt: skip
         print(json.dumps(rows[-1]), flush=True)
     return rows
 
@@ -331,6 +338,12 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("cost", help="milliseconds per searched decision")
     c.add_argument("--sims", type=_sims_list, default=[8, 16, 32, 200], help="budgets, comma separated")
     c.add_argument("--games", type=int_at_least(1), default=2, help="games per budget (the agent in one seat)")
+    c.add_argument(
+        "--baselines",
+        type=lambda t: [x for x in t.split(",") if x],
+        default=[],
+        help="other agents timed the same way, comma separated (mcts1000: MCTS with 1,000 simulations)",
+    )
     c.add_argument("--seed", type=int_at_least(0), default=0, help="seed of the deals and the search")
     m = sub.add_parser("match", help="an agent against a baseline (seats rotating, ties half, Wilson)")
     m.add_argument("--agent", default="gumbel:200", help="agent spec")
