@@ -40,11 +40,19 @@ from typing import Any
 
 import numpy as np
 
-from ohmygoods_env import actions as A
 from ohmygoods_env import layout as L
 from ohmygoods_env.files import BadJSON, loads_bounded, read_json_file, write_atomic
 
-from .policy_agents import MLPAgent, PolicyAgent, SlotNetAgent, build_network, require_play, sb3_actor_tensors
+from .policy_agents import (
+    CheckpointError,
+    MLPAgent,
+    PolicyAgent,
+    SlotNetAgent,
+    build_network,
+    current_layout,
+    require_play,
+    sb3_actor_tensors,
+)
 
 FORMAT = "ohmygoods-policy"
 FORMAT_VERSION = 1
@@ -57,10 +65,6 @@ MAX_WIDTH = 4096  # a hidden layer's width (mlp sizes between the ends, slotnet 
 MAX_LAYERS = 16  # linear layers of an mlp
 MAX_FEATURES = 1 << 16  # observation features, actions, any tensor dimension
 MAX_PLAYERS = 16  # the ``players`` a checkpoint may name
-
-
-class CheckpointError(ValueError):
-    """A checkpoint file that cannot be used: what is wrong, and which file."""
 
 
 class UntrustedCheckpointError(CheckpointError):
@@ -77,17 +81,6 @@ def untrusted_zip_message(path: str | Path) -> str:
 
 
 # ===================================================================== layouts
-
-
-def current_layout() -> dict[str, Any]:
-    """The observation/action layout of this engine, as a checkpoint records it."""
-    return {
-        "version": f"v{int(getattr(L, 'LAYOUT_VERSION', 0))}",
-        "obs_dim": int(L.OBS_DIM),
-        "obs_blocks": [[str(n), int(o), int(k)] for n, o, k in L.OBS_BLOCKS],
-        "n_actions": int(L.N_ACTIONS),
-        "action_ranges": [[str(n), int(o), int(k)] for n, o, k in A.RANGES],
-    }
 
 
 def same_layout(a: dict[str, Any], b: dict[str, Any]) -> bool:

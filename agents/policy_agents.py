@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from ohmygoods_env import actions as A
+from ohmygoods_env import layout as L
 from ohmygoods_env.policy import Agent
 
 __all__ = ["MLPAgent", "PolicyAgent", "SlotNetAgent", "build_network", "sample_masked", "sb3_actor_tensors"]
@@ -63,10 +65,22 @@ def _torch():
     return require_play()
 
 
-def _current_layout() -> dict[str, Any]:
-    from .checkpoint import current_layout
+class CheckpointError(ValueError):
+    """A checkpoint file that cannot be used: what is wrong, and which file (also ``checkpoint.CheckpointError``)."""
 
-    return current_layout()
+
+def current_layout() -> dict[str, Any]:
+    """The observation/action layout of this engine, as a checkpoint records it."""
+    return {
+        "version": f"v{int(getattr(L, 'LAYOUT_VERSION', 0))}",
+        "obs_dim": int(L.OBS_DIM),
+        "obs_blocks": [[str(n), int(o), int(k)] for n, o, k in L.OBS_BLOCKS],
+        "n_actions": int(L.N_ACTIONS),
+        "action_ranges": [[str(n), int(o), int(k)] for n, o, k in A.RANGES],
+    }
+
+
+_current_layout = current_layout
 
 
 def sample_masked(logits: Any, gen: Any) -> Any:
@@ -217,8 +231,6 @@ def sb3_actor_tensors(state: dict[str, Any], activation_fn: Any = None) -> tuple
     Reads ``mlp_extractor.policy_net.*`` and ``action_net.*``; a features extractor with weights
     (anything but ``Flatten``) is refused (:class:`~ohmygoods_agents.checkpoint.CheckpointError`).
     """
-    from .checkpoint import CheckpointError
-
     extra = [k for k in state if k.startswith(("features_extractor.", "pi_features_extractor."))]
     if extra:
         raise CheckpointError(f"only a Flatten features extractor is supported, the policy has weights {extra[:3]}")
