@@ -21,10 +21,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ohmygoods_env import _jit, core
 from ohmygoods_env import cards as _cards
+from ohmygoods_env import core
 from ohmygoods_env import layout as _layout
 from ohmygoods_env.cards import A_VP, B_COST, B_GOOD, B_KIND, B_VALUE, B_VP, KIND_PRODUCTION, N_RES
+from ohmygoods_env.framework import jit as _jit
 from ohmygoods_env.framework import rng as _rng
 from ohmygoods_env.framework.rng import nth_legal
 from ohmygoods_env.layout import (

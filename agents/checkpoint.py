@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ohmygoods_env import layout as L
-from ohmygoods_env.files import BadJSON, loads_bounded, read_json_file, write_atomic
+from ohmygoods_env.framework.files import BadJSON, loads_bounded, read_json_file, write_atomic
 
 from .policy_agents import (
     CheckpointError,

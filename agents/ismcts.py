@@ -77,8 +77,8 @@ from typing import Any
 
 import numpy as np
 
-from ohmygoods_env.checks import optional_seed
 from ohmygoods_env.framework.agents import register_agent
+from ohmygoods_env.framework.checks import optional_seed
 from ohmygoods_env.framework.game import ForwardModel
 
 __all__ = ["GumbelSearch", "ISMCTSAgent", "completed_q", "halving_visits"]

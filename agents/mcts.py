@@ -37,10 +37,11 @@ import time
 import numpy as np
 from numba import njit
 
-from ohmygoods_env import _jit, core
+from ohmygoods_env import core
 from ohmygoods_env import infostate as _infostate
 from ohmygoods_env import layout as L
 from ohmygoods_env.cards import CardSet, default_cards
+from ohmygoods_env.framework import jit as _jit
 from ohmygoods_env.infostate import determinize
 
 from . import _kernels

@@ -68,10 +68,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ohmygoods_env.files import write_atomic
 from ohmygoods_env.framework.agents import make_agent as make_game_agent
 from ohmygoods_env.framework.checks import max_workers
-from ohmygoods_env.framework.game import resolve_game
+from ohmygoods_env.framework.files import write_atomic
+from ohmygoods_env.framework.game import DEFAULT_GAME, resolve_game
 from ohmygoods_env.framework.matches import derive_seed, game_record, play_match
 from ohmygoods_env.framework.progress import progress_bar
 from ohmygoods_env.framework.stats import (
@@ -85,11 +85,6 @@ from ohmygoods_env.framework.stats import (
     wilson_rating_bounds,
 )
 from ohmygoods_env.matches import play_game
-
-from . import make_agent
-
-#: the game of a tournament unless another is named
-DEFAULT_GAME = "ohmygoods"
 
 # ===================================================================== schedule
 
@@ -144,10 +139,8 @@ def _init_worker(names: list[str], agent_kwargs: dict, players: int, rules: str,
 
 
 def build_agent(game: str, spec: str, seed: int | None = None, **kwargs: object) -> object:
-    """The agent ``spec`` of ``game``: *Oh my Goods!*'s registry (:func:`ohmygoods_agents.make_agent`) or the
-    framework's for another game (:func:`ohmygoods_env.framework.agents.make_agent`)."""
-    if game == DEFAULT_GAME:
-        return make_agent(spec, seed=seed, **kwargs)
+    """The agent ``spec`` of ``game``, from the one agent registry
+    (:func:`ohmygoods_env.framework.agents.make_agent`)."""
     return make_game_agent(game, spec, seed=seed, **kwargs)
 
 

@@ -1,26 +1,90 @@
-"""ohmygoods — fast, exact RL environments for production-chain card games: *Oh my Goods!* and *Artificium*."""
+"""ohmygoods — fast, exact RL environments for production-chain card games: *Oh my Goods!* and *Artificium*.
 
-# The games this distribution ships, each a folder that registers its spec in the framework's game
-# registry and its env ids in PettingZoo's and Gymnasium's on import: Oh my Goods! (the modules of
-# this package, registered by ``envs``) and Artificium (``ohmygoods/artificium-v0``).
-from .artificium import game_spec as _artificium  # noqa: F401
-from .cards import CardSet, CardTableError, load_cards
-from .engine import Game, GameOverError, GameRecord, IllegalActionError
-from .envs import ENV_ID, env, make, raw_env
-from .rules import RuleSet
+Importing this package loads only the framework's game registry: each game is *declared* (its
+spec's module, its PettingZoo and Gymnasium ids with ``"module:callable"`` entry points) and
+loaded on first use, so ``import ohmygoods_env.artificium`` loads no *Oh my Goods!* module and
+no PettingZoo. The ids register in PettingZoo's and Gymnasium's registries as soon as those
+libraries are imported (:mod:`ohmygoods_env.framework.env_ids`), so ``import ohmygoods_env,
+pettingzoo`` then ``pettingzoo.make("aec", "ohmygoods/oh_my_goods-v2")`` works as before. The
+public names below (``Game``, ``env``, ``make``, ...) and every submodule (``ohmygoods_env.layout``)
+load when first used (PEP 562).
+"""
 
-__all__ = [
-    "CardSet",
-    "CardTableError",
-    "ENV_ID",
-    "Game",
-    "GameOverError",
-    "GameRecord",
-    "IllegalActionError",
-    "RuleSet",
-    "env",
-    "load_cards",
-    "make",
-    "raw_env",
-]
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import warnings
+from typing import Any
+
+from .framework.env_ids import EnvIds, declare_env_ids
+from .framework.game import declare_game
+
 __version__ = "0.1.0"
+
+#: public name -> the module that defines it (loaded on first use)
+_PUBLIC = {
+    "CardSet": "ohmygoods_env.cards",
+    "CardTableError": "ohmygoods_env.cards",
+    "load_cards": "ohmygoods_env.cards",
+    "Game": "ohmygoods_env.engine",
+    "GameOverError": "ohmygoods_env.engine",
+    "GameRecord": "ohmygoods_env.engine",
+    "IllegalActionError": "ohmygoods_env.engine",
+    "ENV_ID": "ohmygoods_env.envs",
+    "env": "ohmygoods_env.envs",
+    "make": "ohmygoods_env.envs",
+    "parallel_env": "ohmygoods_env.envs",
+    "raw_env": "ohmygoods_env.envs",
+    "RuleSet": "ohmygoods_env.rules",
+}
+__all__ = sorted(_PUBLIC)
+
+# The games this distribution ships: where each spec lives and its env ids. The versions in the
+# ids are each layout's (``layout.LAYOUT_VERSION``); tests/test_imports.py checks they agree.
+declare_game("ohmygoods", "ohmygoods_env.game_spec:OHMYGOODS")
+declare_game("artificium", "ohmygoods_env.artificium.game_spec:ARTIFICIUM")
+declare_env_ids(
+    EnvIds(
+        pettingzoo_id="ohmygoods/oh_my_goods-v2",
+        aec="ohmygoods_env.envs.pettingzoo_env:env",
+        parallel="ohmygoods_env.envs.parallel:parallel_env",
+        gym_id="ohmygoods/OhMyGoods-v2",
+        gym="ohmygoods_env.envs.gym_env:OhMyGoodsEnv",
+        gym_vector="ohmygoods_env.envs.vector:OhMyGoodsVectorEnv",
+    )
+)
+declare_env_ids(
+    EnvIds(
+        pettingzoo_id="ohmygoods/artificium-v0",
+        aec="ohmygoods_env.artificium.game_spec:env",
+        parallel="ohmygoods_env.artificium.game_spec:parallel_env",
+        gym_id="ohmygoods/Artificium-v0",
+        gym="ohmygoods_env.artificium.game_spec:gym_env",
+    )
+)
+
+
+def __getattr__(name: str) -> Any:
+    """A public name or a submodule, imported on first use."""
+    if name in _PUBLIC:
+        value = getattr(importlib.import_module(_PUBLIC[name]), name)
+        globals()[name] = value
+        return value
+    if not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_PUBLIC})
+
+
+def _moved(old: str, new: str) -> None:
+    """Warn that the module ``old`` is an older name of ``new`` (the warning points at the importer)."""
+    level, frame = 3, sys._getframe(2)  # 1: here, 2: the alias module, 3 on: whoever imported it
+    skip = (importlib.__file__, __file__)  # the import machinery and this package's __getattr__
+    while frame is not None and (frame.f_code.co_filename.startswith("<frozen") or frame.f_code.co_filename in skip):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(f"{old} is an older name of {new}: import {new}", DeprecationWarning, stacklevel=level)

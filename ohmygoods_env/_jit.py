@@ -1,11 +1,14 @@
-"""Old import path of :mod:`ohmygoods_env.framework.jit` (the registry of cached numba kernels).
+"""Older name of :mod:`ohmygoods_env.framework.jit` (game-agnostic machinery, moved to the framework).
 
-The registry is game-agnostic machinery and lives in the framework; this name stays the same
-module object, so ``from ohmygoods_env import _jit`` and ``ohmygoods_env._jit.REPORT`` keep working.
+Importing this name warns (``DeprecationWarning``) and gives the same module object, so
+``from ohmygoods_env._jit import ...`` keeps working; the project's own code imports
+``ohmygoods_env.framework.jit`` (``tests/test_imports.py``).
 """
 
 import sys
 
-from .framework import jit as _jit
+from . import _moved
+from .framework import jit as _module
 
-sys.modules[__name__] = _jit
+_moved(__name__, _module.__name__)
+sys.modules[__name__] = _module

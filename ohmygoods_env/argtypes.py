@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from .checks import check_seed
+from .framework.checks import check_seed
 
 __all__ = ["DefaultsFormatter", "int_at_least", "seed_arg"]
 

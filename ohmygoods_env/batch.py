@@ -63,15 +63,16 @@ from numba import njit, prange
 if TYPE_CHECKING:
     from .engine import Game
 
-from . import _jit, core
 from . import cards as _cards
+from . import core
 from . import layout as L
-from ._jit import PARALLEL_MIN as PARALLEL_MIN  # re-exported: the batch size of the parallel twins
-from ._jit import twin
 from .cards import CardSet, default_cards
-from .checks import check_finite, check_flag, check_seed, check_seeds, seed_or_fresh
 from .engine import REWARD_MODES, IllegalActionError, illegal_action_message
+from .framework import jit as _jit
 from .framework import rng as _rng
+from .framework.checks import check_finite, check_flag, check_seed, check_seeds, seed_or_fresh
+from .framework.jit import PARALLEL_MIN as PARALLEL_MIN  # re-exported: the batch size of the parallel twins
+from .framework.jit import twin
 from .framework.rng import nth_legal as nth_legal  # re-exported: old import path
 from .framework.rng import pick_legal
 from .framework.rng import rng_below as rng_below  # re-exported: old import path

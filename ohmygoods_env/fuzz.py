@@ -39,13 +39,14 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from . import _jit, core
 from . import cards as _cards
+from . import core
 from . import layout as L
 from .cards import default_cards
-from .checks import check_seed
 from .engine import GameRecord, seed_bits
+from .framework import jit as _jit
 from .framework import rng as _rng
+from .framework.checks import check_seed
 from .framework.rng import nth_legal
 from .rules import EDITIONS, RuleSet
 

@@ -31,10 +31,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import _jit, core
 from . import cards as _cards
+from . import core
 from . import layout as _layout
 from .core import hand_count, is_production, is_shown, rand_at
+from .framework import jit as _jit
 from .layout import (
     D_MOVE,
     F_ASIDE,

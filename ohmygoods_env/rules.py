@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .checks import check_flag
+from .framework.checks import check_flag
 
 EDITIONS: tuple[str, ...] = ("omg2", "royal")
 MIN_PLAYERS, MAX_PLAYERS = 1, 4

@@ -1,5 +1,14 @@
-"""The older name of :mod:`ohmygoods_env.framework.stats` (the project's one statistics module), kept so
-that ``from ohmygoods_env.stats import wilson`` goes on working."""
+"""Older name of :mod:`ohmygoods_env.framework.stats` (the project's one statistics module).
 
-from .framework.stats import *  # noqa: F403
-from .framework.stats import __all__  # noqa: F401
+Importing this name warns (``DeprecationWarning``) and gives the same module object, so
+``from ohmygoods_env.stats import wilson`` keeps working; the project's own code imports
+``ohmygoods_env.framework.stats`` (``tests/test_imports.py``).
+"""
+
+import sys
+
+from . import _moved
+from .framework import stats as _module
+
+_moved(__name__, _module.__name__)
+sys.modules[__name__] = _module

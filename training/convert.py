@@ -34,7 +34,7 @@ from ohmygoods_agents.checkpoint import (
     sb3_actor_tensors,
 )
 
-from ohmygoods_env.files import BadJSON, loads_bounded
+from ohmygoods_env.framework.files import BadJSON, loads_bounded
 
 #: bias of actions a converted network never saw: far below any trained logit
 NEW_ACTION_BIAS = -1.0e9

@@ -14,6 +14,7 @@ stage's ``--max-minutes`` scaled by the same factor (a warm start, ``--bc-games`
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from dataclasses import dataclass
@@ -98,18 +99,95 @@ def with_option(argv: list[str], flag: str, value: str | None) -> list[str]:
     return [*out, flag, value]
 
 
-def parse(data: dict[str, Any], where: str = "recipe") -> Recipe:
-    """A recipe from its JSON object; checks the stage names, ``init`` references and runner options."""
+#: the keys of a recipe file and of its stages (anything else is refused)
+RECIPE_KEYS: tuple[str, ...] = ("name", "players", "about", "shipped", "stages")
+STAGE_KEYS: tuple[str, ...] = ("name", "about", "args", "init", "keep")
+#: a recipe's or a stage's name (a stage's is a folder of the run)
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+MAX_RECIPE_BYTES = 1 << 20
+MAX_STAGES = 16
+
+
+def _object(value: Any, keys: tuple[str, ...], required: tuple[str, ...], what: str, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RecipeError(
+            f"{where}: {what} must be a JSON object with {', '.join(required)}, got {type(value).__name__}"
+        )
+    unknown = sorted(set(value) - set(keys))
+    if unknown:
+        raise RecipeError(f"{where}: {what} has unknown key(s) {', '.join(map(repr, unknown))[:200]}; expected "
+                          f"{', '.join(keys)}")  # fmt: skip
+    missing = [k for k in required if k not in value]
+    if missing:
+        raise RecipeError(f"{where}: {what}: expected name, players and stages of name and args (missing {missing})")
+    return value
+
+
+def _text(value: Any, what: str, where: str, pattern: re.Pattern[str] | None = None) -> str:
+    if not isinstance(value, str) or (pattern is not None and not pattern.fullmatch(value)):
+        expected = "a string" if pattern is None else f"a name matching {pattern.pattern}"
+        raise RecipeError(f"{where}: {what} must be {expected}, got {value!r}"[:300])
+    return value
+
+
+def _stage_options(s: Stage, players: int, where: str) -> None:
+    """A stage's ``args`` are options of the loop (its parser) that pass its checks
+    (:func:`ohmygoods_training.fast_ppo.check_options`: numbers, league, ``--eval-vs``, ``--bc-teacher``;
+    no ``exec:`` or ``sb3:`` agent, which only the command line could allow), for ``players`` players."""
+    from ohmygoods_env.framework.agents import check_file_agent
+
+    from .fast_ppo import build_parser, check_options
+
+    parser = build_parser(PROG)
+    parser.allow_abbrev = False  # "--ou DIR" is not --out
+
+    def refuse(message: str) -> None:
+        raise RecipeError(f"{where}: stage {s.name!r}: {message}")
+
+    parser.error = refuse  # type: ignore[method-assign]  # one RecipeError, no usage text and no exit
+    if any(tok in ("-h", "--help") for tok in s.args):
+        refuse("--help is not an option of a run")
+    ns = parser.parse_args(s.args)
+    if ns.players != players:
+        refuse(f"--players {ns.players}, the recipe is for {players} players")
+    named = [("--league entry", e.partition(":")[0].strip()) for e in ns.league.split(",") if e.strip()]
+    named += [("--eval-vs", ns.eval_vs), ("--bc-teacher", ns.bc_teacher)]
     try:
-        stages = [
-            Stage(s["name"], s.get("about", ""), shlex.split(s["args"]), s.get("init"), s.get("keep", "best"))
-            for s in data["stages"]
-        ]
-        recipe = Recipe(data["name"], int(data["players"]), data.get("about", ""), data.get("shipped", {}), stages)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecipeError(f"{where}: expected name, players and stages of name and args ({exc!r})") from None
-    if not stages:
-        raise RecipeError(f"{where}: no stages")
+        for flag, spec in named:  # only the command line may let an agent run code
+            check_file_agent(spec, {}, f"{flag} {spec!r}")
+        check_options(ns)
+    except ValueError as exc:
+        refuse(str(exc))
+
+
+def parse(data: Any, where: str = "recipe") -> Recipe:
+    """A recipe from its JSON object, every field checked: the keys (no others), their types, the stage
+    names (each a folder of the run), ``init`` references, runner options and each stage's options
+    (:func:`_stage_options`). :class:`RecipeError` names the first problem."""
+    data = _object(data, RECIPE_KEYS, ("name", "players", "stages"), "the recipe", where)
+    name = _text(data["name"], "name", where, NAME)
+    players = data["players"]
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+        raise RecipeError(f"{where}: players must be an int in 1..4, got {players!r}"[:300])
+    about = _text(data.get("about", ""), "about", where)
+    shipped = data.get("shipped", {})
+    if not isinstance(shipped, dict):
+        raise RecipeError(f"{where}: shipped must be an object, got {type(shipped).__name__}")
+    raw = data["stages"]
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_STAGES:
+        raise RecipeError(f"{where}: stages must be a list of 1..{MAX_STAGES} stages, got {str(raw)[:100]}")
+    stages = []
+    for k, st in enumerate(raw):
+        st = _object(st, STAGE_KEYS, ("name", "args"), f"stage {k}", where)
+        sname = _text(st["name"], f"stage {k} name", where, NAME)
+        try:
+            args = shlex.split(_text(st["args"], f"stage {sname!r} args", where))
+        except ValueError as exc:
+            raise RecipeError(f"{where}: stage {sname!r} args: {exc}") from None
+        init = st.get("init")
+        init = None if init is None else _text(init, f"stage {sname!r} init", where)
+        keep = _text(st.get("keep", "best"), f"stage {sname!r} keep", where)
+        stages.append(Stage(sname, _text(st.get("about", ""), f"stage {sname!r} about", where), args, init, keep))
     seen: dict[str, Stage] = {}
     for s in stages:
         bad = [f for f in RUNNER_OPTIONS if option(s.args, f) is not None]
@@ -126,19 +204,27 @@ def parse(data: dict[str, Any], where: str = "recipe") -> Recipe:
                 )
         if s.name in seen:
             raise RecipeError(f"{where}: two stages named {s.name!r}")
+        _stage_options(s, players, where)
         seen[s.name] = s
-    return recipe
+    return Recipe(name, players, about, shipped, stages)
 
 
 def load(name: str) -> Recipe:
-    """The shipped recipe ``name``, or a recipe file (a path ending in ``.json``)."""
+    """The shipped recipe ``name``, or a recipe file (a path ending in ``.json``), read within JSON limits
+    (size, depth, numbers: :func:`ohmygoods_env.files.read_json_file`) and checked (:func:`parse`)."""
+    from ohmygoods_env.framework.files import BadJSON, read_json_file
+
     path = Path(name) if name.endswith(".json") else recipes_dir() / f"{name}.json"
+    if name.endswith(".json") and path.exists() and not path.is_file():
+        raise RecipeError(f"{path} is not a file; expected a recipe file NAME.json")
     if not path.is_file():
         raise RecipeError(f"unknown recipe {name!r}: expected one of {', '.join(names())} or a recipe file NAME.json")
     try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise RecipeError(f"{path}: not JSON ({exc})") from None
+        data = read_json_file(path, max_bytes=MAX_RECIPE_BYTES)
+    except BadJSON as exc:
+        raise RecipeError(f"{path}: not a recipe (expected JSON): {exc}") from None
+    except OSError as exc:
+        raise RecipeError(f"{path}: cannot read the recipe ({exc.strerror or exc})") from None
     return parse(data, str(path))
 
 
@@ -197,7 +283,7 @@ def run(
     last = out / recipe.stages[-1].name / f"{FINAL}.json"
     card = json.loads(last.read_text())["card"]
     card.update(recipe=recipe.name, stages=commands, command=command or f"ohmygoods train --recipe {recipe.name}")
-    path = save_agent(load_net(last), out / FINAL, card)
+    path = save_agent(load_net(last), out / FINAL, card, players=recipe.players)
     print(f"[recipe {recipe.name}] {path} (ppo:{path})", file=sys.stderr, flush=True)
     return path
 

@@ -23,8 +23,8 @@ import numpy as np
 from .. import layout as L
 from ..actions import describe
 from ..cards import B_COST, RESOURCES
-from ..checks import offset_seed
 from ..engine import Game
+from ..framework.checks import offset_seed
 from ..render import final_scores_text
 from ..rules import EDITIONS
 from .common import add_variant_options, parser, seed_arg, variants_of, warm_engine

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..files import OutputError, check_output, write_atomic
+from ..framework.files import OutputError, check_output, write_atomic
 from ..fuzz import run_fuzz
 from ..rules import EDITIONS
 from .common import comma_choices, comma_ints, int_at_least, parser, seed_arg

@@ -46,11 +46,11 @@ from .. import layout as L
 from ..actions import describe
 from ..cardfacts import seat_card_facts
 from ..cards import RESOURCES
-from ..checks import offset_seed, seed_or_fresh
 from ..chronicle import Chronicle
 from ..engine import Game
 from ..explain import explain
-from ..files import write_atomic
+from ..framework.checks import offset_seed, seed_or_fresh
+from ..framework.files import write_atomic
 from ..picture import log_move
 from ..render import _plural, render_text
 from ..rules import EDITIONS

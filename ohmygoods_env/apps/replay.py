@@ -35,7 +35,7 @@ from pathlib import Path
 
 from ..chronicle import Chronicle
 from ..engine import Game, GameRecord
-from ..files import BadJSON, OutputError, check_output, loads_bounded, write_atomic
+from ..framework.files import BadJSON, OutputError, check_output, loads_bounded, write_atomic
 from ..layout import N_ACTIONS
 from ..picture import hides_move, move_text, render_svg
 from ..render import PUBLIC

@@ -91,11 +91,11 @@ from urllib.parse import parse_qs, urlparse
 from .. import layout as L
 from ..actions import action_kind, describe
 from ..cardfacts import seat_card_facts
-from ..checks import offset_seed, optional_seed
 from ..chronicle import Chronicle, Note
 from ..engine import Game
 from ..explain import explain
-from ..files import BadJSON, loads_bounded
+from ..framework.checks import offset_seed, optional_seed
+from ..framework.files import BadJSON, loads_bounded
 from ..picture import log_move, move_text, render_svg
 from ..render import PUBLIC, final_scores_text, score_parts
 from ..rules import EDITIONS, MAX_PLAYERS, MIN_PLAYERS

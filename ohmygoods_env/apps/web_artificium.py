@@ -41,8 +41,8 @@ from ..artificium import layout as L
 from ..artificium.engine import Game, GameRecord, describe
 from ..artificium.picture import render_svg, table_facts
 from ..artificium.render import render_text
-from ..checks import offset_seed
 from ..framework import agents as fa
+from ..framework.checks import offset_seed
 from .replay import ReplayError, _pack, fill_template
 from .serve import PUBLIC, BadRequest, Table, _bots, _opponents, _seed, _view, buildable
 

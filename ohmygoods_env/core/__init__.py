@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import importlib
 
-from .. import _jit
+from ..framework import jit as _jit
 from .apply import (
     ERR_ILLEGAL,
     ERR_OVER,

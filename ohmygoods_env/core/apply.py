@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import A_COST, B_COST, B_RES, N_RES
+from ..framework import jit as _jit
 from ..layout import (
     A_ASIDE,
     A_ASIDE_NONE,

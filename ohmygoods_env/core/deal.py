@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import N_DECK
+from ..framework import jit as _jit
 from ..framework import rng as _frng
 from ..framework.rng import shuffle_at
 from ..layout import (

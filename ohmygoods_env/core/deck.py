@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
+from ..framework import jit as _jit
 from ..framework import rng as _rng
 from ..framework.rng import shuffle_at
 from ..layout import F_DECK, F_DECK_N, F_LOC, F_RNG, L_DECK, L_DISCARD, N_CARDS

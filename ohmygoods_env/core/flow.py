@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import B_RES, B_SUN, KIND_EXTRA, N_RES
+from ..framework import jit as _jit
 from ..layout import (
     D_ASIDE,
     D_BUILD,

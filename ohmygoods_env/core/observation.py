@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import (
@@ -29,6 +28,7 @@ from ..cards import (
     N_COLOURS,
     N_RES,
 )
+from ..framework import jit as _jit
 from ..layout import (
     AF_COST,
     AF_DISPLAY,

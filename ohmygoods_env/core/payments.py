@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import B_VALUE
+from ..framework import jit as _jit
 from ..layout import (
     F_A_OWNER,
     F_ASIDE,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import B_CH_G1, B_CH_G2, B_CH_HAND, B_GOOD, B_NEED0, B_NEED_ANY, N_RES
+from ..framework import jit as _jit
 from ..layout import F_BLD, F_CHAIN_RUNS, F_GOODS, F_LOC, F_MKT, F_NB, F_VARIANTS, L_GOODS, MAX_SLOTS, V_TWO_FOR_ONE
 from . import queries
 from .queries import _first_good, _set_shown, goods_of_type, office_bonus

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import B_GOOD, B_KIND, B_OFFICE, B_RES, B_VALUE, KIND_PRODUCTION, N_RES
+from ..framework import jit as _jit
 from ..layout import F_A_OWNER, F_BLD, F_GOODS, F_LOC, F_NB, F_SHOWN, L_HAND, MAX_SLOTS, N_ASSIST, N_CARDS
 
 

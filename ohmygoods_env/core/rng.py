@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
+from ..framework import jit as _jit
 from ..framework import rng as _rng
 from ..framework.rng import GOLDEN as GOLDEN  # re-exported: core.GOLDEN
 from ..framework.rng import mix64 as mix64  # re-exported: core.mix64

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit
 from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import A_VP, B_VP
+from ..framework import jit as _jit
 from ..layout import F_A_CARD, F_A_OWNER, F_A_SIDE, F_BLD, F_NB, F_NP, MAX_PLAYERS, MAX_SLOTS, N_ASSIST
 from . import queries
 from .queries import coins

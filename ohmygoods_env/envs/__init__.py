@@ -36,7 +36,7 @@ from typing import Any
 
 from .. import game_spec as _game_spec  # noqa: F401  (registers "ohmygoods" in the framework's game registry)
 from .. import layout as _L
-from ..checks import check_flag
+from ..framework.checks import check_flag
 from .parallel import OhMyGoodsParallelEnv, parallel_env
 from .pettingzoo_env import env, raw_env
 

@@ -50,7 +50,7 @@ import numpy as np
 
 from ..batch import BatchGames
 from ..cards import CardSet
-from ..checks import check_flag, optional_seed
+from ..framework.checks import check_flag, optional_seed
 from ..rules import RuleSet
 from .common import check_reward, global_state
 

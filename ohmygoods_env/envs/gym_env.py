@@ -50,7 +50,7 @@ import gymnasium as gym
 import numpy as np
 
 from .. import layout as L
-from ..checks import check_seed, offset_seed, optional_seed
+from ..framework.checks import check_seed, offset_seed, optional_seed
 from ..policy import RandomAgent
 from .common import action_id, action_ids, action_space, check_render_mode, obs_high, observation_space
 from .learner import LearnerConfig, LearnerGames, LearnerViews

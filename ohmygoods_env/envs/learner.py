@@ -40,11 +40,11 @@ import numpy as np
 from gymnasium import spaces
 from numba import njit
 
-from .. import _jit
 from .. import batch as _batch
 from .. import layout as L
 from ..batch import BatchGames, opponent_rng_of_seed, seat_of_seed
 from ..cards import CardSet
+from ..framework import jit as _jit
 from ..policy import BatchPolicy, RandomAgent, play_owned, resolve_agent
 from ..rules import RuleSet
 from .common import check_reward, observation_space

@@ -54,8 +54,8 @@ from pettingzoo import ParallelEnv
 from .. import core
 from .. import layout as L
 from ..cards import CardSet
-from ..checks import optional_seed
 from ..engine import IllegalActionError, check_action, illegal_action_message
+from ..framework.checks import optional_seed
 from ..framework.envs.common import check_illegal_mode, check_joint_actions, parallel_step_result, seat_of
 from ..rules import RuleSet
 from .common import GameAgents, game_infos, render_spectator

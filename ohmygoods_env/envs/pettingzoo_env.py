@@ -58,8 +58,8 @@ from pettingzoo.utils.env_logger import EnvLogger
 from .. import core
 from .. import layout as L
 from ..cards import CardSet
-from ..checks import optional_seed
 from ..engine import IllegalActionError
+from ..framework.checks import optional_seed
 from ..framework.envs.common import aec_dead_step, aec_reset_bookkeeping, seat_of
 from ..rules import RuleSet
 from .common import (

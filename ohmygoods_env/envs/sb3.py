@@ -38,7 +38,7 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from ..batch import episode_seed
-from ..checks import seed_or_fresh
+from ..framework.checks import seed_or_fresh
 from .common import action_ids, action_space
 from .learner import LearnerConfig, LearnerGames, LearnerViews
 from .sb3_base import BatchedVecEnv

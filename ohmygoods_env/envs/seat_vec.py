@@ -49,8 +49,8 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 from .. import layout as L
 from ..batch import BatchGames
 from ..cards import CardSet
-from ..checks import fresh_seed, offset_seed, optional_seed
 from ..engine import IllegalActionError
+from ..framework.checks import fresh_seed, offset_seed, optional_seed
 from ..rules import RuleSet
 from .common import SEED_BOUND, action_ids, check_reward, global_state, observation_high
 from .sb3_base import BatchedVecEnv

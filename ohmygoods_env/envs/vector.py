@@ -47,7 +47,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..checks import check_seed, check_seeds, fresh_seed
+from ..framework.checks import check_seed, check_seeds, fresh_seed
 from .common import action_ids, action_space
 from .learner import LearnerConfig, LearnerGames, LearnerViews
 

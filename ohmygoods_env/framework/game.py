@@ -45,7 +45,9 @@ IS-MCTS, tournaments) talks to a game only through what this module declares:
 * :class:`GameSpec` — a game's facts declared once (name, title, player range, sizes, how to
   deal a game, how to describe an action and render a position), and the registry
   (:func:`register_game`, :func:`game_spec`, :func:`game_names`). A game registers its spec
-  when its package is imported; a name not registered yet is looked up once in the entry
+  when its package is imported; a game may also be *declared* by where its spec lives
+  (:func:`declare_game`, ``"module:SPEC"``: imported on first use, so naming a game loads
+  nothing of it), and a name neither registered nor declared is looked up once in the entry
   point group ``ohmygoods.games`` (``name = "module:SPEC"``).
 * :class:`JointStepMixin` — ``step_joint`` for a model that collects a simultaneous choice
   one seat at a time through ``step``: every pending seat's action is checked against its
@@ -81,6 +83,8 @@ __all__ = [
     "check_action",
     "check_joint",
     "check_player",
+    "declare_game",
+    "default_game",
     "game_names",
     "game_spec",
     "register_game",
@@ -339,7 +343,11 @@ class GameSpec:
     * ``make_agent(spec, seed=None, **kwargs)``: the game's own agent registry, asked for
       names the framework's registry (:mod:`ohmygoods_env.framework.agents`) does not know;
     * ``action_ranges``: the layout's table of action ids, ``(name, start, size, ...)`` rows in
-      id order (:class:`~.registry.Ranges`), told to external agents by name.
+      id order (:class:`~.registry.Ranges`), told to external agents by name;
+    * ``web``: the game's browser page, ``"module:Class"`` of its page kind for ``ohmygoods serve``
+      (:class:`ohmygoods_env.apps.web_shell.WebKind`), imported only by the web shell; ``None``: no page;
+    * ``agent_entry_points``: older entry point groups whose every entry (``NAME = "module:factory"``)
+      is an agent of this game, read besides ``ohmygoods.game_agents`` (:mod:`.agents`).
     """
 
     name: str
@@ -357,6 +365,8 @@ class GameSpec:
     reward_modes: tuple[str, ...] = ("win",)
     make_agent: Callable[..., Any] | None = None
     action_ranges: tuple[tuple, ...] = ()
+    web: str | None = None
+    agent_entry_points: tuple[str, ...] = ()
 
     def check_num_players(self, num_players: object) -> int:
         """``num_players`` as an int in ``[min_players, max_players]`` (``TypeError`` / ``ValueError``)."""
@@ -382,6 +392,8 @@ class GameSpec:
 
 
 _GAMES: dict[str, GameSpec] = {}
+#: games known by where their spec lives (``"module:SPEC"``), imported on first use
+_DECLARED: dict[str, str] = {}
 
 
 def register_game(spec: GameSpec, replace: bool = False) -> GameSpec:
@@ -393,6 +405,30 @@ def register_game(spec: GameSpec, replace: bool = False) -> GameSpec:
         raise ValueError(f"a game named {spec.name!r} is registered already (replace=True replaces it)")
     _GAMES[spec.name] = spec
     return spec
+
+
+def declare_game(name: str, spec: str) -> None:
+    """Make ``name`` a known game whose spec is ``spec`` (``"module:SPEC"``), imported when first asked for.
+
+    The package root declares the games it ships this way, so importing one game (or the root)
+    loads no other game's modules. Importing the module must register that spec under ``name``.
+    """
+    if not isinstance(name, str) or not isinstance(spec, str) or spec.count(":") != 1:
+        raise TypeError(f"declare_game needs a name and 'module:SPEC', got {name!r}, {spec!r}")
+    _DECLARED.setdefault(name, spec)
+
+
+def _from_declared(name: str) -> GameSpec | None:
+    target = _DECLARED.get(name)
+    if target is None:
+        return None
+    import importlib
+
+    module, _, attr = target.partition(":")
+    spec = getattr(importlib.import_module(module), attr)
+    if not isinstance(spec, GameSpec) or spec.name != name:
+        raise ValueError(f"the declared game {name} = {target} must name a GameSpec called {name!r}")
+    return register_game(spec)
 
 
 def _from_entry_point(name: str) -> GameSpec | None:
@@ -409,15 +445,29 @@ def game_spec(name: str) -> GameSpec:
     """The registered spec of ``name``; ``ValueError`` naming the known games otherwise."""
     if not isinstance(name, str):
         raise TypeError(f"game must be a name (str) or a GameSpec, got {type(name).__name__} {name!r}")
-    spec = _GAMES.get(name) or _from_entry_point(name)
+    spec = _GAMES.get(name) or _from_declared(name) or _from_entry_point(name)
     if spec is None:
         raise ValueError(f"unknown game {name!r}: registered games are {game_names()}")
     return spec
 
 
+def default_game() -> str:
+    """The game a command plays when none is named: the first game declared or registered (the package
+    root declares *Oh my Goods!* first). ``DEFAULT_GAME`` of this module is this name, read on use."""
+    for name in (*_DECLARED, *_GAMES):
+        return name
+    raise ValueError("no game is registered: import a game package (ohmygoods_env registers its games)")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DEFAULT_GAME":  # computed on use: the registry fills while packages are imported
+        return default_game()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def game_names() -> list[str]:
-    """Names of the registered games, sorted."""
-    return sorted(_GAMES)
+    """Names of the registered games (and the declared ones, not imported yet), sorted."""
+    return sorted({*_GAMES, *_DECLARED})
 
 
 def resolve_game(game: str | GameSpec) -> GameSpec:
