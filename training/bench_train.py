@@ -37,6 +37,8 @@ import torch
 from ohmygoods_env.bench.timer import Tally, timed
 
 SHIPPED_LEAGUE = "heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1"
+#: the games ``--game`` measures: Oh my Goods! (fast_ppo) and the framework games' loop (selfplay)
+GAMES: tuple[str, ...] = ("ohmygoods", "artificium")
 
 
 def _env_only(step: Callable[[], int], env_steps: int, warmup_calls: int) -> float:
@@ -44,11 +46,18 @@ def _env_only(step: Callable[[], int], env_steps: int, warmup_calls: int) -> flo
     return timed(lambda: (step(), 0, 0), 0.0, warmup_calls=warmup_calls, min_calls=env_steps).agent_steps
 
 
-def _iterations(iters: int, collect: Callable[[], Any], update: Callable[[Any], int]) -> dict[str, float]:
+def _iterations(
+    iters: int, collect: Callable[[], Any], update: Callable[[Any], int], split: Any = None
+) -> dict[str, Any]:
     """``iters`` rollouts, each followed by its update, timed section by section on the one timer.
 
     ``update(batch)`` returns the samples of that rollout; the rates are per sample (learner decision).
+    With ``split`` (the loop's :class:`~ohmygoods_training.fast_ppo.Split`, cleared here), the result's
+    ``split`` holds the seconds per iteration of each part, ``other`` (the iteration's time the parts do
+    not hold) and ``total``.
     """
+    if split is not None:
+        split.clear()
     roll, upd, whole = Tally(), Tally(), Tally()
     for _ in range(iters):
         with whole.section():
@@ -58,12 +67,17 @@ def _iterations(iters: int, collect: Callable[[], Any], update: Callable[[Any], 
                 n = update(batch)
         for tally in (roll, upd, whole):
             tally.add(agent_steps=n)
-    return {
+    out: dict[str, Any] = {
         "rollout": roll.rates().agent_steps,
         "update": upd.rates().agent_steps,
         "end_to_end": whole.rates().agent_steps,
         "samples": whole.agent_steps,
     }
+    if split is not None:
+        parts = {k: v / iters for k, v in split.seconds.items()}
+        total = whole.wall / iters
+        out["split"] = {**parts, "other": total - sum(parts.values()), "total": total}
+    return out
 
 
 def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> dict[str, float]:
@@ -117,11 +131,20 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
         return model.n_steps * env.num_envs
 
     rates = _iterations(iters, collect, update)
-    return {"env_only": env_only, **rates, "params": sum(p.numel() for p in model.policy.parameters())}
+    params = sum(p.numel() for p in model.policy.parameters())
+    return {"env_only": env_only, **rates, "params": params, **_where("cpu")}
 
 
-def bench_fast(players: int, iters: int, env_steps: int, seed: int = 0, **overrides: Any) -> dict[str, float]:
-    """Steps/s of :class:`ohmygoods_training.fast_ppo.FastPPO` (defaults unless ``overrides``)."""
+def _where(device: Any) -> dict[str, Any]:
+    """The device and torch's threads of a measurement (the rows' first lines)."""
+    return {"device": str(device), "threads": torch.get_num_threads()}
+
+
+def bench_fast(
+    players: int, iters: int, env_steps: int, seed: int = 0, device: str = "cpu", **overrides: Any
+) -> dict[str, Any]:
+    """Steps/s of :class:`ohmygoods_training.fast_ppo.FastPPO` (defaults unless ``overrides``) on ``device``,
+    and where an iteration's time goes (``split``)."""
     from ohmygoods_env import layout as L
     from ohmygoods_env.batch import BatchGames, make_rng, random_actions
 
@@ -145,7 +168,7 @@ def bench_fast(players: int, iters: int, env_steps: int, seed: int = 0, **overri
 
     env_only = _env_only(env_step, env_steps, warmup_calls=1)
 
-    ppo = FastPPO(cfg)
+    ppo = FastPPO(cfg, device=device)
     ppo.rollout.add_snapshot()
     ppo.next_snapshot = 10**12
     ppo.iterate()  # warm-up: kernels compiled, snapshots in the league
@@ -154,8 +177,58 @@ def bench_fast(players: int, iters: int, env_steps: int, seed: int = 0, **overri
         ppo.update(batch)
         return int(batch["obs"].shape[0])
 
-    rates = _iterations(iters, lambda: ppo.rollout.collect(cfg.n_steps), update)
-    return {"env_only": env_only, **rates, "params": sum(p.numel() for p in ppo.net.parameters())}
+    def collect() -> dict:
+        return ppo.rollout.collect(cfg.n_steps)
+
+    def update_timed(batch: dict) -> int:
+        with ppo.rollout.split("update"):
+            return update(batch)
+
+    rates = _iterations(iters, collect, update_timed, ppo.rollout.split)
+    params = sum(p.numel() for p in ppo.net.parameters())
+    return {"env_only": env_only, **rates, "params": params, **_where(ppo.device)}
+
+
+def bench_selfplay(
+    game: str, players: int, iters: int, env_steps: int, seed: int = 0, device: str = "cpu", **overrides: Any
+) -> dict[str, Any]:
+    """The same rows for a framework game's loop (:class:`ohmygoods_training.selfplay.SelfPlay`, its
+    :class:`~ohmygoods_training.selfplay.Config` defaults at ``players`` unless ``overrides``): env only is
+    the game's batch with random legal actions, every decision's observation and mask into preallocated
+    buffers."""
+    from .selfplay import Config, SelfPlay, make_batch
+
+    cfg = Config(game=game, players=(players,), seed=seed, **overrides)
+    b = make_batch(game, cfg.num_envs, players, seed, cfg.fast)
+    rng = np.random.default_rng(seed)
+    obs = np.empty((b.n, b.obs_size), np.float32)
+    masks = np.empty((b.n, b.num_actions), np.bool_)
+
+    def env_step() -> int:
+        cur = b.acting()
+        live = np.flatnonzero(cur >= 0)
+        obs[:] = b.observe(np.maximum(cur, 0))
+        masks[:] = b.masks()
+        u = rng.random(masks.shape) * masks  # a random legal action per live game
+        b.step(u.argmax(1))
+        ended = np.flatnonzero(b.acting() < 0)
+        if ended.size:
+            b.restart(ended)
+        return live.size
+
+    env_only = _env_only(env_step, env_steps, warmup_calls=1)
+    sp = SelfPlay(cfg, device=device)
+    sp.add_snapshot()
+    sp.next_snapshot = 10**12
+    sp.iterate()  # warm-up
+
+    def update(batch: dict) -> int:
+        with sp.split("update"):
+            sp.update(batch)
+        return int(batch["obs"].shape[0])
+
+    rates = _iterations(iters, lambda: sp.collect(cfg.n_steps), update, sp.split)
+    return {"env_only": env_only, **rates, "params": sum(p.numel() for p in sp.net.parameters()), **_where(sp.device)}
 
 
 ROWS = (("env_only", "env only (steps/s)"), ("rollout", "rollout with policy (steps/s)"),
@@ -176,25 +249,70 @@ def table(results: dict[str, dict[str, float]]) -> str:
             else (" |" if len(names) == 2 else "")
         )
         lines.append(f"| {label} | " + " | ".join(cells) + " |" + ratio)
+    for key, label in (("device", "device"), ("threads", "torch threads")):
+        lines.append(f"| {label} | " + " | ".join(str(results[n].get(key, "-")) for n in names) + " |"
+                     + (" |" if len(names) == 2 else ""))  # fmt: skip
+    return "\n".join(lines)
+
+
+def split_table(name: str, r: dict[str, Any]) -> str:
+    """Where one configuration's iteration goes: a markdown table of milliseconds per iteration and shares
+    of the iteration (the parts of :data:`~ohmygoods_training.fast_ppo.PARTS`, then ``other``)."""
+    from .fast_ppo import PART_HELP, PARTS
+
+    sp = r["split"]
+    total = sp["total"]
+    lines = [
+        f"where the time goes: {name}, device {r['device']}, {r['threads']} torch thread(s), "
+        f"{r['samples']:,.0f} samples timed, {1000 * total:,.1f} ms per iteration",
+        "",
+        "| part | ms per iteration | share | what |",
+        "| --- | --- | --- | --- |",
+    ]
+    for part in (*PARTS, "other"):
+        ms = 1000 * sp[part]
+        lines.append(f"| {part} | {ms:,.1f} | {100 * sp[part] / total if total > 0 else 0:.1f}% | {PART_HELP[part]} |")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print the table (``--json`` for the raw numbers)."""
+    """Run the benchmark and print the tables (``--json`` for the raw numbers)."""
+    from .fast_ppo import DEVICES, InputError, resolve_device, threads_arg
+
     p = argparse.ArgumentParser(prog="ohmygoods bench --train", description=__doc__.split("\n")[0])
+    p.add_argument("--game", choices=GAMES, default="ohmygoods", help="whose loop: fast_ppo or the framework loop")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--iters", type=int, default=2, help="timed rollout+update iterations per configuration")
     p.add_argument("--env-steps", type=int, default=200, help="batch steps of the env-only measurement")
-    p.add_argument("--threads", type=int, default=1, help="torch threads")
+    p.add_argument("--threads", type=threads_arg, default=1, metavar="{auto,N}", help="torch threads")
+    p.add_argument("--device", choices=DEVICES, default="auto", help="the learner's device (auto: cuda if present)")
     p.add_argument("--skip-shipped", action="store_true", help="time the new default only")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    try:
+        device = resolve_device(args.device)
+    except InputError as exc:
+        print(f"ohmygoods bench --train: error: {exc}", file=sys.stderr)
+        return 2
+    import numba
+
+    numba.set_num_threads(numba.get_num_threads())  # starts numba's pool now: starting it resets torch's threads
     torch.set_num_threads(max(1, args.threads))
-    results: dict[str, dict[str, float]] = {}
-    if not args.skip_shipped:
-        results["shipped (MaskablePPO, league)"] = bench_shipped(args.players, args.iters, args.env_steps)
-    results["new default (fast_ppo)"] = bench_fast(args.players, args.iters, args.env_steps)
-    print(json.dumps(results, indent=2) if args.json else table(results))
+    results: dict[str, dict[str, Any]] = {}
+    if args.game == "ohmygoods":
+        if not args.skip_shipped:
+            results["shipped (MaskablePPO, league)"] = bench_shipped(args.players, args.iters, args.env_steps)
+        new = "new default (fast_ppo)"
+        results[new] = bench_fast(args.players, args.iters, args.env_steps, device=device)
+    else:
+        new = f"{args.game} (selfplay)"
+        results[new] = bench_selfplay(args.game, args.players, args.iters, args.env_steps, device=device)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(table(results))
+        print()
+        print(split_table(new, results[new]))
     return 0
 
 

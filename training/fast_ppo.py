@@ -40,7 +40,8 @@ import json
 import math
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -83,9 +84,9 @@ def legal_index(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     counts = mask.sum(1)
     k = max(1, int(counts.max()))
     r, c = mask.nonzero(as_tuple=True)  # row-major: each row's ids ascending
-    j = torch.arange(r.shape[0]) - (torch.cumsum(counts, 0) - counts)[r]
-    ids = torch.zeros((mask.shape[0], k), dtype=torch.int64)
-    valid = torch.zeros((mask.shape[0], k), dtype=torch.bool)
+    j = torch.arange(r.shape[0], device=mask.device) - (torch.cumsum(counts, 0) - counts)[r]
+    ids = torch.zeros((mask.shape[0], k), dtype=torch.int64, device=mask.device)
+    valid = torch.zeros((mask.shape[0], k), dtype=torch.bool, device=mask.device)
     ids[r, j] = c
     valid[r, j] = True
     return ids, valid
@@ -142,13 +143,15 @@ def ppo_update(
     mean losses of the last epoch; a non-finite loss raises ``FloatingPointError``."""
     params = list(params)
     n = batch["obs"].shape[0]
+    device = batch["obs"].device
     out: dict[str, float] = {}
     ids, valid = legal_index(batch["mask"])
     pos = ((ids == batch["action"][:, None]) & valid).to(torch.int8).argmax(1)  # the action's column
     for _ in range(cfg.epochs):
-        perm = torch.randperm(n)
+        perm = torch.randperm(n)  # drawn on the CPU whatever the device: the same minibatches on every device
         sums, count = np.zeros(4), 0
         for i in torch.tensor_split(perm, max(1, round(n / cfg.minibatch))):
+            i = i.to(device)
             logits, v = forward(i)
             iv = valid[i]
             logp_all = torch.log_softmax(legal_logits(logits, ids[i], iv), 1)
@@ -162,7 +165,7 @@ def ppo_update(
             loss.backward()
             nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
             opt.step()
-            sums += [pg.item(), vl.item(), ent.item(), clipped.item()]
+            sums += torch.stack((pg, vl, ent, clipped)).detach().cpu().numpy()  # one device sync, not four
             count += 1
         out = dict(zip(("pg_loss", "v_loss", "entropy", "clip_frac"), sums / max(count, 1), strict=True))
     return out
@@ -190,6 +193,89 @@ def gae_per_seat(values, rewards, next_idx, done, boot, gamma, lam, adv):
             adv[i] = rewards[i] + gamma * boot[i] - values[i]
 
 
+# ===================================================================== device, threads, time split
+
+#: what ``--device`` takes: ``auto`` is CUDA when ``torch.cuda.is_available()``, else the CPU
+DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
+#: the parts of a training iteration that :class:`Split` times, in the order the benchmark prints them
+PARTS: tuple[str, ...] = ("env", "copy", "forward", "prior", "opponents", "update")
+#: what each part holds (``ohmygoods bench --train`` prints it)
+PART_HELP: dict[str, str] = {
+    "env": "engine step, observation and mask of the learner's rows, games restarted",
+    "copy": "host to device / numpy to torch: the learner's rows into the network's input",
+    "forward": "the learner's policy inference and sampling (values and log-probabilities back on the host)",
+    "prior": "the prior agent's choice for each learner decision (networks with a prior)",
+    "opponents": "league seats: snapshots, baselines, searches (their own observations and forwards)",
+    "update": "the PPO epochs over the rollout",
+    "other": "the rest of the iteration: league draws, rewards, GAE, bookkeeping (total minus the parts)",
+}
+
+
+def resolve_device(spec: str | torch.device) -> torch.device:
+    """The device of ``--device``: ``auto`` is ``cuda`` when ``torch.cuda.is_available()``, else ``cpu``;
+    ``cuda`` without CUDA (or anything else) is an :class:`InputError`."""
+    text = str(spec)
+    if text == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if text == "cpu":
+        return torch.device("cpu")
+    if text == "cuda" or text.startswith("cuda:"):
+        if not torch.cuda.is_available():
+            raise InputError(
+                f"--device {text}: torch {torch.__version__} sees no CUDA device on this machine "
+                "(expected --device cpu or auto, or a CUDA build of torch with a GPU)"
+            )
+        return torch.device(text)
+    raise InputError(f"--device {text}: expected one of {', '.join(DEVICES)}")
+
+
+def usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity where the OS says; else the machine's count)."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def threads_arg(text: str) -> int:
+    """``--threads``: ``auto`` (every usable core, :func:`usable_cores`) or a count of at least 1."""
+    if str(text).strip() == "auto":
+        return usable_cores()
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected auto or an integer >= 1, got {text!r}")
+    return n
+
+
+class Split:
+    """Wall-clock seconds per part of the training loop (:data:`PARTS`), summed over the timed sections.
+
+    ``with split("env"): ...`` adds the block's time to that part. The clock is ``time.perf_counter``
+    (the benchmark timer's default wall clock). On CUDA, copies and kernels run asynchronously: a
+    part's time is what the host waited, the rest shows in the part that synchronises (``forward``,
+    which brings the sampled actions back).
+    """
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = dict.fromkeys(PARTS, 0.0)
+
+    def clear(self) -> None:
+        self.seconds = dict.fromkeys(PARTS, 0.0)
+
+    @contextmanager
+    def __call__(self, part: str) -> Iterator[None]:
+        t = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[part] += time.perf_counter() - t
+
+
 # ===================================================================== rollouts
 
 
@@ -210,8 +296,16 @@ class SelfPlayRollout:
         lam: float = 0.95,
         shaping: bool = False,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
+        device: str | torch.device = "cpu",
     ) -> None:
         self.net = net
+        #: where the network runs (its parameters must be there); the engine and the league stay on the host
+        self.device = torch.device(device)
+        self.split = Split()
+        self._buffers: dict[str, Any] = {}
+        #: the network reads device buffers that each step's rows are copied into (True off the CPU; a test
+        #: sets it on the CPU to run the copying path of a GPU)
+        self.staged = self.device.type != "cpu"
         if shaping and reward not in SHAPED_MODES:
             raise ValueError(f"shaping needs --reward {' or '.join(SHAPED_MODES)}, got {reward!r}")
         self.shaping = bool(shaping)
@@ -242,7 +336,7 @@ class SelfPlayRollout:
     # -------------------------------------------------------------- league
     def add_snapshot(self) -> None:
         """Freeze the current network into the league (the oldest beyond ``max_snapshots`` is replaced)."""
-        frozen = copy.deepcopy(self.net).eval()
+        frozen = copy.deepcopy(self.net).to("cpu").eval()  # league agents run on the host
         for p in frozen.parameters():
             p.requires_grad_(False)
         agent = SlotNetAgent(frozen, deterministic=False, seed=int(self.rng.integers(1 << 31)), name="snapshot")
@@ -272,6 +366,41 @@ class SelfPlayRollout:
                 owner[sel] = self._fixed_idx[name]
         self.owner[rows] = owner
 
+    def _buffer(self, cap: int) -> dict[str, Any]:
+        """The rollout's observation and mask buffers, allocated once for ``cap`` samples (again only when a
+        longer rollout needs more): each learner row is observed straight into its sample's place.
+
+        On the CPU the network reads these buffers as they are; on CUDA they are pinned host memory and
+        each step's rows are copied once into the device buffers the update then reads.
+        """
+        b = self._buffers
+        if b.get("cap", 0) < cap or b.get("staged") != self.staged:
+            b.clear()
+            pin = self.device.type == "cuda"
+            staged = self.staged
+            host_obs = torch.empty((cap, L.OBS_DIM), dtype=torch.float32, pin_memory=pin)
+            host_mask = torch.empty((cap, L.N_ACTIONS), dtype=torch.bool, pin_memory=pin)
+            host_prior = torch.full((cap,), -1, dtype=torch.int64, pin_memory=pin)
+            b.update(cap=cap, staged=staged, host_obs=host_obs, host_mask=host_mask, host_prior=host_prior)
+            b.update(obs=host_obs.numpy(), masks=host_mask.numpy(), prior=host_prior.numpy())
+            if staged:
+                b.update(
+                    dev_obs=torch.empty((cap, L.OBS_DIM), dtype=torch.float32, device=self.device),
+                    dev_mask=torch.empty((cap, L.N_ACTIONS), dtype=torch.bool, device=self.device),
+                    dev_prior=torch.empty((cap,), dtype=torch.int64, device=self.device),
+                )
+            else:
+                b.update(dev_obs=host_obs, dev_mask=host_mask, dev_prior=host_prior)
+        return b
+
+    def _to_device(self, b: dict[str, Any], name: str, lo: int, hi: int) -> torch.Tensor:
+        """Rows ``lo:hi`` of buffer ``name`` where the network reads them: on the CPU the buffer itself, on
+        another device its device buffer, the new rows copied there once (asynchronously, from pinned memory)."""
+        dev = b["dev_" + name][lo:hi]
+        if self.staged:
+            dev.copy_(b["host_" + name][lo:hi], non_blocking=True)
+        return dev
+
     # -------------------------------------------------------------- collecting
     def collect(self, n_steps: int) -> dict[str, torch.Tensor]:
         """Play ``n_steps`` batch steps; returns the learner's samples with advantages and returns.
@@ -280,14 +409,17 @@ class SelfPlayRollout:
         ``logp``, ``value``, ``adv``, ``ret``, ``reward`` (the final reward on a seat's last
         decision of a game, else 0; with shaping, the shaped rewards), ``done``, ``next`` (the
         seat's next sample or -1), ``where`` (game slot, seat, episode of the slot) and ``phi``
-        (the seat's potential at the decision; 0 without shaping).
+        (the seat's potential at the decision; 0 without shaping). ``obs``, ``mask``, ``action``,
+        ``prior``, ``logp``, ``adv`` and ``ret`` are on the rollout's device, the rest on the host.
+        ``obs``, ``mask`` and ``prior`` are views of the rollout's buffers: the next ``collect``
+        writes over them (copy them to keep them). Each part's time goes to :attr:`split`.
         """
-        N, P, g = self.N, self.P, self.games
+        N, P, g, clock = self.N, self.P, self.games, self.split
         cap = N * n_steps
-        obs = np.empty((cap, L.OBS_DIM), np.float32)
-        masks = np.empty((cap, L.N_ACTIONS), np.bool_)
+        buf = self._buffer(cap)
+        obs, masks, prior = buf["obs"], buf["masks"], buf["prior"]
+        prior[:cap] = -1
         actions = np.empty(cap, np.int64)
-        prior = np.full(cap, -1, np.int64)
         logp = np.empty(cap, np.float32)
         values = np.empty(cap, np.float32)
         rewards = np.zeros(cap, np.float32)
@@ -299,6 +431,7 @@ class SelfPlayRollout:
         all_rows = np.arange(N, dtype=np.int64)
         act = np.zeros(N, np.int64)
         k = 0
+        net = self.net
         for _ in range(n_steps):
             live = all_rows[~g.done]
             cur = g.state[live, L.F_CUR].astype(np.int64)
@@ -307,17 +440,25 @@ class SelfPlayRollout:
             rows, seats = live[lrn], cur[lrn]
             n = rows.size
             if n:
-                g.observe(rows=rows, out=obs[k : k + n])
-                np.not_equal(g.masks(copy=False)[rows], 0, out=masks[k : k + n])
+                with clock("env"):
+                    g.observe(rows=rows, out=obs[k : k + n])
+                    np.not_equal(g.masks(copy=False)[rows], 0, out=masks[k : k + n])
                 pa = None
                 if self.prior is not None:
-                    prior[k : k + n] = self.prior(g, rows)
-                    pa = torch.from_numpy(prior[k : k + n])
-                with torch.no_grad():
-                    h = self.net.features(torch.from_numpy(obs[k : k + n]))
-                    v = self.net.v(h).squeeze(1)
-                    ids, valid = legal_index(torch.from_numpy(masks[k : k + n]))
-                    lg = legal_logits(self.net.policy_logits(h, pa), ids, valid)
+                    with clock("prior"):
+                        prior[k : k + n] = self.prior(g, rows)
+                with clock("copy"):
+                    x = self._to_device(buf, "obs", k, k + n)
+                    m = self._to_device(buf, "mask", k, k + n)
+                    if self.prior is not None:
+                        pa = self._to_device(buf, "prior", k, k + n)
+                with clock("forward"), torch.inference_mode():
+                    h = net.features(x)
+                    v = net.v(h).squeeze(1)
+                    ids, valid = legal_index(m)
+                    lg = legal_logits(net.policy_logits(h, pa), ids, valid)
+                    # sampled on the host with the rollout's generator: the same draws on every device
+                    lg, ids, v = lg.cpu(), ids.cpu(), v.cpu()
                     j = sample_masked(lg, self.gen)
                     a = ids.gather(1, j[:, None]).squeeze(1)
                     lp = torch.log_softmax(lg, 1).gather(1, j[:, None]).squeeze(1)
@@ -336,14 +477,18 @@ class SelfPlayRollout:
                 where[idx, 0], where[idx, 1], where[idx, 2] = rows, seats, g.episode[rows]
                 k += n
             opp_rows, opp_who = live[~lrn], who[~lrn]
-            for o in np.unique(opp_who):
-                sel = opp_rows[opp_who == o]
-                act[sel] = self.opponents[int(o)][1](g, sel)
-            g.step(act[live], rows=live)
+            if opp_rows.size:
+                with clock("opponents"):
+                    for o in np.unique(opp_who):
+                        sel = opp_rows[opp_who == o]
+                        act[sel] = self.opponents[int(o)][1](g, sel)
+            with clock("env"):
+                g.step(act[live], rows=live)
             ended = live[g.done[live]]
             if ended.size:
                 self._finish(ended, last, rewards, done, phi)
-                g.reset(np.isin(all_rows, ended))
+                with clock("env"):
+                    g.reset(np.isin(all_rows, ended))
                 self._assign(ended)
         # trajectories cut by the end of the rollout continue from the value of the seat's own view
         boot = np.zeros(cap, np.float32)
@@ -353,21 +498,31 @@ class SelfPlayRollout:
             if self.shaping:
                 now = potentials(g, cut_g, cut_p, self.reward_mode)
                 rewards[cut] += self.reward_scale * (now - phi[cut])
-            o = g.observe(players=cut_p.astype(np.int64), rows=cut_g.astype(np.int64))
-            with torch.no_grad():
-                v = self.net.v(self.net.features(torch.from_numpy(o))).squeeze(1)
+            with clock("env"):
+                o = g.observe(players=cut_p.astype(np.int64), rows=cut_g.astype(np.int64))
+            with clock("copy"):
+                o = torch.from_numpy(o).to(self.device)
+            with clock("forward"), torch.inference_mode():
+                v = net.v(net.features(o)).squeeze(1).cpu()
             boot[cut] = v.numpy()
         adv = np.zeros(k, np.float32)
         gae_per_seat(values[:k], rewards[:k], next_idx[:k], done[:k], boot[:k], self.gamma, self.lam, adv)
+        with clock("copy"):
+            if self.prior is None and self.staged:
+                buf["dev_prior"][:k].fill_(-1)
+            dev = {
+                "action": torch.from_numpy(actions[:k]),
+                "logp": torch.from_numpy(logp[:k]),
+                "adv": torch.from_numpy(adv),
+                "ret": torch.from_numpy(adv + values[:k]),
+            }
+            dev = {key: t.to(self.device) for key, t in dev.items()}
         return {
-            "obs": torch.from_numpy(obs[:k]),
-            "mask": torch.from_numpy(masks[:k]),
-            "action": torch.from_numpy(actions[:k]),
-            "prior": torch.from_numpy(prior[:k]),
-            "logp": torch.from_numpy(logp[:k]),
+            "obs": buf["dev_obs"][:k],
+            "mask": buf["dev_mask"][:k],
+            "prior": buf["dev_prior"][:k],
+            **dev,
             "value": torch.from_numpy(values[:k]),
-            "adv": torch.from_numpy(adv),
-            "ret": torch.from_numpy(adv + values[:k]),
             "reward": torch.from_numpy(rewards[:k]),
             "done": torch.from_numpy(done[:k]),
             "next": torch.from_numpy(next_idx[:k]),
@@ -447,15 +602,18 @@ class PPOConfig:
 class FastPPO:
     """The learner: a :class:`SlotNet`, a :class:`SelfPlayRollout` and an Adam optimizer."""
 
-    def __init__(self, cfg: PPOConfig, net: SlotNet | None = None) -> None:
+    def __init__(self, cfg: PPOConfig, net: SlotNet | None = None, device: str | torch.device = "cpu") -> None:
         self.cfg = cfg
+        #: where the network's inference and update run (:func:`resolve_device`); checkpoints are saved from the host
+        self.device = resolve_device(device)
         torch.manual_seed(cfg.seed)
         self.net = net if net is not None else SlotNet(cfg.hidden, cfg.embed, cfg.prior or None, cfg.prior_gain)
+        self.net.to(self.device)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
         league = League.parse(cfg.league, cfg.max_snapshots)
         self.rollout = SelfPlayRollout(
             self.net, cfg.num_envs, cfg.players, cfg.rules, league, cfg.reward, cfg.reward_scale, cfg.seed,
-            cfg.gamma, cfg.lam, bool(cfg.shaping), cfg.max_rounds,
+            cfg.gamma, cfg.lam, bool(cfg.shaping), cfg.max_rounds, self.device,
         )  # fmt: skip
         self.steps = 0
         self.next_snapshot = 0
@@ -479,7 +637,8 @@ class FastPPO:
         t0 = time.perf_counter()
         batch = self.rollout.collect(self.cfg.n_steps)
         t1 = time.perf_counter()
-        info = self.update(batch)
+        with self.rollout.split("update"):
+            info = self.update(batch)
         t2 = time.perf_counter()
         n = int(batch["obs"].shape[0])
         self.steps += n
@@ -489,7 +648,15 @@ class FastPPO:
         return info
 
     def agent(self, deterministic: bool = True) -> SlotNetAgent:
-        return SlotNetAgent(self.net, deterministic=deterministic, seed=0, name="fast_ppo")
+        """The network as an agent (on the host: a copy when it trains on another device)."""
+        return SlotNetAgent(host_net(self.net), deterministic=deterministic, seed=0, name="fast_ppo")
+
+
+def host_net(net: SlotNet) -> SlotNet:
+    """``net`` itself when it is on the CPU, else a copy there (agents and evaluations run on the host)."""
+    if all(p.device.type == "cpu" for p in net.parameters()):
+        return net
+    return copy.deepcopy(net).to("cpu")
 
 
 # ===================================================================== warm start
@@ -639,7 +806,14 @@ def build_parser(prog: str = "python -m ohmygoods_training.fast_ppo") -> argpars
         default=200,
         help="games of the final evaluation of the best network (against random and --eval-vs; 0: none)",
     )
-    p.add_argument("--threads", type=int_at_least(1), default=1, help="torch and numba threads")
+    p.add_argument(
+        "--threads", type=threads_arg, default=1, metavar="{auto,N}",
+        help="torch and numba threads (auto: every usable core)",
+    )  # fmt: skip
+    p.add_argument(
+        "--device", choices=DEVICES, default="auto",
+        help="where the network's inference and update run (auto: cuda when torch sees a GPU, else cpu)",
+    )  # fmt: skip
     p.add_argument("--init", default=None, help="start from a saved network: NAME.json or a shipped agent (ppo, ...)")
     p.add_argument("--bc-games", type=int_at_least(0), default=0,
                    help="warm start: clone this many games of --bc-teacher first")  # fmt: skip
@@ -734,6 +908,7 @@ def prepare(args: argparse.Namespace) -> tuple[PPOConfig, SlotNet | None]:
     from ohmygoods_agents.checkpoint import CheckpointError
 
     check_options(args)
+    resolve_device(getattr(args, "device", "cpu"))
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {args.out}: a file is there; expected a folder (new or of an earlier run)")
@@ -767,8 +942,8 @@ def evaluate(net: SlotNet, opponent: str, games: int, players: int, rules: str, 
     net.eval()
     try:
         if players == 1:
-            return solo_score(SlotNetAgent(net, name="fast_ppo"), games, rules, seed=seed)
-        return match(SlotNetAgent(net, name="fast_ppo"), opponent, games, players, rules, seed=seed)
+            return solo_score(SlotNetAgent(host_net(net), name="fast_ppo"), games, rules, seed=seed)
+        return match(SlotNetAgent(host_net(net), name="fast_ppo"), opponent, games, players, rules, seed=seed)
     finally:
         net.train(was)
 
@@ -824,11 +999,12 @@ def final_evaluation(net: SlotNet, args: argparse.Namespace, cfg: PPOConfig) -> 
 
 def _threads(n: int) -> None:
     """Torch's and numba's threads: two runs side by side with 2 numba threads each on a 2-core machine
-    spend most of their time waiting for each other's threads."""
+    spend most of their time waiting for each other's threads. Numba's first ``set_num_threads`` starts its
+    thread pool, which resets the OpenMP thread count torch shares; so numba's threads are set first."""
     import numba
 
-    torch.set_num_threads(max(1, n))
     numba.set_num_threads(max(1, min(n, numba.config.NUMBA_NUM_THREADS)))
+    torch.set_num_threads(max(1, n))
 
 
 def _warm_start(ppo: FastPPO, args: argparse.Namespace, out: Path, meta: dict[str, Any], say: Any) -> None:
@@ -841,7 +1017,9 @@ def _warm_start(ppo: FastPPO, args: argparse.Namespace, out: Path, meta: dict[st
         eps=args.bc_eps, seed=cfg.seed + 1, shaped=bool(cfg.shaping),
     )  # fmt: skip
     say(f"[bc] {len(data['actions'])} decisions of {args.bc_teacher} in {time.perf_counter() - t0:.0f}s")
+    ppo.net.to("cpu")  # the cloning loop reads host tensors; the same parameters go back to the device after
     bc = behaviour_clone(ppo.net, data, args.bc_epochs, seed=cfg.seed, log=lambda st: say(f"[bc] {st}"))
+    ppo.net.to(ppo.device)
     del data
     bc_card = {**meta, "bc": bc, "bc_games": args.bc_games, "teacher": args.bc_teacher}
     save_agent(ppo.net, out / "bc", bc_card, players=cfg.players)
@@ -909,7 +1087,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     _threads(args.threads)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    ppo = FastPPO(cfg, net)
+    ppo = FastPPO(cfg, net, device=getattr(args, "device", "cpu"))
     meta: dict[str, Any] = {"command": command}
     progress = _Progress(args)
     t0 = time.perf_counter()
@@ -971,6 +1149,9 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         "wall_s": round(time.perf_counter() - t0, 1),
         "final": {"path": f"{out / FINAL}.json", "steps": chosen.get("steps"), "evaluation": card["final_evaluation"]},
         **ppo.timing,
+        "device": str(ppo.device),
+        "threads": torch.get_num_threads(),
+        "split_s": {k: round(v, 4) for k, v in ppo.rollout.split.seconds.items()},
     }
     (out / "run.json").write_text(json.dumps(info, indent=2))
     lines = [
@@ -997,6 +1178,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m ohmygoods_trainin
 
 __all__ = [
     "BASELINES",
+    "DEVICES",
+    "PARTS",
+    "Split",
     "FINAL",
     "SEARCH_PREFIX",
     "FastPPO",
@@ -1013,6 +1197,7 @@ __all__ = [
     "check_options",
     "final_evaluation",
     "gae_per_seat",
+    "host_net",
     "init_path",
     "legal_index",
     "legal_logits",
@@ -1022,10 +1207,13 @@ __all__ = [
     "parse_args",
     "plot_learning_curves",
     "prepare",
+    "resolve_device",
     "run",
     "sample_masked",
     "save_agent",
     "search_sims",
+    "threads_arg",
+    "usable_cores",
 ]
 
 if __name__ == "__main__":

@@ -57,7 +57,17 @@ from ohmygoods_env.framework.agents import agent_names, choose, make_agent
 from ohmygoods_env.framework.game import GameSpec, resolve_game
 from ohmygoods_env.framework.matches import play_games
 
-from .fast_ppo import gae_per_seat, legal_index, legal_logits, ppo_update
+from .fast_ppo import (
+    DEVICES,
+    Split,
+    gae_per_seat,
+    legal_index,
+    legal_logits,
+    ppo_update,
+    resolve_device,
+    threads_arg,
+)
+from .fast_ppo import InputError as LoopInputError
 from .imitation import clone
 from .league_spec import parse_entries
 
@@ -233,8 +243,8 @@ class ActorCritic(nn.Module):
         """The policy as ``layers.K.weight`` / ``layers.K.bias`` (an ``mlp`` checkpoint with ``tanh``)."""
         out = {}
         for k, lin in enumerate(self.linears()):
-            out[f"layers.{k}.weight"] = lin.weight.detach().numpy().copy()
-            out[f"layers.{k}.bias"] = lin.bias.detach().numpy().copy()
+            out[f"layers.{k}.weight"] = lin.weight.detach().cpu().numpy().copy()
+            out[f"layers.{k}.bias"] = lin.bias.detach().cpu().numpy().copy()
         return out
 
     def load_policy_tensors(self, tensors: dict[str, np.ndarray]) -> None:
@@ -273,7 +283,7 @@ def save_net(net: ActorCritic, path: str | Path, layout: dict[str, Any], **field
     from safetensors.numpy import save_file
 
     dst = save_checkpoint(path, net.policy_tensors(), "tanh", layout=layout, **fields)
-    value = {"weight": net.v.weight.detach().numpy().copy(), "bias": net.v.bias.detach().numpy().copy()}
+    value = {"weight": net.v.weight.detach().cpu().numpy().copy(), "bias": net.v.bias.detach().cpu().numpy().copy()}
     save_file(value, str(dst.with_suffix(".value.safetensors")))
     return dst
 
@@ -369,8 +379,15 @@ class Config:
 class SelfPlay:
     """The learner: an :class:`ActorCritic`, one :class:`SeatBatch` per player count, the league, Adam."""
 
-    def __init__(self, cfg: Config, net: ActorCritic | None = None) -> None:
+    def __init__(self, cfg: Config, net: ActorCritic | None = None, device: str | torch.device = "cpu") -> None:
         self.cfg = cfg
+        #: where the network's inference and update run; the games, the league and the checkpoints stay on the host
+        self.device = resolve_device(device)
+        self.split = Split()
+        self._buffers: dict[str, Any] = {}
+        #: the network reads device buffers that each step's rows are copied into (True off the CPU; a test
+        #: sets it on the CPU to run the copying path of a GPU)
+        self.staged = self.device.type != "cpu"
         torch.manual_seed(cfg.seed)
         self.spec = resolve_game(cfg.game)
         # a count named k times gets k batches, each dealt from its own seed (more games at that count)
@@ -386,6 +403,7 @@ class SelfPlay:
                 "train one player count per run"
             )
         self.net = net if net is not None else ActorCritic(b0.obs_size, b0.num_actions, cfg.hidden)
+        self.net.to(self.device)
         self.layout = game_layout(self.spec)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
         self.rng = np.random.default_rng(cfg.seed)
@@ -443,66 +461,104 @@ class SelfPlay:
         self.owner[j][rows] = owner
 
     # -------------------------------------------------------------- collecting
+    def _buffer(self, cap: int) -> dict[str, Any]:
+        """Observation and mask buffers for ``cap`` samples, allocated once (again only for a longer rollout);
+        pinned host memory and device buffers on CUDA (as in ``fast_ppo.SelfPlayRollout._buffer``)."""
+        b = self._buffers
+        if b.get("cap", 0) < cap or b.get("staged") != self.staged:
+            b.clear()
+            pin = self.device.type == "cuda"
+            staged = self.staged
+            b0 = self.batches[0]
+            host_obs = torch.empty((cap, b0.obs_size), dtype=torch.float32, pin_memory=pin)
+            host_mask = torch.empty((cap, b0.num_actions), dtype=torch.bool, pin_memory=pin)
+            b.update(
+                cap=cap,
+                staged=staged,
+                host_obs=host_obs,
+                host_mask=host_mask,
+                obs=host_obs.numpy(),
+                mask=host_mask.numpy(),
+            )
+            if staged:
+                b.update(dev_obs=torch.empty_like(host_obs, device=self.device),
+                         dev_mask=torch.empty_like(host_mask, device=self.device))  # fmt: skip
+            else:
+                b.update(dev_obs=host_obs, dev_mask=host_mask)
+        return b
+
     def collect(self, n_steps: int) -> dict[str, torch.Tensor]:
-        """``n_steps`` steps of every batch; the learner's samples with advantages and returns."""
-        obs_l, mask_l, act_l, logp_l, val_l = [], [], [], [], []
-        rewards: list[float] = []
-        done: list[bool] = []
-        next_idx: list[int] = []
+        """``n_steps`` steps of every batch; the learner's samples with advantages and returns (on the
+        learner's device; ``obs`` and ``mask`` are views of buffers the next ``collect`` writes over). Each
+        part's time goes to :attr:`split`."""
+        clock, net = self.split, self.net
+        cap = n_steps * sum(b.n for b in self.batches)
+        buf = self._buffer(cap)
+        actions = np.empty(cap, np.int64)
+        logp = np.empty(cap, np.float32)
+        values = np.empty(cap, np.float32)
+        rewards = np.zeros(cap, np.float32)
+        done = np.zeros(cap, np.bool_)
+        next_idx = np.full(cap, -1, np.int64)
         last = [np.full((b.n, b.num_players), -1, np.int64) for b in self.batches]
         k = 0
         for _ in range(n_steps):
             for j, b in enumerate(self.batches):
-                cur = b.acting()
-                live = np.flatnonzero(cur >= 0)
-                obs = b.observe(np.maximum(cur, 0))
-                masks = b.masks()
+                with clock("env"):
+                    cur = b.acting()
+                    live = np.flatnonzero(cur >= 0)
+                    obs = b.observe(np.maximum(cur, 0))
+                    masks = b.masks()
                 acts = np.zeros(b.n, np.int64)
                 who = self.owner[j][live, cur[live]]
                 rows = live[who == LEARNER]
                 if rows.size:
-                    o, m = torch.from_numpy(obs[rows]), torch.from_numpy(masks[rows])
-                    with torch.no_grad():
-                        logits, v = self.net(o)
+                    n = rows.size
+                    with clock("copy"):  # the learner's rows into the rollout's buffers, and to the device
+                        np.take(obs, rows, axis=0, out=buf["obs"][k : k + n])
+                        np.take(masks, rows, axis=0, out=buf["mask"][k : k + n])
+                        x, m = buf["dev_obs"][k : k + n], buf["dev_mask"][k : k + n]
+                        if self.staged:
+                            x.copy_(buf["host_obs"][k : k + n], non_blocking=True)
+                            m.copy_(buf["host_mask"][k : k + n], non_blocking=True)
+                    with clock("forward"), torch.inference_mode():
+                        logits, v = net(x)
                         ids, valid = legal_index(m)
                         lg = legal_logits(logits, ids, valid)
+                        lg, ids, v = lg.cpu(), ids.cpu(), v.cpu()  # sampled on the host: the same draws anywhere
                         c = sample_masked(lg, self.gen)
                         a = ids.gather(1, c[:, None]).squeeze(1)
                         lp = torch.log_softmax(lg, 1).gather(1, c[:, None]).squeeze(1)
                     acts[rows] = a.numpy()
-                    idx = np.arange(k, k + rows.size)
+                    idx = np.arange(k, k + n)
+                    actions[idx], logp[idx], values[idx] = a.numpy(), lp.numpy(), v.numpy()
                     seats = cur[rows]
                     prev = last[j][rows, seats]
-                    for p_, i_ in zip(prev[prev >= 0], idx[prev >= 0], strict=True):
-                        next_idx[p_] = int(i_)
+                    next_idx[prev[prev >= 0]] = idx[prev >= 0]
                     last[j][rows, seats] = idx
-                    obs_l.append(o)
-                    mask_l.append(m)
-                    act_l.append(a)
-                    logp_l.append(lp)
-                    val_l.append(v)
-                    rewards.extend([0.0] * rows.size)
-                    done.extend([False] * rows.size)
-                    next_idx.extend([-1] * rows.size)
-                    k += rows.size
+                    k += n
                 opp_rows, opp_who = live[who != LEARNER], who[who != LEARNER]
-                for o_ in np.unique(opp_who):
-                    sel = opp_rows[opp_who == o_]
-                    acts[sel] = self.opponents[int(o_)].act(b, sel, obs, masks)
-                b.step(acts)
-                ended = np.flatnonzero(b.acting() < 0)
+                if opp_rows.size:
+                    with clock("opponents"):
+                        for o_ in np.unique(opp_who):
+                            sel = opp_rows[opp_who == o_]
+                            acts[sel] = self.opponents[int(o_)].act(b, sel, obs, masks)
+                with clock("env"):
+                    b.step(acts)
+                    ended = np.flatnonzero(b.acting() < 0)
                 if ended.size:
-                    win, margin = b.outcome(ended)
+                    with clock("env"):
+                        win, margin = b.outcome(ended)
                     r = win + self.cfg.margin_coef * margin
                     for p in range(b.num_players):
                         ix = last[j][ended, p]
-                        for e, i_ in enumerate(ix):
-                            if i_ >= 0:
-                                rewards[i_] = float(r[e, p])
-                                done[i_] = True
+                        has = ix >= 0
+                        rewards[ix[has]] = r[has, p]
+                        done[ix[has]] = True
                     self._record(j, ended, win)
                     last[j][ended] = -1
-                    b.restart(ended)
+                    with clock("env"):
+                        b.restart(ended)
                     self._assign(j, ended)
         boot = np.zeros(k, np.float32)
         for j, b in enumerate(self.batches):  # cut trajectories continue from the seat's own value
@@ -511,24 +567,20 @@ class SelfPlay:
                 players = np.zeros(b.n, np.int64)
                 for seat in np.unique(p):
                     players[:] = seat
-                    o = b.observe(players)
+                    with clock("env"):
+                        o = b.observe(players)
                     sel = g[p == seat]
-                    with torch.no_grad():
-                        boot[last[j][sel, seat]] = self.net(torch.from_numpy(o[sel]))[1].numpy()
-        values = torch.cat(val_l).numpy() if val_l else np.zeros(0, np.float32)
+                    with clock("copy"):
+                        x = torch.from_numpy(o[sel]).to(self.device)
+                    with clock("forward"), torch.inference_mode():
+                        boot[last[j][sel, seat]] = net(x)[1].cpu().numpy()
+        values = values[:k]
         adv = np.zeros(k, np.float32)
-        gae_per_seat(
-            values, np.asarray(rewards, np.float32), np.asarray(next_idx, np.int64), np.asarray(done, np.bool_),
-            boot, self.cfg.gamma, self.cfg.lam, adv,
-        )  # fmt: skip
-        return {
-            "obs": torch.cat(obs_l),
-            "mask": torch.cat(mask_l),
-            "action": torch.cat(act_l),
-            "logp": torch.cat(logp_l),
-            "adv": torch.from_numpy(adv),
-            "ret": torch.from_numpy(adv + values),
-        }
+        gae_per_seat(values, rewards[:k], next_idx[:k], done[:k], boot, self.cfg.gamma, self.cfg.lam, adv)
+        with clock("copy"):
+            dev = {"action": actions[:k], "logp": logp[:k], "adv": adv, "ret": adv + values}
+            dev = {key: torch.from_numpy(a).to(self.device) for key, a in dev.items()}
+        return {"obs": buf["dev_obs"][:k], "mask": buf["dev_mask"][:k], **dev}
 
     def _record(self, j: int, ended: np.ndarray, win: np.ndarray) -> None:
         P = self.batches[j].num_players
@@ -552,7 +604,8 @@ class SelfPlay:
         t0 = time.perf_counter()
         batch = self.collect(self.cfg.n_steps)
         t1 = time.perf_counter()
-        info = self.update(batch)
+        with self.split("update"):
+            info = self.update(batch)
         n = int(batch["obs"].shape[0])
         self.steps += n
         info.update(samples=n, rollout_s=t1 - t0, update_s=time.perf_counter() - t1)
@@ -679,7 +732,10 @@ def build_parser(prog: str = "python -m ohmygoods_training.selfplay") -> argpars
     ap.add_argument("--eval-vs", default="random", help="opponent agent names, comma separated")
     ap.add_argument("--eval-games", type=int, default=60, help="games per player count and opponent")
     ap.add_argument("--slow", action="store_true", help="play through the forward models, not a compiled batch")
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=threads_arg, default=1, metavar="{auto,N}",
+                    help="torch threads (auto: every usable core)")  # fmt: skip
+    ap.add_argument("--device", choices=DEVICES, default="auto",
+                    help="where the network's inference and update run (auto: cuda when torch sees a GPU)")  # fmt: skip
     ap.add_argument("--evaluate", default="", help="no training: evaluate this checkpoint (--eval-vs, --eval-games)")
     ap.add_argument("--out", default="", help="the run folder (needed to train)")
     return ap
@@ -754,6 +810,10 @@ def prepare(args: argparse.Namespace) -> tuple[Config, ActorCritic | None]:
         _check_agent(spec, name, "--eval-vs")
     if args.bc_teacher:
         _check_agent(spec, args.bc_teacher, "--bc-teacher")
+    try:
+        resolve_device(getattr(args, "device", "cpu"))
+    except LoopInputError as exc:
+        raise InputError(str(exc)) from None
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise InputError(f"--out {args.out}: a file is there; expected a folder")
     net = None
@@ -776,7 +836,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    sp = SelfPlay(cfg, net)
+    sp = SelfPlay(cfg, net, device=getattr(args, "device", "cpu"))
     meta = {"command": command, "config": asdict(cfg), "init": args.init}
     one = cfg.players[0] if len(set(cfg.players)) == 1 else None  # the checkpoints' player count, if only one
     (out / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
@@ -785,7 +845,9 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         t = time.perf_counter()
         data = collect_teacher(sp.spec, args.bc_teacher, cfg.players, args.bc_decisions, seed=cfg.seed)
         t_bc = time.perf_counter()
+        sp.net.to("cpu")  # the cloning loop reads host tensors; the same parameters go back after
         info = behaviour_clone(sp.net, data, args.bc_epochs, seed=cfg.seed)
+        sp.net.to(sp.device)
         rec = {"bc_samples": int(data["obs"].shape[0]), "collect_s": round(t_bc - t, 1)}
         rec.update(clone_s=round(time.perf_counter() - t_bc, 1), **{k: round(v, 4) for k, v in info.items()})
         log.write(json.dumps(rec) + "\n")

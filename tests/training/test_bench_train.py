@@ -26,3 +26,54 @@ def test_training_rows_are_measured_by_the_one_timer(ticking_clocks):
     assert r["env_only"] == 8.0  # 5 timed calls of 8 live games, one tick each
     assert r["rollout"] == r["update"] == r["samples"] / 2  # one tick per rollout and per update
     assert r["end_to_end"] == r["samples"] / 10  # an iteration spans 5 ticks
+
+
+def _check_split(r):
+    """The time split of one iteration: every part measured, none negative, the parts inside the iteration."""
+    from ohmygoods_training.fast_ppo import PARTS
+
+    sp = r["split"]
+    assert set(sp) == {*PARTS, "other", "total"}
+    assert all(sp[k] >= 0 for k in PARTS) and sp["total"] > 0
+    assert sp["forward"] > 0 and sp["update"] > 0 and sp["env"] > 0
+    measured = sum(sp[k] for k in PARTS)
+    # the parts are sections inside the iteration: their sum is the iteration's time less the unattributed
+    # rest (league draws, rewards, GAE, the timer's own reads), which stays a small share of it
+    assert measured <= sp["total"] * 1.001
+    assert sp["other"] == pytest.approx(sp["total"] - measured)
+    assert 0 <= sp["other"] <= 0.35 * sp["total"]
+    assert r["device"] == "cpu" and r["threads"] >= 1
+
+
+@pytest.mark.training
+def test_bench_train_says_where_the_time_goes_for_both_loops(capsys):
+    from ohmygoods_training.bench_train import bench_selfplay, split_table
+
+    tiny = {"num_envs": 8, "n_steps": 8, "hidden": 16, "embed": 4, "league": "self:0.6,random:0.4"}
+    fast = bench_fast(2, iters=2, env_steps=3, **tiny)
+    _check_split(fast)
+    assert fast["split"]["opponents"] > 0  # the random seats
+    art = bench_selfplay("artificium", 2, iters=2, env_steps=3, num_envs=8, n_steps=8, hidden=(16,))
+    _check_split(art)
+    assert art["split"]["prior"] == 0.0  # the framework loop has no prior
+    for name, r in (("fast", fast), ("art", art)):
+        text = split_table(name, r)
+        for part in ("env", "copy", "forward", "prior", "opponents", "update", "other"):
+            assert f"| {part} | " in text
+        assert "device cpu" in text
+    rows = table({"fast": fast})
+    assert "| device | cpu |" in rows and f"| torch threads | {fast['threads']} |" in rows
+
+
+@pytest.mark.training
+def test_bench_train_refuses_cuda_without_cuda_in_one_line(monkeypatch, capsys):
+    import torch
+    from ohmygoods_training.bench_train import main
+
+    from ohmygoods_env.apps.bench import main as bench_main
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert main(["--device", "cuda", "--skip-shipped"]) == 2
+    assert bench_main(["--train", "--device", "cuda", "--game", "artificium"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all("--device cuda" in line and "no CUDA device" in line for line in err)

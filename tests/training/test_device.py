@@ -1,0 +1,147 @@
+"""``--device auto|cpu|cuda`` and ``--threads auto|N`` of both training loops, and the losses they keep.
+
+No GPU is needed: the copying path a GPU takes (device buffers that each step's rows are copied into) runs
+on the CPU when a rollout is ``staged``, and must give the same numbers as the plain path and as the loop
+did before devices existed.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+from ohmygoods_training import fast_ppo, selfplay
+from ohmygoods_training.fast_ppo import FastPPO, InputError, PPOConfig, resolve_device, threads_arg, usable_cores
+
+pytestmark = pytest.mark.training
+
+#: ``FastPPO.iterate()`` twice with seed 0, measured with the loop as it was before devices and preallocated
+#: buffers (commit 5ad5be4): policy loss, value loss, entropy, clipped share, samples of each iteration
+OLD_LOSSES = {
+    "plain": [
+        (-0.0003736875150934793, 0.00017396163457306102, 1.0534164309501648, 0.0, 110),
+        (-0.00023776332818670198, 0.00011560123311937787, 1.1278992295265198, 0.0, 109),
+    ],
+    "prior": [
+        (-4.449736843525898e-05, 0.00555897899903357, 0.20743254572153091, 0.0, 113),
+        (-4.5650656829820946e-05, 0.006709271110594273, 0.22400321811437607, 0.0, 110),
+    ],
+}
+CONFIGS = {
+    "plain": {"league": "self:0.5,snapshot:0.3,random:0.1,greedy:0.1"},
+    "prior": {"prior": "heuristic", "shaping": 1, "league": "self:0.6,snapshot:0.2,heuristic:0.2"},
+}
+
+
+def _losses(name: str, staged: bool) -> list[tuple[float, ...]]:
+    cfg = PPOConfig(players=2, num_envs=8, n_steps=16, hidden=16, embed=4, minibatch=64, snapshot_every=100,
+                    seed=0, **CONFIGS[name])  # fmt: skip
+    ppo = FastPPO(cfg, device="cpu")
+    ppo.rollout.staged = staged
+    out = []
+    for _ in range(2):
+        info = ppo.iterate()
+        out.append(tuple(info[k] for k in ("pg_loss", "v_loss", "entropy", "clip_frac", "samples")))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(OLD_LOSSES))
+@pytest.mark.parametrize("staged", [False, True], ids=["cpu-buffers", "device-copy-path"])
+def test_two_iterations_give_the_losses_of_the_loop_before_devices(name, staged):
+    """Buffers reused across rollouts, inference mode, host sampling and (staged) the GPU's copying path
+    change no number: the same samples, the same losses as the old loop, iteration by iteration."""
+    got = _losses(name, staged)
+    for new, old in zip(got, OLD_LOSSES[name], strict=True):
+        assert new[4] == old[4]
+        assert new[:4] == pytest.approx(old[:4], rel=1e-5, abs=1e-9)
+
+
+def test_auto_is_cuda_exactly_when_torch_sees_cuda(monkeypatch):
+    here = resolve_device("auto")
+    assert here.type == ("cuda" if torch.cuda.is_available() else "cpu")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert resolve_device("auto") == torch.device("cpu")
+    assert resolve_device("cpu") == torch.device("cpu")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert resolve_device("auto") == torch.device("cuda")
+
+
+def test_auto_resolves_to_cpu_on_a_machine_without_cuda():
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    assert resolve_device("auto") == torch.device("cpu")
+    ppo = FastPPO(PPOConfig(num_envs=2, n_steps=2, hidden=8, embed=2), device="auto")
+    assert ppo.device.type == "cpu" and not ppo.rollout.staged
+    assert all(p.device.type == "cpu" for p in ppo.net.parameters())
+
+
+def test_cuda_without_cuda_is_refused(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(InputError, match="--device cuda: .*no CUDA device"):
+        resolve_device("cuda")
+    with pytest.raises(InputError, match="--device tpu: expected one of auto, cpu, cuda"):
+        resolve_device("tpu")
+
+
+@pytest.mark.parametrize("loop", ["ohmygoods", "artificium"])
+def test_train_with_device_cuda_and_no_cuda_exits_2_with_one_line_and_writes_nothing(
+    loop, monkeypatch, tmp_path, capsys
+):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    out = tmp_path / "run"
+    if loop == "ohmygoods":
+        from ohmygoods_env.apps import train
+
+        code = train.main(["--players", "2", "--total-steps", "100", "--device", "cuda", "--out", str(out)])
+    else:
+        code = selfplay.main(["--players", "2", "--total-steps", "100", "--device", "cuda", "--out", str(out)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert len(err) == 1 and "--device cuda" in err[0] and "no CUDA device" in err[0]
+    assert not out.exists()
+
+
+def test_threads_auto_is_every_usable_core_and_a_count_is_at_least_one():
+    assert threads_arg("auto") == usable_cores() >= 1
+    assert threads_arg("3") == 3
+    for bad in ("0", "-2", "many"):
+        with pytest.raises(Exception, match="expected auto or an integer >= 1"):
+            threads_arg(bad)
+    args = fast_ppo.parse_args(["--threads", "auto", "--device", "cpu"])
+    assert args.threads == usable_cores() and args.device == "cpu"
+    with pytest.raises(SystemExit):
+        fast_ppo.parse_args(["--threads", "0"])
+    assert selfplay.build_parser().parse_args(["--threads", "auto"]).threads == usable_cores()
+
+
+def test_a_run_records_its_device_and_threads_and_saves_host_tensors(tmp_path):
+    """The checkpoint is the same format whatever the device: ``save_agent`` writes host tensors, and the
+    run says where it ran and where its time went."""
+    out = tmp_path / "run"
+    argv = ["--players", "2", "--num-envs", "4", "--n-steps", "4", "--hidden", "8", "--embed", "2",
+            "--total-steps", "20", "--eval-every", "20", "--eval-games", "2", "--eval-vs", "random",
+            "--final-games", "0", "--device", "auto", "--threads", "1", "--no-progress", "--out", str(out)]  # fmt: skip
+    assert fast_ppo.main(argv) == 0
+    run = json.loads((out / "run.json").read_text())
+    assert run["device"] == str(resolve_device("auto")) and run["threads"] == 1
+    assert set(run["split_s"]) == set(fast_ppo.PARTS) and all(v >= 0 for v in run["split_s"].values())
+    assert run["split_s"]["forward"] > 0 and run["split_s"]["update"] > 0
+    net = fast_ppo.load_net(out / "final")
+    assert all(p.device.type == "cpu" for p in net.parameters())
+
+
+def test_selfplay_staged_path_gives_the_same_losses():
+    """The framework loop: the copying path of a GPU, run on the CPU, changes no number."""
+
+    def run(staged: bool) -> list[dict[str, float]]:
+        cfg = selfplay.Config(players=(2,), num_envs=6, n_steps=12, hidden=(16,), minibatch=64, seed=0)
+        sp = selfplay.SelfPlay(cfg, device="cpu")
+        sp.staged = staged
+        return [sp.iterate() for _ in range(2)]
+
+    plain, staged = run(False), run(True)
+    for a, b in zip(plain, staged, strict=True):
+        assert a["samples"] == b["samples"] > 0
+        for k in ("pg_loss", "v_loss", "entropy", "clip_frac"):
+            assert a[k] == pytest.approx(b[k], rel=1e-6, abs=1e-9)
