@@ -7,6 +7,8 @@ spec                 agent
 ``greedy``           the light greedy policy MCTS uses in its rollouts (:mod:`ohmygoods_agents.greedy`)
 ``heuristic``        documented rule-based player (:class:`ohmygoods_agents.heuristic.HeuristicAgent`)
 ``mcts``             determinized information-set MCTS (:class:`ohmygoods_agents.mcts.MCTSAgent`)
+``ismcts``           the framework's IS-MCTS, as for every game (``ismcts:N``: ``N`` iterations;
+                     :mod:`ohmygoods_agents.ismcts`)
 ``ppo``              the shipped 2-player policy (package data, safe format; see below)
 ``ppo:PATH``         a policy checkpoint ``PATH`` (``NAME.json`` + ``NAME.safetensors``,
                      :func:`ohmygoods_agents.checkpoint.load_policy`); runs no code when loaded
@@ -20,9 +22,10 @@ Shipped agents (``agents/checkpoints/*.json`` with a ``name``) register under th
 (``ppo``; ``ppo-solo``, ``ppo-3p``, ``ppo-4p``) and load from any working directory.
 
 Every agent follows the protocol of :class:`ohmygoods_env.policy.Agent`:
-``act(observation, mask, info_state=None) -> int``. :func:`make_agent` is the registry of
-:mod:`ohmygoods_env.policy`; the names above reach it through the ``ohmygoods.agents`` entry
-points (``pyproject.toml``) and are also registered when this package is imported.
+``act(observation, mask, info_state=None) -> int``. :func:`make_agent` is the framework's one
+agent registry for the game ``"ohmygoods"`` (:mod:`ohmygoods_env.policy` fills the game in); the
+names above reach it through the entry points ``ohmygoods.NAME`` of the group
+``ohmygoods.game_agents`` (``pyproject.toml``) and are also registered when this package is imported.
 """
 
 from __future__ import annotations
@@ -35,6 +38,16 @@ from . import registry as _registry
 
 _registry.register_all()
 
-AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts", "ppo", "ppo:PATH", "exec:COMMAND", "sb3:PATH")
+AGENT_NAMES: tuple[str, ...] = (
+    "random",
+    "greedy",
+    "heuristic",
+    "mcts",
+    "ismcts",
+    "ppo",
+    "ppo:PATH",
+    "exec:COMMAND",
+    "sb3:PATH",
+)
 
 __all__ = ["AGENT_NAMES", "Agent", "agent_names", "info_state_of", "make_agent", "register_agent"]

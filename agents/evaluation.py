@@ -45,7 +45,7 @@ import numpy as np
 
 from ohmygoods_env.framework import files as F
 from ohmygoods_env.framework.agents import TRUST_KWARGS
-from ohmygoods_env.framework.game import resolve_game
+from ohmygoods_env.framework.game import DEFAULT_GAME, resolve_game
 from ohmygoods_env.framework.stats import (
     ahead_share,
     anchored_rating,
@@ -63,8 +63,6 @@ PROTOCOL_DIR = Path(__file__).parent / "data"
 PROTOCOL_FILE = PROTOCOL_DIR / "eval_protocol_v1.json"
 SCHEMA = "ohmygoods-evaluate-report"
 SCHEMA_VERSION = 1
-#: the game of a protocol file or report that names none (those written before other games had one)
-DEFAULT_GAME = "ohmygoods"
 #: *Oh my Goods!*'s player counts (any game's: :func:`player_counts`)
 PLAYER_COUNTS = (1, 2, 3, 4)
 #: the largest protocol or report card file read (bytes)

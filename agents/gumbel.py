@@ -46,6 +46,7 @@ from ohmygoods_env.rules import RuleSet
 from .ismcts import GumbelSearch, ISMCTSAgent
 
 __all__ = [
+    "RowISMCTSAgent",
     "REWARD_SCALE",
     "VALUE_BIAS",
     "VALUE_SLOPE",
@@ -172,6 +173,17 @@ class RowInformationSet:
         out = np.zeros(L.STATE_LEN, np.int32)
         _determinize(self.row, self.cards.buildings, self.player, _seed_word(seed), out)
         return OhMyGoodsModel(Game.from_state(out, self.rules, self.cards, seed=seed))
+
+
+class RowISMCTSAgent(ISMCTSAgent):
+    """The framework's IS-MCTS (``ismcts``) for *Oh my Goods!*'s harnesses: an ``info_state`` given as the
+    redacted state row (:func:`ohmygoods_env.policy.info_state_of`) becomes a :class:`RowInformationSet`;
+    a framework :class:`~ohmygoods_env.framework.game.InformationSet` is searched as it is."""
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, info_state: Any = None) -> int:
+        if info_state is not None and not callable(getattr(info_state, "determinize", None)):
+            info_state = RowInformationSet(np.asarray(info_state))
+        return super().act(observation, mask, info_state)
 
 
 class GumbelAgent(Agent):

@@ -1,9 +1,11 @@
-"""Factories of the agents package for the registry of :mod:`ohmygoods_env.policy`.
+"""Factories of *Oh my Goods!*'s agents for the framework's one agent registry
+(:mod:`ohmygoods_env.framework.agents`, game ``"ohmygoods"``; :mod:`ohmygoods_env.policy` is the
+same registry with the game filled in).
 
 Each factory is ``factory(arg, *, seed, **kwargs) -> Agent``; ``arg`` is the part after
-``NAME:`` in a spec (``None`` without one). ``pyproject.toml`` names them in the
-``ohmygoods.agents`` entry point group, and :func:`register_all` registers them (plus every
-shipped checkpoint by its short name) when ``agents`` is imported.
+``NAME:`` in a spec (``None`` without one). ``pyproject.toml`` names them in the entry point
+group ``ohmygoods.game_agents`` as ``ohmygoods.NAME``, and :func:`register_all` registers them
+(plus every shipped checkpoint by its short name) when ``ohmygoods_agents`` is imported.
 """
 
 from __future__ import annotations
@@ -50,6 +52,17 @@ def gumbel(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) ->
     from .gumbel import gumbel as factory
 
     return factory(arg, seed=seed, **kwargs)
+
+
+def ismcts(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
+    """``ismcts`` (200 iterations), ``ismcts:N``, ``ismcts:gumbel[:N]``: the framework's IS-MCTS
+    (:mod:`ohmygoods_agents.ismcts`), reading this game's redacted state rows as information sets."""
+    from .gumbel import RowISMCTSAgent
+    from .ismcts import ismcts as factory
+
+    agent = factory(arg, seed=seed, **kwargs)  # the generic factory parses ARG and checks the options
+    agent.__class__ = RowISMCTSAgent  # the same search; only act() also accepts a redacted state row
+    return agent
 
 
 def shipped(short_name: str, *, seed: int | None = None, **kwargs: Any) -> Any:
@@ -126,6 +139,7 @@ def register_all() -> None:
     register_agent("heuristic", heuristic, "documented rule-based player")
     register_agent("mcts", mcts, "determinized information-set MCTS; mcts:SPEC guided by a policy network")
     register_agent("ppo", ppo, "the shipped 2-player policy; ppo:PATH a policy checkpoint")
+    register_agent("ismcts", ismcts, "the framework's IS-MCTS; ismcts:N N iterations, ismcts:gumbel[:N]")
     register_agent("gumbel", gumbel, "ppo with the Gumbel root of IS-MCTS; gumbel:N N simulations, gumbel:N:SPEC")
     register_agent("exec", exec_agent, "exec:COMMAND, an external program over JSON lines (stdin/stdout)")
     register_agent("sb3", sb3, "sb3:PATH, a MaskablePPO zip (trust_pickle=True only)")
@@ -141,6 +155,7 @@ __all__ = [
     "greedy",
     "gumbel",
     "heuristic",
+    "ismcts",
     "mcts",
     "ppo",
     "ppo_3p",

@@ -18,6 +18,12 @@ in the same step.
 samples a full state from it (:mod:`ohmygoods_env.infostate`); ``info_state(player)`` is the
 redacted row that the package's agents read (``heuristic``, ``greedy``, ``mcts``), so every
 agent of :func:`ohmygoods_env.policy.make_agent` plays in the generic front ends too.
+
+Agents: this game's agents are registered in the framework's registry under ``"ohmygoods"``
+(the agents package, entry points ``ohmygoods.NAME`` of ``ohmygoods.game_agents``); this
+module registers the game's ``random`` (:class:`ohmygoods_env.policy.RandomAgent`, whose draws
+come from the engine's RNG words), and the spec names the older entry point group
+``ohmygoods.agents``, still read.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import numpy as np
 from . import engine
 from . import layout as L
 from .engine import REWARD_MODES, Game, GameRecord
+from .framework.agents import register_agent
 from .framework.game import GameSpec, JointStepMixin, check_player, register_game
 from .infostate import determinize as _determinize
 from .infostate import redact
@@ -142,10 +149,11 @@ def _obs_bounds(num_players: int) -> tuple[float, np.ndarray]:
     return 0.0, np.maximum(*highs)
 
 
-def _make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Any:
-    from .policy import make_agent
+def _random_agent(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> Any:
+    """``random`` of this game: :class:`ohmygoods_env.policy.RandomAgent` (the engine's RNG words)."""
+    from .policy import random_factory
 
-    return make_agent(spec, seed=seed, **kwargs)
+    return random_factory(arg, seed=seed, **kwargs)
 
 
 def _new_game(num_players: int, seed: int | None = None, **options: Any) -> OhMyGoodsModel:
@@ -167,7 +175,9 @@ OHMYGOODS = register_game(
         wait_action=L.A_WAIT,
         obs_bounds=_obs_bounds,
         reward_modes=REWARD_MODES,
-        make_agent=_make_agent,
         action_ranges=L.ACTION_RANGES,
+        web="ohmygoods_env.apps.web_ohmygoods:OhMyGoodsWeb",  # its browser page (imported by the web shell only)
+        agent_entry_points=("ohmygoods.agents",),  # the older group of this game's agents, still read
     )
 )
+register_agent(OHMYGOODS.name, "random", _random_agent, "uniformly random legal action (the engine's RNG words)")

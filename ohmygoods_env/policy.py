@@ -27,31 +27,32 @@ callable ``f(observation, mask) -> int`` is accepted wherever an agent is.
 
 Registry
 --------
-A spec is ``NAME`` or ``NAME:ARG`` (``ppo:PATH``). Names are registered with
-:func:`register_agent`, or come from the Python entry point group ``ohmygoods.agents``
-(declared by the ``agents`` package in ``pyproject.toml``): each entry point loads a factory
-``factory(arg: str | None, *, seed: int | None, **kwargs) -> Agent``. The library below the
-agents package therefore resolves ``opponents="heuristic"`` without importing it by name.
-A name found neither way makes the registry import every entry point's module once (a
-provider may register more names than it lists: the agents package registers every shipped
-checkpoint, ``ppo-3p``, ``ppo-solo``, ..., by its short name), so every shipped agent resolves
-in a fresh interpreter. ``random`` is built in.
+A spec is ``NAME`` or ``NAME:ARG`` (``ppo:PATH``). *Oh my Goods!*'s agents live in the
+framework's one agent registry (:mod:`ohmygoods_env.framework.agents`) under the game
+``"ohmygoods"``; :func:`make_agent`, :func:`agent_names` and :func:`register_agent` here are
+that registry with the game filled in. Factories are ``factory(arg: str | None, *, seed: int |
+None, **kwargs) -> Agent``. The shipped agents are declared in the entry point group
+``ohmygoods.game_agents`` as ``ohmygoods.NAME`` (``pyproject.toml``), so the library below the
+agents package resolves ``opponents="heuristic"`` without importing it by name; the older group
+``ohmygoods.agents`` (:data:`ENTRY_POINT_GROUP`) is still read for this game. A name found
+nowhere makes the registry import every provider module once (the agents package registers
+every shipped checkpoint, ``ppo-3p``, ``ppo-solo``, ..., by its short name), so every shipped
+agent resolves in a fresh interpreter. ``random`` (:class:`RandomAgent`) is registered for this
+game by its spec (:mod:`ohmygoods_env.game_spec`); ``ismcts`` (the framework's IS-MCTS) is
+nameable too.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from importlib import metadata
 from typing import Any
 
 import numpy as np
 
 from . import layout as L
 from .batch import BatchGames, make_rng, random_actions
+from .framework import agents as _fa
 from .infostate import redact
-
-ENTRY_POINT_GROUP = "ohmygoods.agents"
 
 # ===================================================================== the agent concept
 
@@ -227,83 +228,51 @@ def play_owned(
 
 
 # ===================================================================== registry
+# Oh my Goods!'s names in the framework's one registry (:mod:`ohmygoods_env.framework.agents`).
+
+GAME = "ohmygoods"
+#: the entry point group Oh my Goods!'s agents were registered in before ``ohmygoods.game_agents``; still
+#: read (the game spec lists it in ``agent_entry_points``): an entry ``NAME`` there is an agent of this game
+ENTRY_POINT_GROUP = "ohmygoods.agents"
 
 AgentFactory = Callable[..., Any]
-_REGISTRY: dict[str, tuple[AgentFactory, str]] = {}
 
 
 def register_agent(name: str, factory: AgentFactory, description: str = "") -> None:
-    """Register ``factory(arg, *, seed, **kwargs) -> Agent`` under ``name`` (replaces an earlier one)."""
+    """Register ``factory(arg, *, seed, **kwargs) -> Agent`` under ``name`` for *Oh my Goods!* (replaces an
+    earlier one): ``framework.agents.register_agent("ohmygoods", name, factory, description)``."""
     if not isinstance(name, str) or not name or ":" in name:
         raise ValueError(f"an agent name must be a non-empty str without ':', got {name!r}")
-    _REGISTRY[name] = (factory, description)
+    _fa.register_agent(GAME, name, factory, description)
 
 
-def _random_factory(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> RandomAgent:
+def random_factory(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> RandomAgent:
+    """``random``: :class:`RandomAgent` (the engine's RNG words; no argument)."""
     if arg is not None:
         raise ValueError(f"the random agent takes no argument, got 'random:{arg}'")
     return RandomAgent(seed=seed, **kwargs)
 
 
-register_agent("random", _random_factory, "uniformly random legal action")
-
-
-def _entry_points() -> dict[str, metadata.EntryPoint]:
-    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
-
-
-_loaded_providers: set[str] = set()
-
-
-def _load_providers() -> None:
-    """Import every module named by an ``ohmygoods.agents`` entry point, once each.
-
-    A provider registers more names when imported than it lists as entry points: the agents
-    package registers each shipped checkpoint (``ppo-3p``, ``ppo-solo``, ...) by its short name, so
-    those resolve in a fresh interpreter without importing the package first.
-    """
-    for ep in _entry_points().values():
-        module = ep.value.partition(":")[0]
-        if module not in _loaded_providers:
-            _loaded_providers.add(module)
-            importlib.import_module(module)
+_random_factory = random_factory  # its earlier private name
 
 
 def agent_names() -> list[str]:
-    """Every resolvable agent name: registered ones, the entry points' and what their providers register."""
-    _load_providers()
-    return sorted(set(_REGISTRY) | set(_entry_points()))
-
-
-def _factory(name: str) -> AgentFactory:
-    if name in _REGISTRY:
-        return _REGISTRY[name][0]
-    eps = _entry_points()
-    if name in eps:
-        factory = eps[name].load()
-        register_agent(name, factory)
-        return factory
-    _load_providers()
-    if name in _REGISTRY:
-        return _REGISTRY[name][0]
-    raise ValueError(
-        f"unknown agent {name!r}: expected one of {agent_names()} (a name, or NAME:ARG such as ppo:PATH; "
-        f"agents come from register_agent or the {ENTRY_POINT_GROUP!r} entry points)"
-    )
+    """Every resolvable agent name of *Oh my Goods!*: registered ones, the entry points' and what their
+    providers register (``framework.agents.agent_names("ohmygoods")`` after ``load_providers``)."""
+    _fa.load_providers(GAME)
+    return _fa.agent_names(GAME)
 
 
 def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Any:
-    """Build an agent from a spec ``NAME`` or ``NAME:ARG`` (see the module docstring).
+    """Build an agent of *Oh my Goods!* from a spec ``NAME`` or ``NAME:ARG``:
+    ``framework.agents.make_agent("ohmygoods", spec, ...)``.
 
     >>> make_agent("random", seed=1).name
     'random'
     """
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec must be a str such as 'heuristic' or 'ppo:PATH', got {spec!r}")
-    name, sep, arg = spec.partition(":")
-    if sep and not arg:
-        raise ValueError(f"agent spec {spec!r} has an empty argument after ':'")
-    return _factory(name)(arg if sep else None, seed=seed, **kwargs)
+    return _fa.make_agent(GAME, spec, seed=seed, **kwargs)
 
 
 def resolve_agent(agent: Any, seed: int | None = None) -> Any:
@@ -325,6 +294,7 @@ __all__ = [
     "info_states_of",
     "make_agent",
     "play_owned",
+    "random_factory",
     "register_agent",
     "require_info_state",
     "resolve_agent",

@@ -97,19 +97,21 @@ _BESIDE_OPENAI_AGENTS = """
 import sys
 from importlib import metadata
 import agents, ohmygoods_agents, ohmygoods_training
-from ohmygoods_env.policy import ENTRY_POINT_GROUP, make_agent
+from ohmygoods_env.framework.agents import ENTRY_POINT_GROUP
+from ohmygoods_env.policy import make_agent
 from ohmygoods_agents.checkpoint import shipped_checkpoints
 
 assert hasattr(agents, "Agent") and hasattr(agents, "Runner"), agents.__file__  # openai-agents' own package
 assert metadata.distribution("openai-agents").read_text("top_level.txt") is None or "agents" in (
     metadata.distribution("openai-agents").read_text("top_level.txt"))
-eps = metadata.entry_points(group=ENTRY_POINT_GROUP)
-assert set(shipped_checkpoints()) <= set(eps.names), (sorted(eps.names), sorted(shipped_checkpoints()))
+eps = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name.startswith("ohmygoods.")]
+names = {ep.name.removeprefix("ohmygoods.") for ep in eps}
+assert set(shipped_checkpoints()) <= names, (sorted(names), sorted(shipped_checkpoints()))
 for ep in eps:
     factory = ep.load()
     assert factory.__module__ == "ohmygoods_agents.registry", (ep, factory.__module__)
 assert make_agent("heuristic", seed=0).name == "heuristic"
-print("ok", sorted(eps.names))
+print("ok", sorted(names))
 """
 
 

@@ -36,11 +36,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..framework.game import DEFAULT_GAME
 from .common import int_at_least, parser, positive_float, workers_arg
 
 #: the agents of Oh my Goods!'s leaderboard (another game's: its protocol's ladder)
 LEADERBOARD_AGENTS = "random,greedy,heuristic,mcts-100,ppo,ppo-3p,ppo-4p,ppo-solo"
-DEFAULT_GAME = "ohmygoods"
 
 
 def _comma_counts(text: str) -> list[int]:

@@ -29,11 +29,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..framework.game import game_names, game_spec
+from ..framework.game import DEFAULT_GAME, game_names, game_spec
 from ..rules import EDITIONS
 from .common import int_at_least, parser, positive_float, seed_arg, workers_arg
-
-DEFAULT_GAME = "ohmygoods"
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -15,8 +15,8 @@ opponents for the seats after the learner's (learner + 1, learner + 2, ... modul
 count). An opponent is
 
 * an agent name or spec: ``"heuristic"``, ``"mcts"``, ``"ppo"`` (a shipped agent),
-  ``"ppo:PATH"`` — built by :func:`ohmygoods_env.policy.make_agent` from the registry that
-  the ``agents`` package fills through the ``ohmygoods.agents`` entry points;
+  ``"ppo:PATH"`` — built by :func:`ohmygoods_env.policy.make_agent` from the framework's agent
+  registry, which the ``agents`` package fills through the ``ohmygoods.game_agents`` entry points;
 * an agent object (:class:`~ohmygoods_env.policy.Agent` protocol: ``act`` / ``act_batch``),
   or a plain callable ``f(observation, mask) -> int``;
 * ``None``: random play.

@@ -8,15 +8,22 @@ its legal mask and, to agents with ``needs_info_state = True``, the seat's
 game's array information state where the game has one). A plain callable
 ``f(observation, mask) -> int`` is accepted wherever an agent is.
 
-Registry: :func:`register_agent` ``(game, name, factory)`` with ``game`` a game name or
-``"*"`` for every game; a factory is ``factory(arg, *, seed, **kwargs) -> agent``, ``arg``
-the part after ``NAME:`` in a spec. :func:`make_agent` looks a name up for the game, then
-among the agents of every game, then asks the game's own registry (``GameSpec.make_agent``).
-``random`` is built in for every game; ``ohmygoods_agents.ismcts`` registers ``ismcts``
-when imported, and a name found nowhere is looked up once in the entry point group
-``ohmygoods.game_agents``: an entry ``GAME.NAME`` registers ``NAME`` for that game only, an
-entry ``NAME`` for every game (``pyproject.toml`` lists ``ismcts`` and Artificium's
-``artificium.greedy`` and ``artificium.heuristic`` there).
+Registry — the one agent registry of every game, *Oh my Goods!* included:
+:func:`register_agent` ``(game, name, factory)`` with ``game`` a game name or ``"*"`` for every
+game; a factory is ``factory(arg, *, seed, **kwargs) -> agent``, ``arg`` the part after
+``NAME:`` in a spec (``None`` without one). :func:`make_agent` looks a name up for the game,
+then among the agents of every game, then in the entry points, then among the names the entry
+points' modules register when imported (:func:`load_providers`), and last asks the game's own
+registry (``GameSpec.make_agent``) where a game keeps one. ``random`` is built in for every game
+(a game may register its own ``random``: *Oh my Goods!*'s draws from the engine's RNG words).
+
+Entry points: the group ``ohmygoods.game_agents`` (:data:`ENTRY_POINT_GROUP`) is the one group
+for new registrations: an entry ``GAME.NAME`` registers ``NAME`` for that game only, an entry
+``NAME`` for every game (``pyproject.toml`` lists ``ismcts``, ``ohmygoods.heuristic``, ...,
+``artificium.greedy``, ...). A game's spec may name older groups in ``agent_entry_points``
+whose every entry is an agent of that game: *Oh my Goods!* names ``ohmygoods.agents``, the
+group its agents were registered in before, so third-party packages that declare agents there
+keep working (the shipped agents are declared only in the new group).
 
 Trust: two keyword arguments of :func:`make_agent` let an agent run code, ``allow_exec=True``
 (``exec:COMMAND`` starts a program) and ``trust_pickle=True`` (an SB3 zip is unpickled). Only a
@@ -27,6 +34,7 @@ refuses those keywords and the specs that need them (:data:`TRUST_KWARGS`).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from importlib import metadata
 from typing import Any, Protocol, runtime_checkable
@@ -43,6 +51,7 @@ __all__ = [
     "agent_names",
     "check_file_agent",
     "choose",
+    "load_providers",
     "make_agent",
     "register_agent",
     "resolve_agent",
@@ -146,10 +155,17 @@ def choose(agent: Any, model: ForwardModel, player: int) -> int:
 # ===================================================================== registry
 
 _REGISTRY: dict[str, dict[str, tuple[AgentFactory, str]]] = {}
+#: modules of entry points imported once for a name found nowhere (a provider may register more names)
+_LOADED_PROVIDERS: set[str] = set()
 
 
 def register_agent(game: str, name: str, factory: AgentFactory, description: str = "") -> None:
-    """Register ``factory`` under ``name`` for ``game`` (a game name, or ``"*"`` for every game)."""
+    """Register ``factory`` under ``name`` for ``game`` (a game name, or ``"*"`` for every game).
+
+    The one way an agent becomes nameable, for every game; a later registration of the same
+    ``(game, name)`` replaces the earlier one. A name registered for a game is found before the
+    same name registered for ``"*"``.
+    """
     for what, value in (("game", game), ("name", name)):
         if not isinstance(value, str) or not value or ":" in value:
             raise ValueError(f"agent {what} must be a non-empty str without ':', got {value!r}")
@@ -158,47 +174,101 @@ def register_agent(game: str, name: str, factory: AgentFactory, description: str
     _REGISTRY.setdefault(game, {})[name] = (factory, description)
 
 
-def agent_names(game: str | GameSpec) -> list[str]:
-    """Names :func:`make_agent` resolves for ``game``: registered (game-specific and generic) and offered by
-    the entry point group :data:`ENTRY_POINT_GROUP` (``game.name`` for this game, ``name`` for every game),
-    whether or not their modules are imported yet."""
-    spec = resolve_game(game)
-    names = set(_REGISTRY.get(spec.name, {})) | set(_REGISTRY.get(ANY_GAME, {}))
+def _game_entry_points(spec: GameSpec) -> dict[str, tuple[metadata.EntryPoint, str]]:
+    """``name -> (entry point, game or "*")`` of the entry points that offer agents to ``spec``'s game: the
+    group :data:`ENTRY_POINT_GROUP` (``game.NAME`` for that game, ``NAME`` for every game), then each older
+    group the game's spec lists in ``agent_entry_points`` (every entry there is an agent of that game). An
+    entry for the game comes before a generic one of the same name."""
+    found: dict[str, tuple[metadata.EntryPoint, str]] = {}
+    generic: dict[str, tuple[metadata.EntryPoint, str]] = {}
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
         target, dot, name = ep.name.rpartition(".")
-        if not dot or target == spec.name:
-            names.add(name)
+        if not dot:
+            generic.setdefault(name, (ep, ANY_GAME))
+        elif target == spec.name:
+            found.setdefault(name, (ep, spec.name))
+    for group in spec.agent_entry_points:
+        for ep in metadata.entry_points(group=group):
+            found.setdefault(ep.name, (ep, spec.name))
+    return {**generic, **found}
+
+
+def agent_names(game: str | GameSpec) -> list[str]:
+    """Names :func:`make_agent` resolves for ``game``: registered (game-specific and generic) and offered by
+    the entry point groups (:data:`ENTRY_POINT_GROUP`: ``game.NAME`` for this game, ``NAME`` for every
+    game; and the game's older groups, ``GameSpec.agent_entry_points``), whether or not their modules are
+    imported yet (:func:`load_providers` imports them, for names a provider registers beyond its entries)."""
+    spec = resolve_game(game)
+    names = set(_REGISTRY.get(spec.name, {})) | set(_REGISTRY.get(ANY_GAME, {})) | set(_game_entry_points(spec))
     return sorted(names)
 
 
+def load_providers(game: str | GameSpec) -> None:
+    """Import, once each, the module of every entry point that offers agents to ``game``.
+
+    A provider may register more names when imported than it lists as entry points (the
+    agents package registers every shipped checkpoint of *Oh my Goods!* by its short name), so
+    a name found nowhere else is looked up again after this.
+    """
+    for ep, _ in _game_entry_points(resolve_game(game)).values():
+        module = ep.value.partition(":")[0].strip()
+        if module not in _LOADED_PROVIDERS:
+            _LOADED_PROVIDERS.add(module)
+            importlib.import_module(module)
+
+
+def _lookup(spec: GameSpec, name: str) -> AgentFactory | None:
+    for table in (_REGISTRY.get(spec.name, {}), _REGISTRY.get(ANY_GAME, {})):
+        if name in table:
+            return table[name][0]
+    return None
+
+
 def make_agent(game: str | GameSpec, spec: str, seed: int | None = None, **kwargs: Any) -> Any:
-    """Build the agent ``spec`` (``NAME`` or ``NAME:ARG``) for ``game``; ``ValueError`` naming the known ones."""
+    """Build the agent ``spec`` (``NAME`` or ``NAME:ARG``) for ``game``; ``ValueError`` naming the known ones.
+
+    ``NAME`` is looked up among the game's agents, then the agents of every game, then in the
+    entry points (:func:`agent_names`), then among the names the entry points' modules register
+    when imported (:func:`load_providers`), and last in the game's own registry
+    (``GameSpec.make_agent``) where it has one. ``ARG`` is the text after the first ``:``.
+    """
     gs = resolve_game(game)
     if not isinstance(spec, str):
-        raise TypeError(f"agent spec must be a str, got {type(spec).__name__} {spec!r}")
-    name, _, arg = spec.partition(":")
-    if name not in _REGISTRY.get(gs.name, {}) and name not in _REGISTRY.get(ANY_GAME, {}):
-        _load_entry_point(gs.name, name)
-    for table in (_REGISTRY.get(gs.name, {}), _REGISTRY.get(ANY_GAME, {})):
-        if name in table:
-            return table[name][0](arg or None, seed=seed, **kwargs)
+        raise TypeError(
+            f"agent spec must be a str such as 'heuristic' or 'ppo:PATH', got {type(spec).__name__} {spec!r}"
+        )
+    name, sep, arg = spec.partition(":")
+    if sep and not arg:
+        raise ValueError(f"agent spec {spec!r} has an empty argument after ':'")
+    factory = _lookup(gs, name)
+    if factory is None:
+        _load_entry_point(gs, name)
+        factory = _lookup(gs, name)
+    if factory is None:
+        load_providers(gs)
+        factory = _lookup(gs, name)
+    if factory is not None:
+        return factory(arg if sep else None, seed=seed, **kwargs)
     if gs.make_agent is not None:
         try:
             return gs.make_agent(spec, seed=seed, **kwargs)
         except ValueError as exc:
             known = agent_names(gs)
             raise ValueError(f"unknown agent {spec!r} for {gs.title}: {exc}; generic agents: {known}") from None
-    raise ValueError(f"unknown agent {spec!r} for {gs.title}: known agents are {agent_names(gs)}")
+    raise ValueError(
+        f"unknown agent {spec!r} for {gs.title}: expected one of {agent_names(gs)} (a name, or NAME:ARG such as "
+        f"ppo:PATH; agents come from register_agent or the {ENTRY_POINT_GROUP!r} entry points)"
+    )
 
 
-def _load_entry_point(game: str, name: str) -> None:
-    """Register ``name`` from the entry point group :data:`ENTRY_POINT_GROUP`, if it is there: the entry
-    ``game.name`` for ``game`` only, else the entry ``name`` for every game."""
-    eps = {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
-    for key, target in ((f"{game}.{name}", game), (name, ANY_GAME)):
-        if key in eps:
-            register_agent(target, name, eps[key].load(), f"from the entry point {eps[key].value}")
-            return
+def _load_entry_point(spec: GameSpec, name: str) -> None:
+    """Register ``name`` from the entry points that offer agents to ``spec``'s game, if one offers it (the
+    entry ``game.NAME`` or one of an older group of the game registers it for the game only, an entry
+    ``NAME`` for every game)."""
+    found = _game_entry_points(spec).get(name)
+    if found is not None:
+        ep, target = found
+        register_agent(target, name, ep.load(), f"from the entry point {ep.value}")
 
 
 def resolve_agent(game: str | GameSpec, agent: Any, seed: int | None = None) -> Any:

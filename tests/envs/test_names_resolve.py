@@ -4,7 +4,7 @@
   :mod:`ohmygoods_env.policy`, with ``ohmygoods_agents`` not imported beforehand;
 * the Gymnasium ids in the form the README shows (``gymnasium.make("ohmygoods_env:ohmygoods/OhMyGoods-v2")``;
   Gymnasium 1.x has no plugin entry points, so the ``module:id`` form imports the registering module);
-* every shipped agent has an ``ohmygoods.agents`` entry point in ``pyproject.toml``.
+* every shipped agent has an entry point ``ohmygoods.NAME`` of ``ohmygoods.game_agents`` in ``pyproject.toml``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,13 @@ def test_an_unknown_name_still_fails_naming_the_shipped_ones(tmp_path: Path) -> 
 def test_pyproject_has_an_entry_point_for_every_shipped_agent() -> None:
     tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    eps = meta["project"]["entry-points"]["ohmygoods.agents"]
+    groups = meta["project"]["entry-points"]
+    assert "ohmygoods.agents" not in groups  # the older group is read, no longer declared
+    eps = {
+        k.removeprefix("ohmygoods."): v
+        for k, v in groups["ohmygoods.game_agents"].items()
+        if k.startswith("ohmygoods.")
+    }
     assert set(shipped_checkpoints()) <= set(eps)
     assert all(target.startswith("ohmygoods_agents.registry:") for target in eps.values())
 
