@@ -57,11 +57,10 @@ import numpy as np
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.framework.files import BadJSON, loads_bounded
-from ohmygoods_env.framework.game import InformationSet, resolve_game
+from ohmygoods_env.framework.game import DEFAULT_GAME, InformationSet, resolve_game
 from ohmygoods_env.policy import Agent
 
 PROTOCOL = "ohmygoods-agent"
-DEFAULT_GAME = "ohmygoods"
 PROTOCOL_VERSION = 1
 DEFAULT_TIMEOUT = 10.0
 _MAX_LINE = 1 << 20  # a reply longer than this is malformed
