@@ -82,9 +82,21 @@ def __dir__() -> list[str]:
 
 
 def _moved(old: str, new: str) -> None:
-    """Warn that the module ``old`` is an older name of ``new`` (the warning points at the importer)."""
-    level, frame = 3, sys._getframe(2)  # 1: here, 2: the alias module, 3 on: whoever imported it
+    """Warn that the module ``old`` is an older name of ``new``, at the line that imported it."""
+    message = f"{old} is an older name of {new}: import {new}"
+    frame = sys._getframe(2)  # 0: here, 1: the alias module, 2 on: the import machinery, then the importer
     skip = (importlib.__file__, __file__)  # the import machinery and this package's __getattr__
     while frame is not None and (frame.f_code.co_filename.startswith("<frozen") or frame.f_code.co_filename in skip):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(f"{old} is an older name of {new}: import {new}", DeprecationWarning, stacklevel=level)
+        frame = frame.f_back
+    if frame is None:
+        warnings.warn(message, DeprecationWarning, stacklevel=2)
+        return
+    where = frame.f_globals
+    warnings.warn_explicit(
+        message,
+        DeprecationWarning,
+        frame.f_code.co_filename,
+        frame.f_lineno,
+        module=where.get("__name__", "?"),
+        registry=where.setdefault("__warningregistry__", {}),
+    )

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ohmygoods_env import batch, core, fuzz, layout, rules
-from ohmygoods_env.checks import (
+from ohmygoods_env.framework.checks import (
     check_finite,
     check_flag,
     check_seed,

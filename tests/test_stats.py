@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ohmygoods_env.stats import multiplayer_ratings, wilson
+from ohmygoods_env.framework.stats import multiplayer_ratings, wilson
 
 
 def test_wilson_matches_the_textbook_values() -> None:
@@ -67,7 +67,7 @@ def test_without_openskill_the_error_names_the_extra(monkeypatch: pytest.MonkeyP
 
 
 def test_anchored_rating_pins_the_scale_to_the_anchors() -> None:
-    from ohmygoods_env.stats import anchored_rating
+    from ohmygoods_env.framework.stats import anchored_rating
 
     x, lo, hi = anchored_rating([(0.0, 500.0, 1000.0), (1000.0, 500.0, 1000.0)])
     assert x == pytest.approx(500.0) and lo < 500 < hi  # halfway between: half of both
@@ -82,7 +82,7 @@ def test_anchored_rating_pins_the_scale_to_the_anchors() -> None:
 
 
 def test_rate_and_value_differences_say_when_two_results_differ() -> None:
-    from ohmygoods_env.stats import rate_difference, value_difference
+    from ohmygoods_env.framework.stats import rate_difference, value_difference
 
     d, lo, hi = rate_difference(300, 500, 250, 500)
     assert d == pytest.approx(0.1) and 0 < lo < 0.1 < hi  # significant

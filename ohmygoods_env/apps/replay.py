@@ -18,33 +18,36 @@ cards and phase-II choices until the reveal (R5.2), and a run of an opponent's h
 choices is one step, so their number stays hidden too. The default view is the spectator's;
 ``--public`` shows no hand at all (:data:`~ohmygoods_env.render.PUBLIC`).
 The page steps with buttons, a slider, the arrow keys or a click on a move in the log.
-A row whose record is an *Artificium* game (``"game": "artificium"``) gets the same page with
-that game's pictures and log (:func:`ohmygoods_env.apps.web_artificium.replay_html`; its public
-view is the default there, as the game has no view with every hand shown).
+The row's record names its game (``"game"``; a record without one is an *Oh my Goods!* game,
+as every record was before there were two games); the game's page kind, named by its spec
+(:func:`~ohmygoods_env.apps.web_shell.web_kind`), checks the record and draws the page
+(*Oh my Goods!*: :func:`ohmygoods_env.apps.web_ohmygoods.replay_html`; *Artificium*:
+:func:`ohmygoods_env.apps.web_artificium.replay_html`, whose public view is the default, as the
+game has no view with every hand shown). This module knows no game's record.
 """
 
 from __future__ import annotations
 
-import base64
-import gzip
-import json
-import re
+import importlib
 import sys
-from html import escape
 from pathlib import Path
+from typing import Any
 
-from ..chronicle import Chronicle
-from ..engine import Game, GameRecord
 from ..framework.files import BadJSON, OutputError, check_output, loads_bounded, write_atomic
-from ..layout import N_ACTIONS
-from ..picture import hides_move, move_text, render_svg
-from ..render import PUBLIC
-from ..rules import RuleSet
 from .common import int_at_least, parser
+from .web_shell import PUBLIC, ReplayError, WebKind, fill_template, web_kind  # noqa: F401  (fill_template: used here before)
+from .web_shell import pack_svg as _pack  # noqa: F401  (its older name)
+
+#: the game of a record that names none: every record was Oh my Goods!'s before there were two games
+UNNAMED_RECORD_GAME = "ohmygoods"
+#: Oh my Goods!'s replay pieces, which lived here: loaded from their module on first use (PEP 562)
+_MOVED = {name: "ohmygoods_env.apps.web_ohmygoods" for name in ("frames", "frames_and_notes", "record_of", "_names")}
 
 
-class ReplayError(ValueError):
-    """A games file or a game in it that cannot be replayed (the message says why)."""
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 MAX_LINE = 1 << 22  # bytes of one games.jsonl line (a recorded game is a few KiB)
@@ -88,130 +91,21 @@ def load_game(path: str | Path, game: int) -> dict:
     return {**row, "line": n}
 
 
-def record_of(row: dict, where: str = "the game") -> GameRecord:
-    """The :class:`GameRecord` of a ``games.jsonl`` row, every field checked; :class:`ReplayError` names the field."""
-    d = row.get("record")
-    if not isinstance(d, dict):
-        raise ReplayError(f"{where}: field 'record' must be an object, got {type(d).__name__}")
-    for key, kind in (("num_players", int), ("rules", str), ("auto_forced", bool), ("max_rounds", int),
-                      ("seed", int), ("actions", list)):  # fmt: skip
-        value = d.get(key)
-        if key not in d or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ReplayError(f"{where}: field 'record.{key}' must be {kind.__name__}, got {value!r}"[:300])
+def kind_of(row: dict, where: str = "the game") -> WebKind:
+    """The page kind of the game a row's record names (``record.game``); :class:`ReplayError` for a game
+    without replay pages."""
+    record = row.get("record")
+    game = record.get("game", UNNAMED_RECORD_GAME) if isinstance(record, dict) else UNNAMED_RECORD_GAME
     try:
-        rules = RuleSet(d["num_players"], d["rules"], d["auto_forced"], d["max_rounds"])
-    except (TypeError, ValueError) as exc:
-        raise ReplayError(f"{where}: field 'record': {exc}") from None
-    for k, a in enumerate(d["actions"]):
-        if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < N_ACTIONS:
-            raise ReplayError(
-                f"{where}: field 'record.actions[{k}]' must be an action id 0..{N_ACTIONS - 1}, got {a!r}"
-            )
-    seats = row.get("seats")
-    if seats is not None and (
-        not isinstance(seats, list) or len(seats) != rules.num_players or not all(isinstance(x, str) for x in seats)
-    ):
-        raise ReplayError(f"{where}: field 'seats' must list {rules.num_players} agent names, got {seats!r}"[:300])
-    return GameRecord(rules, d["seed"], list(d["actions"]))
+        return web_kind(game)
+    except ValueError as exc:
+        raise ReplayError(f"{where}: field 'record.game': {exc}"[:300]) from None
 
 
-def frames(record: GameRecord, viewer: int | str | None) -> tuple[list[str], list[str]]:
-    """Per step of the game: the SVG picture of ``viewer``'s view (step 0: the deal) and the move log.
-
-    In a seat's view a run of one opponent's hidden choices is one step (its last picture):
-    how many decisions it took is hidden until the reveal (:func:`~ohmygoods_env.picture.hides_move`).
-    """
-    pictures, log, _ = frames_and_notes(record, viewer)
-    return pictures, log
-
-
-def frames_and_notes(
-    record: GameRecord, viewer: int | str | None, names: list[str] | None = None
-) -> tuple[list[str], list[str], list[list[str]]]:
-    """:func:`frames` and, per step, what happened at it as ``viewer`` may read it: every seat's
-    revealed choices and production results (:class:`~ohmygoods_env.chronicle.Chronicle`)."""
-    game = Game(record.rules.num_players, record.rules, seed=record.seed)
-    chronicle = Chronicle(game, viewer, names)
-    pictures = [render_svg(game, viewer)]
-    log: list[str] = []
-    notes: list[list[str]] = [[]]
-    for k, a in enumerate(record.actions):
-        if game.done:
-            raise ReplayError(f"field 'record.actions[{k}]': action {a} comes after the end of the game")
-        if not game.legal_mask()[a]:
-            raise ReplayError(
-                f"field 'record.actions[{k}]': action {a} is not legal at that step (player {game.current_player}, "
-                f"{game.decision_name}); the record does not belong to this engine version"
-            )
-        hidden = hides_move(game, viewer)
-        text = move_text(game, a, viewer)
-        new = [n.text for n in chronicle.step(game, int(a))]
-        picture = render_svg(game, viewer, last_move=text)
-        if hidden and log and log[-1] == text:
-            pictures[-1] = picture
-            notes[-1] += new
-        else:
-            pictures.append(picture)
-            log.append(text)
-            notes.append(new)
-    return pictures, log, notes
-
-
-def _pack(svg: str) -> str:
-    return base64.b64encode(gzip.compress(svg.encode(), compresslevel=9, mtime=0)).decode("ascii")
-
-
-def replay_html(row: dict, viewer: int | None, title: str = "") -> str:
-    """The self-contained page for one ``games.jsonl`` row seen by ``viewer`` (None: spectator).
-
-    The template's placeholders are filled in one pass (no inserted text is scanned again):
-    texts HTML-escaped, the data as JSON with ``<``, ``>`` and ``&`` written as ``\\u`` escapes,
-    so no field of the file (a player name, say) can reach markup or the script.
-    """
-    if isinstance(row.get("record"), dict) and row["record"].get("game") == "artificium":
-        from .web_artificium import replay_html as artificium_page  # the same template, Artificium's pictures
-
-        return artificium_page(row, viewer, title)
-    where = f"line {row['line']}" if "line" in row else "the game"
-    record = record_of(row, where)
-    n = record.rules.num_players
-    if isinstance(viewer, int) and not 0 <= viewer < n:
-        raise ReplayError(f"--seat {viewer} is out of range: this game has seats 0..{n - 1}")
-    try:
-        seats = row.get("seats")
-        pictures, log, notes = frames_and_notes(record, viewer, _names(seats, viewer))
-    except ReplayError as exc:
-        raise ReplayError(f"{where}: {exc}") from None
-    unique: dict[str, int] = {}
-    order = [unique.setdefault(p, len(unique)) for p in pictures]
-    packed = [_pack(p) for p in unique]
-    if viewer is None:
-        who = "spectator view (every hand shown)"
-    else:
-        who = "public view (every hand hidden)" if viewer == PUBLIC else f"view of player {viewer}"
-    players = ", ".join(f"player {i}: {s}" for i, s in enumerate(seats)) if seats else ""
-    data = json.dumps({"frames": packed, "order": order, "log": log, "notes": notes}, separators=(",", ":"))
-    heading = f"Oh my Goods! replay ({record.rules.edition}, {n} players, seed {record.seed}) \u2014 {who}"
-    return fill_template(
-        (Path(__file__).parent / "static" / "replay.html").read_text(encoding="utf-8"),
-        {"TITLE": escape(title or heading), "HEADING": escape(heading), "PLAYERS": escape(players)},
-        {"DATA": data},
-    )
-
-
-def _names(seats: list[str] | None, viewer: int | str | None) -> list[str] | None:
-    """Seat labels of the summaries: ``player P (agent)`` where the file names the agents."""
-    if not seats:
-        return None
-    return [f"player {p} ({name})" if name != "you" else f"player {p}" for p, name in enumerate(seats)]
-
-
-def fill_template(template: str, texts: dict[str, str], scripts: dict[str, str]) -> str:
-    """``template`` with each ``{{NAME}}`` replaced in one pass: ``texts`` as given (already escaped
-    HTML), ``scripts`` (JSON) with ``<``, ``>``, ``&`` escaped for a ``<script type="application/json">``."""
-    safe = {k: v.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") for k, v in scripts.items()}
-    values = {**texts, **safe}
-    return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: values.get(m.group(1), m.group(0)), template)
+def replay_html(row: dict, viewer: int | str | None, title: str = "") -> str:
+    """The self-contained replay page of one ``games.jsonl`` row seen by ``viewer`` (None: the game's
+    default view), drawn by the page kind of the row's game (:func:`kind_of`)."""
+    return kind_of(row).replay_html(row, viewer, title)
 
 
 def _parser():
@@ -233,25 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         out = check_output(args.out, [args.file])
         row = load_game(args.file, args.game)
-        artificium = isinstance(row.get("record"), dict) and row["record"].get("game") == "artificium"
-        if artificium:  # an Artificium record: its own pictures on the same page
-            from .web_artificium import record_of as artificium_record
-
-            record = artificium_record(row, f"{args.file}, line {row['line']}")
-            players, steps = record.num_players, len(record.moves) + 1
-        else:
-            record = record_of(row, f"{args.file}, line {row['line']}")
-            players, steps = record.rules.num_players, len(record.actions) + 1
+        kind = kind_of(row, f"{args.file}, line {row['line']}")
+        players, steps = kind.record_size(row, f"{args.file}, line {row['line']}")
     except (ReplayError, OutputError) as exc:
         ap.error(str(exc))
     if args.seat is not None and args.seat >= players:
         ap.error(f"--seat {args.seat} is out of range: this game has seats 0..{players - 1}")
-    from .common import warm_engine
-
-    if not artificium:
-        warm_engine()
+    kind.warm()
     try:
-        page = replay_html(row, PUBLIC if args.public else args.seat)
+        page = kind.replay_html(row, PUBLIC if args.public else args.seat)
     except ReplayError as exc:
         ap.error(f"{args.file}, {exc}")
     try:

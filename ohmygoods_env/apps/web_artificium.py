@@ -1,12 +1,13 @@
-"""*Artificium* in ``ohmygoods serve --game artificium``: the game's part of the shared browser shell.
+"""*Artificium* in ``ohmygoods serve``: the game's part of the shared browser shell.
 
-:class:`ArtificiumWeb` is the game's :class:`~ohmygoods_env.apps.serve.WebKind`: the page
+:class:`ArtificiumWeb` is the game's :class:`~ohmygoods_env.apps.web_shell.WebKind`, named by its
+spec (``ohmygoods_env.artificium.game_spec``: ``web``): the page
 ``static/artificium.html``, what the page offers (``GET /api/agents``: 2-6 players and every
 agent name :func:`ohmygoods_env.framework.agents.agent_names` returns for ``"artificium"`` at
 run time that builds without an argument, the entry-point agents such as ``ismcts`` included,
 never ``exec``: :func:`offered_agents`), and :class:`ArtWebGame`, one
 game between a person and agents (or agents only, watched). The HTTP server, its origin and
-token checks and its bounded reads are the shell's (:mod:`ohmygoods_env.apps.serve`), unchanged.
+token checks and its bounded reads are the shell's (:mod:`ohmygoods_env.apps.web_shell`), unchanged.
 
 ``POST /api/new`` takes ``{players, seat, opponents: [..], seed, watch, view}`` (``view``: a
 seat or ``"public"``). A view (``GET /api/state``) holds only what the viewer may see (A9.2):
@@ -31,10 +32,7 @@ shared replay template (``static/replay.html``) with this game's pictures.
 
 from __future__ import annotations
 
-import json
 import threading
-from html import escape
-from pathlib import Path
 from typing import Any
 
 from ..artificium import layout as L
@@ -43,8 +41,18 @@ from ..artificium.picture import render_svg, table_facts
 from ..artificium.render import render_text
 from ..framework import agents as fa
 from ..framework.checks import offset_seed
-from .replay import ReplayError, _pack, fill_template
-from .serve import PUBLIC, BadRequest, Table, _bots, _opponents, _seed, _view, buildable
+from .web_shell import (
+    PUBLIC,
+    BadRequest,
+    ReplayError,
+    Table,
+    bots_of,
+    buildable,
+    opponents_of,
+    replay_page,
+    seed_of,
+    view_of,
+)
 
 NAME = "artificium"
 #: Actions whose card another seat may not see (A9.2): the face-down choice until the reveal, and discards.
@@ -263,15 +271,24 @@ class ArtificiumWeb:
             raise BadRequest(f"players must be in {L.MIN_PLAYERS}..{L.MAX_PLAYERS}, got {players}")
         if not 0 <= seat < players:
             raise BadRequest(f"seat must be in 0..{players - 1}, got {seat}")
-        seed = _seed(body.get("seed"))
+        seed = seed_of(body.get("seed"))
         watch = body.get("watch", False)
         if not isinstance(watch, bool):
             raise BadRequest(f"watch must be true or false, got {watch!r}")
-        body = {**body, "opponents": body.get("opponents", ["random"])}
         if watch:
-            view = _view(body, players)
-            return ArtWebGame(players, None, _bots(body, players), seed, None if view == PUBLIC else view)
-        return ArtWebGame(players, seat, _opponents(body, players), seed)
+            view = view_of(body, players)
+            return ArtWebGame(players, None, bots_of(body, players, "random"), seed, None if view == PUBLIC else view)
+        return ArtWebGame(players, seat, opponents_of(body, players, "random"), seed)
+
+    def record_size(self, row: dict, where: str) -> tuple[int, int]:
+        record = record_of(row, where)
+        return record.num_players, len(record.moves) + 1
+
+    def replay_html(self, row: dict, viewer: int | str | None, title: str = "") -> str:
+        return replay_html(row, viewer, title)
+
+    def warm(self) -> None:
+        """Nothing to tell: Artificium's engine compiles (or loads) in a moment."""
 
 
 def offered_agents() -> list[str]:
@@ -325,15 +342,6 @@ def replay_html(row: dict, viewer: int | str | None, title: str = "") -> str:
         raise ReplayError(f"field 'seats' must list {n} agent names, got {seats!r}"[:300])
     names = [f"seat {p} ({s})" for p, s in enumerate(seats)] if seats else [f"seat {p}" for p in range(n)]
     pictures, log, notes = frames(record, seat, names)
-    unique: dict[str, int] = {}
-    order = [unique.setdefault(p, len(unique)) for p in pictures]
-    data = json.dumps({"frames": [_pack(p) for p in unique], "order": order, "log": log, "notes": notes},
-                      separators=(",", ":"))  # fmt: skip
     who = "public view (every hand hidden)" if seat is None else f"view of seat {seat}"
     heading = f"Artificium replay ({n} players, seed {record.seed}) \u2014 {who}"
-    players = ", ".join(names)
-    return fill_template(
-        (Path(__file__).parent / "static" / "replay.html").read_text(encoding="utf-8"),
-        {"TITLE": escape(title or heading), "HEADING": escape(heading), "PLAYERS": escape(players)},
-        {"DATA": data},
-    )
+    return replay_page(pictures, log, notes, heading, ", ".join(names), title)

@@ -55,6 +55,7 @@ ARTIFICIUM = register_game(
         obs_bounds=_obs_bounds,
         reward_modes=REWARD_MODES,
         action_ranges=L.ACTION_RANGES,
+        web="ohmygoods_env.apps.web_artificium:ArtificiumWeb",  # its browser page (imported by the web shell only)
     )
 )
 

@@ -12,9 +12,9 @@ from html import escape
 import numpy as np
 import pytest
 
-from ohmygoods_env import files as F
 from ohmygoods_env.apps import replay as R
 from ohmygoods_env.engine import Game
+from ohmygoods_env.framework import files as F
 
 
 def _record(seed: int = 4) -> dict:

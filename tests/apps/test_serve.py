@@ -581,7 +581,7 @@ def test_the_setup_says_it_is_loading_until_the_agents_arrive(page) -> None:
     assert '<body data-state="loading">' in html
     assert '<p id="loading" role="status">Loading the agents' in html
     assert '<button id="start" disabled>Start</button>' in html
-    setup = html[html.index('api("/api/agents")') :]
+    setup = html[html.index('api("/api/agents?game=" + encodeURIComponent(GAME))') :]
     assert "setupLoaded();" in setup and "catch (e) { setupLoaded(e); }" in setup
     shell = html[html.index("function setupLoaded(error)") :]
     assert '$("start").disabled = false;' in shell and 'document.body.dataset.state = "setup";' in shell

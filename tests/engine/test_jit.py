@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ohmygoods_env import _jit, core
+from ohmygoods_env import core
+from ohmygoods_env.framework import jit as _jit
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL_MODULES = (
@@ -22,7 +23,8 @@ PROBE = """
 import importlib, json, sys
 for m in sys.argv[1:]:
     importlib.import_module(m)
-from ohmygoods_env import _jit, core
+from ohmygoods_env import core
+from ohmygoods_env.framework import jit as _jit
 print(json.dumps(_jit.REPORT))
 """
 
