@@ -147,7 +147,34 @@ def parse_args(argv: list[str] | None, prog: str = "python -m ohmygoods_training
     args = p.parse_args(argv)
     if args.resume and not args.trust_pickle:
         p.error(RESUME_REFUSED.format(path=args.resume))
+    try:
+        check_inputs(args)
+    except ValueError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     return args
+
+
+def check_inputs(args: argparse.Namespace) -> None:
+    """The inputs that used to fail after the run had started: the ``--opponents`` league, every agent
+    of ``--eval-opponents``, ``--best-vs`` and (with ``--bc-games``) ``--bc-teacher`` (built once, no opt-in:
+    ``exec:`` and ``sb3:`` are refused), ``--out`` and the ``--resume`` file; ``ValueError`` names the first."""
+    from .fast_ppo import check_agent
+    from .league_spec import parse_entries
+
+    try:
+        parse_entries(args.opponents)
+    except ValueError as exc:
+        raise ValueError(f"--opponents {args.opponents!r}: {exc}") from None
+    for name in [s.strip() for s in args.eval_opponents.split(",") if s.strip()] or [""]:
+        check_agent(name, "--eval-opponents")
+    check_agent(args.best_vs, "--best-vs")
+    if args.bc_games:
+        check_agent(args.bc_teacher, "--bc-teacher")
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise ValueError(f"--out {args.out}: a file is there; expected a folder")
+    if args.resume and not Path(args.resume).is_file():
+        raise ValueError(f"--resume {args.resume}: no such file; expected a checkpoint zip of an earlier run")
 
 
 def _arch(text: str) -> list[int]:
