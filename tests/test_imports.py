@@ -230,3 +230,39 @@ def test_an_older_name_warns_naming_the_new_path_and_still_works(old: str, new: 
     messages, same = run_fresh(code, tmp_path).splitlines()
     assert old in messages and new in messages, messages  # one warning, naming both paths
     assert same == "True True"  # the older name is the module itself: every name works as before
+
+
+def test_the_roots_declared_ids_are_the_games_own() -> None:
+    from ohmygoods_env.artificium import game_spec as art
+    from ohmygoods_env.envs import ENV_ID
+    from ohmygoods_env.envs.gym_env import ENV_ID_GYM
+    from ohmygoods_env.framework.env_ids import declared_env_ids
+
+    declared = {ids.pettingzoo_id: ids for ids in declared_env_ids()}
+    assert {ENV_ID, art.ENV_ID} <= set(declared)
+    assert declared[ENV_ID].gym_id == ENV_ID_GYM and declared[art.ENV_ID].gym_id == art.ENV_ID_GYM
+    for ids in declared.values():
+        for target in (ids.aec, ids.parallel, ids.gym, ids.gym_vector):
+            if target is not None:
+                module, _, attr = target.partition(":")
+                assert callable(getattr(__import__(module, fromlist=[attr]), attr)), target
+
+
+@pytest.mark.parametrize("first", ["ohmygoods_env", "pettingzoo"])
+def test_the_ids_register_whichever_is_imported_first(first: str, tmp_path: Path) -> None:
+    """``import ohmygoods_env`` loads neither env library; importing one later (or before) registers the ids."""
+    code = (
+        "import sys\n"
+        f"import {first}\n"
+        "if 'ohmygoods_env' in sys.modules: assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules\n"
+        "import ohmygoods_env, pettingzoo, gymnasium\n"
+        "aec = pettingzoo.make('aec', 'ohmygoods/oh_my_goods-v2', num_players=3)\n"
+        "par = pettingzoo.make('parallel', 'ohmygoods/artificium-v0', num_players=3)\n"
+        "gym = gymnasium.make('ohmygoods/Artificium-v0', num_players=2, opponents='random')\n"
+        "vec = gymnasium.make_vec('ohmygoods/OhMyGoods-v2', num_envs=2)\n"
+        "print(type(aec.unwrapped).__name__, type(par).__name__, type(gym.unwrapped).__name__, type(vec).__name__)\n"
+        "print(pettingzoo.__spec__.loader is pettingzoo.__loader__, type(pettingzoo.__loader__).__name__)\n"
+    )
+    envs, loader = run_fresh(code, tmp_path).splitlines()
+    assert envs == "raw_env GameParallelEnv GameSingleAgentEnv OhMyGoodsVectorEnv"  # the AEC class is raw_env
+    assert loader == "True SourceFileLoader"  # the library keeps its own loader

@@ -65,3 +65,27 @@ def test_no_import_strings_hide_upward_imports() -> None:
             "import_module('ohmygoods_agents",
         ):
             assert needle not in text, f"{path.relative_to(ROOT)} imports by string: {needle}"
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_library_names_an_app_module_only_as_a_games_page(path: Path) -> None:
+    """A game's spec names its browser page (``GameSpec(web="ohmygoods_env.apps.web_X:Kind")``), which only
+    the web shell imports; no other string of the library names a module of the app layer."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    pages = {id(k.value) for n in ast.walk(tree) if isinstance(n, ast.Call) for k in n.keywords if k.arg == "web"}
+    named = [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("ohmygoods_env.apps")
+        if id(n) not in pages
+    ]
+    assert not named, f"{path.relative_to(ROOT)} names {named}"
+
+
+def test_every_game_with_a_page_names_a_module_of_the_app_layer() -> None:
+    from ohmygoods_env.apps.web_shell import web_games
+    from ohmygoods_env.framework.game import game_spec
+
+    for game in web_games():
+        module = game_spec(game).web.partition(":")[0]
+        assert module.startswith("ohmygoods_env.apps.web_") and (ROOT / (module.replace(".", "/") + ".py")).is_file()
