@@ -32,7 +32,8 @@ Per-game memory: ``STATE_LEN * 4`` bytes of state, ``N_ACTIONS`` bytes of mask a
 bytes of bookkeeping (observations, when asked for, are ``OBS_DIM * 4`` bytes per game).
 
 Seeds: slot ``i`` plays its ``e``-th game (``e = 0, 1, ...``) from the integer seed
-:func:`episode_seed` ``(seed, i, e)``, so a game depends only on the base seed, its slot
+:func:`episode_seed` ``(seed, i, e)`` (the framework's one seed recipe, version
+:data:`~ohmygoods_env.framework.seeds.SEED_RECIPE_VERSION`), so a game depends only on the base seed, its slot
 and its episode number — never on the batch size or on other games. ``Game(num_players,
 rules, seed=episode_seed(seed, i, e))`` plays the same game. Seeds are ints in
 ``0 <= seed < 2**64``; without one (``seed=None``) the base seed is drawn from fresh entropy
@@ -76,6 +77,7 @@ from .framework.jit import twin
 from .framework.rng import nth_legal as nth_legal  # re-exported: old import path
 from .framework.rng import pick_legal
 from .framework.rng import rng_below as rng_below  # re-exported: old import path
+from .framework.seeds import episode_seed as episode_seed  # re-exported: the one seed recipe
 from .rules import RuleSet, make_rules
 
 # numba's OpenMP threading layer busy-waits between parallel kernels by default; on a machine
@@ -98,6 +100,8 @@ _mix64 = core.mix64  # the one seed mixer (splitmix64)
 
 @njit(cache=True)
 def _episode_seed(base, slot, episode):
+    """:func:`ohmygoods_env.framework.seeds.episode_seed` compiled, for the slots seeded in one kernel call
+    (``tests/framework/test_seed_recipe.py`` checks they agree)."""
     z = _mix64(_mix64(_mix64(np.uint64(base)) + np.uint64(slot)) + np.uint64(episode))
     return np.int64(z >> np.uint64(1))
 
@@ -116,11 +120,6 @@ def opponent_rng_of_seed(seed: int) -> np.uint64:
     if z == 0:
         z = core.GOLDEN
     return z
-
-
-def episode_seed(seed: int, slot: int, episode: int) -> int:
-    """Integer seed (``0 <= s < 2**63``) of game number ``episode`` played in ``slot`` (base ``0 <= seed < 2**64``)."""
-    return int(_episode_seed(np.uint64(check_seed(seed)), np.uint64(slot), np.uint64(episode)))
 
 
 @twin

@@ -5,7 +5,8 @@ rows are compiled. ``step`` takes one action per row for the row's current playe
 the simultaneous choice, A4.1, that is the first seat from the first player that has not
 chosen; the others follow in later steps, and no observation shows a choice before the
 reveal). Seeds are 64-bit; row ``i`` of a batch seeded ``s`` plays the game ``Game(n, seed)``
-with ``seed = episode_seed(s, i, episode)``, so a row replays as a single :class:`Game`.
+with ``seed = episode_seed(s, i, episode)`` (the framework's one seed recipe,
+:mod:`ohmygoods_env.framework.rng`), so a row replays as a single :class:`Game`.
 """
 
 from __future__ import annotations
@@ -16,18 +17,12 @@ from numba import njit
 from ..framework import jit as _jit
 from ..framework import rng as _rng
 from ..framework.checks import check_seed
-from ..framework.rng import mix64
+from ..framework.seeds import episode_seed as episode_seed  # the one seed recipe (re-exported)
 from . import cards as _cards
 from . import core
 from . import layout as L
 from .cards import ArtTables, default_tables
 from .engine import Game, IllegalActionError, _check_int
-
-
-def episode_seed(seed: int, row: int, episode: int) -> int:
-    """The game seed of ``row`` in its ``episode``-th game of a batch seeded ``seed``."""
-    z = mix64(np.uint64(check_seed(seed)) ^ np.uint64(row * 0x9E3779B1 + episode * 0x85EBCA77))
-    return int(z)
 
 
 @njit(cache=True)

@@ -31,7 +31,7 @@ are ignored; -1 is customary). Every game's actions are checked first — a wron
 no game changes on an error. Autoreset: a game that ends is dealt anew in the same call
 (``observation``, ``action_mask``, ``pending`` belong to the new game; ``rewards`` and
 ``terminated`` report the finished one). Slot ``i`` plays its ``e``-th game from the seed
-:func:`episode_seed` ``(seed, i, e)``.
+:func:`episode_seed` ``(seed, i, e)``, the framework's one seed recipe (:mod:`ohmygoods_env.framework.seeds`).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ import numpy as np
 
 from ..checks import check_flag, optional_seed, seed_or_fresh
 from ..game import ForwardModel, GameSpec, check_joint
+from ..seeds import episode_seed
 from .common import GameSetup
 
 __all__ = ["VecStep", "VectorGameEnv", "episode_seed", "random_actions"]
@@ -55,11 +56,6 @@ class VecStep(NamedTuple):
     pending: np.ndarray
     rewards: np.ndarray
     terminated: np.ndarray
-
-
-def episode_seed(seed: int, slot: int, episode: int) -> int:
-    """The seed of slot ``slot``'s ``episode``-th game under base ``seed`` (64 bits, independent streams)."""
-    return int(np.random.SeedSequence([int(seed), int(slot), int(episode)]).generate_state(1, np.uint64)[0])
 
 
 def random_actions(action_mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
