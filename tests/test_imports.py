@@ -266,3 +266,15 @@ def test_the_ids_register_whichever_is_imported_first(first: str, tmp_path: Path
     envs, loader = run_fresh(code, tmp_path).splitlines()
     assert envs == "raw_env GameParallelEnv GameSingleAgentEnv OhMyGoodsVectorEnv"  # the AEC class is raw_env
     assert loader == "True SourceFileLoader"  # the library keeps its own loader
+
+
+def test_the_files_docs_architecture_names_exist() -> None:
+    """Every path with a folder that docs/architecture.md names in backticks (``apps/web_shell.py``) is a file."""
+    import re
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([A-Za-z_/]+/[A-Za-z_]+\.(?:py|html|css|js))`", text))
+    assert {"apps/web_shell.py", "framework/env_ids.py", "apps/web_ohmygoods.py"} <= named
+    bases = (ROOT, ROOT / "ohmygoods_env", ROOT / "ohmygoods_env" / "apps")
+    missing = sorted(n for n in named if not any((b / n).is_file() for b in bases))
+    assert not missing, missing
