@@ -41,9 +41,16 @@ SHIPPED_LEAGUE = "heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1"
 GAMES: tuple[str, ...] = ("ohmygoods", "artificium")
 
 
-def _env_only(step: Callable[[], int], env_steps: int, warmup_calls: int) -> float:
-    """Env steps per second over exactly ``env_steps`` calls of ``step`` (which returns the steps it made)."""
-    return timed(lambda: (step(), 0, 0), 0.0, warmup_calls=warmup_calls, min_calls=env_steps).agent_steps
+def _env_only(step: Callable[[], int], env_steps: int, warmup_calls: int) -> tuple[float, float]:
+    """Env steps per wall-clock second and per CPU-second over exactly ``env_steps`` calls of ``step`` (which
+    returns the steps it made)."""
+
+    def counted() -> tuple[int, int, int]:
+        n = step()
+        return n, n, 0
+
+    r = timed(counted, 0.0, warmup_calls=warmup_calls, min_calls=env_steps)
+    return r.agent_steps, r.cpu
 
 
 def _iterations(
@@ -66,12 +73,14 @@ def _iterations(
             with upd.section():
                 n = update(batch)
         for tally in (roll, upd, whole):
-            tally.add(agent_steps=n)
+            tally.add(agent_steps=n, decisions=n)
     out: dict[str, Any] = {
         "rollout": roll.rates().agent_steps,
         "update": upd.rates().agent_steps,
         "end_to_end": whole.rates().agent_steps,
         "samples": whole.agent_steps,
+        # per CPU-second of this process: what a busy machine disturbs least
+        "cpu_rates": {"rollout": roll.rates().cpu, "update": upd.rates().cpu, "end_to_end": whole.rates().cpu},
     }
     if split is not None:
         parts = {k: v / iters for k, v in split.seconds.items()}
@@ -114,7 +123,7 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
         env.step(np.array([rng.choice(np.flatnonzero(row)) for row in m]))
         return env.num_envs
 
-    env_only = _env_only(env_step, env_steps, warmup_calls=0)
+    env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=0)
 
     class _Nop(BaseCallback):
         def _on_step(self) -> bool:
@@ -130,8 +139,9 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
         model.train()
         return model.n_steps * env.num_envs
 
-    rates = _iterations(iters, collect, update)
+    rates: dict[str, Any] = _iterations(iters, collect, update)
     params = sum(p.numel() for p in model.policy.parameters())
+    rates["cpu_rates"]["env_only"] = env_cpu
     return {"env_only": env_only, **rates, "params": params, **_where("cpu")}
 
 
@@ -166,7 +176,7 @@ def bench_fast(
         g.reset()
         return live.size
 
-    env_only = _env_only(env_step, env_steps, warmup_calls=1)
+    env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
 
     ppo = FastPPO(cfg, device=device)
     ppo.rollout.add_snapshot()
@@ -184,8 +194,9 @@ def bench_fast(
         with ppo.rollout.split("update"):
             return update(batch)
 
-    rates = _iterations(iters, collect, update_timed, ppo.rollout.split)
+    rates: dict[str, Any] = _iterations(iters, collect, update_timed, ppo.rollout.split)
     params = sum(p.numel() for p in ppo.net.parameters())
+    rates["cpu_rates"]["env_only"] = env_cpu
     return {"env_only": env_only, **rates, "params": params, **_where(ppo.device)}
 
 
@@ -216,7 +227,7 @@ def bench_selfplay(
             b.restart(ended)
         return live.size
 
-    env_only = _env_only(env_step, env_steps, warmup_calls=1)
+    env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
     sp = SelfPlay(cfg, device=device)
     sp.add_snapshot()
     sp.next_snapshot = 10**12
@@ -227,7 +238,8 @@ def bench_selfplay(
             sp.update(batch)
         return int(batch["obs"].shape[0])
 
-    rates = _iterations(iters, lambda: sp.collect(cfg.n_steps), update, sp.split)
+    rates: dict[str, Any] = _iterations(iters, lambda: sp.collect(cfg.n_steps), update, sp.split)
+    rates["cpu_rates"]["env_only"] = env_cpu
     return {"env_only": env_only, **rates, "params": sum(p.numel() for p in sp.net.parameters()), **_where(sp.device)}
 
 
@@ -275,6 +287,29 @@ def split_table(name: str, r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def ratio_lines(results: dict[str, dict[str, Any]]) -> list[str]:
+    """The issue's two ratios of a run: each configuration's rollout against its env-only rate (per wall and
+    per CPU-second), and the last configuration's end to end against the first's."""
+    out = []
+    for name, r in results.items():
+        c = r.get("cpu_rates", {})
+        line = f"{name}: rollout with policy {100 * r['rollout'] / r['env_only']:.1f}% of env only"
+        if c:
+            line += (
+                f" ({100 * c['rollout'] / c['env_only']:.1f}% per CPU-second: rollout {c['rollout']:,.0f}, env only "
+                f"{c['env_only']:,.0f}, end to end {c['end_to_end']:,.0f} samples per CPU-second)"
+            )
+        out.append(line)
+    names = list(results)
+    if len(names) == 2:
+        a, b = (results[n] for n in names)
+        cpu = ""
+        if a.get("cpu_rates") and b.get("cpu_rates"):
+            cpu = f" ({b['cpu_rates']['end_to_end'] / a['cpu_rates']['end_to_end']:.1f}x per CPU-second)"
+        out.append(f"end to end: {names[1]} {b['end_to_end'] / a['end_to_end']:.1f}x {names[0]}{cpu}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the tables (``--json`` for the raw numbers)."""
     from .fast_ppo import DEVICES, InputError, resolve_device, threads_arg
@@ -294,10 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"ohmygoods bench --train: error: {exc}", file=sys.stderr)
         return 2
-    import numba
+    from .fast_ppo import _threads
 
-    numba.set_num_threads(numba.get_num_threads())  # starts numba's pool now: starting it resets torch's threads
-    torch.set_num_threads(max(1, args.threads))
+    _threads(args.threads)  # torch's and numba's, as the training loops set them
     results: dict[str, dict[str, Any]] = {}
     if args.game == "ohmygoods":
         if not args.skip_shipped:
@@ -311,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2))
     else:
         print(table(results))
+        print()
+        print("\n".join(ratio_lines(results)))
         print()
         print(split_table(new, results[new]))
     return 0

@@ -201,7 +201,7 @@ DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 PARTS: tuple[str, ...] = ("env", "copy", "forward", "prior", "opponents", "update")
 #: what each part holds (``ohmygoods bench --train`` prints it)
 PART_HELP: dict[str, str] = {
-    "env": "engine step, observation and mask of the learner's rows, games restarted",
+    "env": "the engine: step, observations and masks (fast_ppo: of the learner's rows only), games restarted",
     "copy": "host to device / numpy to torch: the learner's rows into the network's input",
     "forward": "the learner's policy inference and sampling (values and log-probabilities back on the host)",
     "prior": "the prior agent's choice for each learner decision (networks with a prior)",

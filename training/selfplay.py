@@ -60,6 +60,7 @@ from ohmygoods_env.framework.matches import play_games
 from .fast_ppo import (
     DEVICES,
     Split,
+    _threads,
     gae_per_seat,
     legal_index,
     legal_logits,
@@ -733,7 +734,7 @@ def build_parser(prog: str = "python -m ohmygoods_training.selfplay") -> argpars
     ap.add_argument("--eval-games", type=int, default=60, help="games per player count and opponent")
     ap.add_argument("--slow", action="store_true", help="play through the forward models, not a compiled batch")
     ap.add_argument("--threads", type=threads_arg, default=1, metavar="{auto,N}",
-                    help="torch threads (auto: every usable core)")  # fmt: skip
+                    help="torch and numba threads (auto: every usable core)")  # fmt: skip
     ap.add_argument("--device", choices=DEVICES, default="auto",
                     help="where the network's inference and update run (auto: cuda when torch sees a GPU)")  # fmt: skip
     ap.add_argument("--evaluate", default="", help="no training: evaluate this checkpoint (--eval-vs, --eval-games)")
@@ -833,7 +834,7 @@ def prepare(args: argparse.Namespace) -> tuple[Config, ActorCritic | None]:
 def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     """Train as ``args`` say; writes the run folder; returns the last evaluation."""
     cfg, net = prepare(args)
-    torch.set_num_threads(args.threads)
+    _threads(args.threads)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     sp = SelfPlay(cfg, net, device=getattr(args, "device", "cpu"))
@@ -899,7 +900,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
 def evaluate_checkpoint(args: argparse.Namespace) -> list[dict[str, Any]]:
     """``--evaluate PATH``: the checkpoint's greedy policy against each ``--eval-vs`` opponent at each
     player count; prints and returns one row each (win rate, 95% Wilson interval, parity ``1/P``)."""
-    torch.set_num_threads(args.threads)
+    _threads(args.threads)
     spec = resolve_game(args.game)
     agent = load_policy(args.evaluate, layout=game_layout(spec))
     rows = []

@@ -86,6 +86,15 @@ def run_command(argv: list[str], args: argparse.Namespace) -> str:
     return shlex.join(["ohmygoods", "train", *kept, "--total-steps", str(planned_steps(args))])
 
 
+def _device_text(spec: str) -> str:
+    """``--device`` as the run will resolve it (``auto`` says what it found)."""
+    if spec != "auto":
+        return spec
+    from ohmygoods_training.fast_ppo import resolve_device
+
+    return f"auto ({resolve_device('auto')})"
+
+
 def plan_text(args: argparse.Namespace) -> str:
     """What a run of the fast loop with the parsed ``args`` will do, in a few lines."""
     rate = rate_of(args.players, bool(args.prior))
@@ -107,6 +116,8 @@ def plan_text(args: argparse.Namespace) -> str:
         "best/last checkpoints, eval.csv, train.log, run.json",
         f"  expected: about {decisions:,} decisions in {_duration(seconds)} at ~{rate:,.0f} decisions/s "
         "(one thread on a shared 2-core machine; others differ), then the final evaluation",
+        f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} torch and "
+        "numba thread(s) (--device, --threads)",
     ]
     return "\n".join(lines)
 

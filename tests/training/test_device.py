@@ -145,3 +145,10 @@ def test_selfplay_staged_path_gives_the_same_losses():
         assert a["samples"] == b["samples"] > 0
         for k in ("pg_loss", "v_loss", "entropy", "clip_frac"):
             assert a[k] == pytest.approx(b[k], rel=1e-6, abs=1e-9)
+
+
+def test_the_plan_says_where_the_run_goes(capsys):
+    from ohmygoods_env.apps import train
+
+    assert train.main(["--players", "2", "--minutes", "1", "--plan", "--device", "cpu", "--threads", "2"]) == 0
+    assert "runs on: device cpu, 2 torch and numba thread(s)" in capsys.readouterr().err
