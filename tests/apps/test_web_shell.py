@@ -128,3 +128,37 @@ def test_a_game_without_a_page_is_a_bad_request(server, path: str, body: dict | 
     status, answer, _ = _call(server, path, body)
     assert status == 400 and "no browser page for game" in answer["error"] and "'artificium'" in answer["error"]
     assert len(server.games) == before
+
+
+def test_a_person_chooses_the_game_in_the_page(server) -> None:
+    """In headless chromium: the Oh my Goods! page lists both games; choosing Artificium opens its page,
+    whose Start begins an Artificium game on the same server."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_serve import _browser
+
+    browser = _browser()
+    host, port = server.server_address[:2]
+    try:
+        browser.get(f"http://{host}:{port}/")
+        wait = WebDriverWait(browser, 60, poll_frequency=0.05)
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "setup")
+        wait.until(lambda b: len(Select(b.find_element(By.ID, "games")).options) >= 2)
+        games = Select(browser.find_element(By.ID, "games"))
+        assert [o.get_attribute("value") for o in games.options] == WS.web_games()
+        assert games.first_selected_option.get_attribute("value") == "ohmygoods"
+        assert "Artificium" in [o.text for o in games.options]
+        games.select_by_value("artificium")
+        wait.until(lambda b: b.title.startswith("Artificium"))
+        assert browser.current_url.endswith("/?game=artificium")
+        wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "setup")
+        assert Select(browser.find_element(By.ID, "games")).first_selected_option.get_attribute("value") == "artificium"
+        before = set(server.games)
+        browser.find_element(By.ID, "start").click()
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#choices button.choice")))
+        started = [server.games[k] for k in set(server.games) - before]
+        assert len(started) == 1 and type(started[0]).__name__ == "ArtWebGame"
+    finally:
+        browser.quit()
