@@ -15,6 +15,10 @@ module             owns
 ``play``           ``ohmygoods play``: terminal play (seat choice, hint, undo)
 ``serve``          ``ohmygoods serve``: play in the browser (standard-library server)
 ``replay``         ``ohmygoods replay``: a game as a self-contained HTML page
+``web_shell``      what every game's browser page shares (server, checks, sessions,
+                   tables, replay template); imports no game
+``web_ohmygoods``  Oh my Goods!'s page kind and replay pages (named by its spec)
+``web_artificium`` Artificium's page kind and replay pages (named by its spec)
 ``tournament``     ``ohmygoods tournament``: the command line of ``ohmygoods_agents.tournament``
 ``bench``          ``ohmygoods bench``: throughput next to the anchors
 ``fuzz``           ``ohmygoods fuzz``: the command line of ``ohmygoods_env.fuzz``
