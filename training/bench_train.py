@@ -60,8 +60,8 @@ def _iterations(
 
     ``update(batch)`` returns the samples of that rollout; the rates are per sample (learner decision).
     With ``split`` (the loop's :class:`~ohmygoods_training.fast_ppo.Split`, cleared here), the result's
-    ``split`` holds the seconds per iteration of each part, ``other`` (the iteration's time the parts do
-    not hold) and ``total``.
+    ``split`` holds the wall-clock seconds per iteration of each part, ``other`` (the iteration's time the
+    parts do not hold) and ``total``; ``split_cpu`` the same in CPU seconds of this process.
     """
     if split is not None:
         split.clear()
@@ -86,6 +86,9 @@ def _iterations(
         parts = {k: v / iters for k, v in split.seconds.items()}
         total = whole.wall / iters
         out["split"] = {**parts, "other": total - sum(parts.values()), "total": total}
+        parts = {k: v / iters for k, v in split.cpu_seconds.items()}
+        total = whole.cpu / iters
+        out["split_cpu"] = {**parts, "other": total - sum(parts.values()), "total": total}
     return out
 
 
@@ -268,22 +271,25 @@ def table(results: dict[str, dict[str, float]]) -> str:
 
 
 def split_table(name: str, r: dict[str, Any]) -> str:
-    """Where one configuration's iteration goes: a markdown table of milliseconds per iteration and shares
-    of the iteration (the parts of :data:`~ohmygoods_training.fast_ppo.PARTS`, then ``other``)."""
+    """Where one configuration's iteration goes: a markdown table of wall-clock and CPU milliseconds per
+    iteration and their shares (the parts of :data:`~ohmygoods_training.fast_ppo.PARTS`, then ``other``)."""
     from .fast_ppo import PART_HELP, PARTS
 
-    sp = r["split"]
-    total = sp["total"]
+    sp, cpu = r["split"], r.get("split_cpu") or {k: float("nan") for k in r["split"]}
     lines = [
         f"where the time goes: {name}, device {r['device']}, {r['threads']} torch thread(s), "
-        f"{r['samples']:,.0f} samples timed, {1000 * total:,.1f} ms per iteration",
+        f"{r['samples']:,.0f} samples timed, {1000 * sp['total']:,.1f} ms per iteration "
+        f"({1000 * cpu['total']:,.1f} ms of CPU)",
         "",
-        "| part | ms per iteration | share | what |",
-        "| --- | --- | --- | --- |",
+        "| part | wall ms per iteration | share | CPU ms | share | what |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     for part in (*PARTS, "other"):
-        ms = 1000 * sp[part]
-        lines.append(f"| {part} | {ms:,.1f} | {100 * sp[part] / total if total > 0 else 0:.1f}% | {PART_HELP[part]} |")
+        shares = [100 * d[part] / d["total"] if d["total"] > 0 else 0.0 for d in (sp, cpu)]
+        lines.append(
+            f"| {part} | {1000 * sp[part]:,.1f} | {shares[0]:.1f}% | {1000 * cpu[part]:,.1f} | {shares[1]:.1f}% "
+            f"| {PART_HELP[part]} |"
+        )
     return "\n".join(lines)
 
 

@@ -32,16 +32,18 @@ def _check_split(r):
     """The time split of one iteration: every part measured, none negative, the parts inside the iteration."""
     from ohmygoods_training.fast_ppo import PARTS
 
-    sp = r["split"]
-    assert set(sp) == {*PARTS, "other", "total"}
-    assert all(sp[k] >= 0 for k in PARTS) and sp["total"] > 0
-    assert sp["forward"] > 0 and sp["update"] > 0 and sp["env"] > 0
-    measured = sum(sp[k] for k in PARTS)
-    # the parts are sections inside the iteration: their sum is the iteration's time less the unattributed
-    # rest (league draws, rewards, GAE, the timer's own reads), which stays a small share of it
-    assert measured <= sp["total"] * 1.001
-    assert sp["other"] == pytest.approx(sp["total"] - measured)
-    assert 0 <= sp["other"] <= 0.35 * sp["total"]
+    for sp in (r["split"], r["split_cpu"]):
+        assert set(sp) == {*PARTS, "other", "total"}
+        assert all(sp[k] >= 0 for k in PARTS) and sp["total"] > 0
+        assert sp["forward"] > 0 and sp["update"] > 0
+        measured = sum(sp[k] for k in PARTS)
+        # the parts are sections inside the iteration: their sum is at most the iteration's time
+        assert measured <= sp["total"] * 1.001 + 1e-4
+        assert sp["other"] == pytest.approx(sp["total"] - measured)
+    # in CPU time (a busy machine's preemptions do not count), the unattributed rest (league draws, rewards,
+    # GAE, the timer's own reads) is a small share: the parts hold where the iteration's time goes
+    cpu = r["split_cpu"]
+    assert cpu["other"] <= 0.35 * cpu["total"] + 2e-3
     assert r["device"] == "cpu" and r["threads"] >= 1
 
 
