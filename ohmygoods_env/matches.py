@@ -5,11 +5,19 @@ that plays finished games for evaluation, tournaments, training statistics and t
   observation, the legal mask and its redacted information state; returns the finished game,
   each seat's thinking time and decisions (the tournament harness). The loop is the
   framework's :func:`~ohmygoods_env.framework.matches.play_match`, the one loop of every game.
-* :func:`play_games` — ``G`` games in one :class:`~ohmygoods_env.batch.BatchGames`, seats
+* :func:`play_batch` — ``G`` games in one :class:`~ohmygoods_env.batch.BatchGames`, seats
   rotating game by game (:func:`rotating_seats`); the agents answer batched, one call per
-  agent per step (training statistics, quick matches). :func:`rotating_seats` is the
-  framework's (:mod:`ohmygoods_env.framework.matches`); its ``play_games`` plays any
-  registered game one game at a time.
+  agent per step (training statistics, quick matches). Its old name ``play_games`` still
+  works (the same function).
+
+The one series player of every game is the framework's
+:func:`~ohmygoods_env.framework.matches.play_games` (one model per game, seeds from
+``derive_seed``, a :class:`~ohmygoods_env.framework.matches.GamesResult`). :func:`play_batch` is
+this game's batched fast path, kept beside it: it plays every game of a series at once in the
+compiled batch engine (game ``i`` dealt from ``framework.seeds.episode_seed(seed, i, 0)``; random
+play 1.2 ms a game against 7.9 ms one model at a time, heuristic 44 against 67 ms, on 2 shared
+cores), and the training statistics recorded so far (``ohmygoods_training.stats.match``) come from
+its stream, so it keeps its seeds and its ``(rewards, seat_of)`` result.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from .framework.matches import play_match, rotating_seats
 from .game_spec import OhMyGoodsModel
 from .policy import BatchPolicy, info_state_of, play_owned
 
-__all__ = ["play_game", "play_games", "rotating_seats"]
+__all__ = ["play_batch", "play_game", "play_games", "rotating_seats"]
 
 
 def _decide(agent: Any, model: OhMyGoodsModel, player: int) -> int:
@@ -43,7 +51,7 @@ def play_game(agents: Sequence[Any], num_players: int, rules: str, seed: int) ->
     return match.model.game, match.thinking, match.decisions
 
 
-def play_games(
+def play_batch(
     agents: Sequence[Any], num_games: int, num_players: int = 2, rules: str = "omg2", seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play ``num_games`` games between ``agents`` (one per seat), rotating the seats game by game.
@@ -60,3 +68,6 @@ def play_games(
     policies = [a if isinstance(a, BatchPolicy) else BatchPolicy(a) for a in agents]
     rewards = play_owned(games, rows, owner, policies.__getitem__)  # no learner seat: to the end
     return rewards, seat_of
+
+
+play_games = play_batch  # its earlier name (the framework's play_games is the series player of every game)

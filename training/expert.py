@@ -44,7 +44,7 @@ from ohmygoods_agents.slotnet import SlotNet, make_prior, prior_actions
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
-from ohmygoods_env.matches import play_games
+from ohmygoods_env.matches import play_batch as play_games
 from ohmygoods_env.policy import BatchPolicy, info_states_of
 
 SAMPLE_KEYS: tuple[str, ...] = ("obs", "mask", "info", "visits", "reward", "game")

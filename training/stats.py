@@ -1,8 +1,11 @@
 """Training's match results: one agent against a baseline (:func:`match`) or alone (:func:`solo_score`).
 
-The games are played by :func:`ohmygoods_env.matches.play_games`; the win rate and its Wilson 95%
-interval come from :mod:`ohmygoods_env.framework.stats` (ties count half). Nothing here imports
-stable-baselines3.
+The games are played in one batch by :func:`ohmygoods_env.matches.play_batch` (*Oh my Goods!*'s
+batched series player, whose seeds every recorded training statistic was played from); the win
+rate and its Wilson 95% interval come from :mod:`ohmygoods_env.framework.stats` (ties count half).
+:class:`BaselineResult` (called ``MatchResult`` before; the old name still works) is one agent's
+series against a baseline; ``framework.matches.MatchResult`` is one finished game. Nothing here
+imports stable-baselines3.
 """
 
 from __future__ import annotations
@@ -13,13 +16,13 @@ from typing import Any
 import numpy as np
 
 from ohmygoods_env.framework.stats import mean_interval, wilson, win_rate_interval
-from ohmygoods_env.matches import play_games
+from ohmygoods_env.matches import play_batch
 
 from .league_spec import opponent_agent
 
 
 @dataclass
-class MatchResult:
+class BaselineResult:
     """Outcome of ``games`` games of one agent against a baseline (win rate: ties count half)."""
 
     opponent: str
@@ -49,19 +52,22 @@ def match(
     num_players: int = 2,
     rules: str = "omg2",
     seed: int = 12345,
-) -> MatchResult:
+) -> BaselineResult:
     """``agent`` (batched ``act_batch``) against ``num_players - 1`` copies of a baseline, seats rotating."""
     import time
 
     t0 = time.perf_counter()
     opp = opponent_agent(opponent, seed)
     agents = [agent] + [opp] * (num_players - 1)
-    rewards, seat_of = play_games(agents, games, num_players, rules, seed)
+    rewards, seat_of = play_batch(agents, games, num_players, rules, seed)
     mine = rewards[np.arange(games), seat_of[:, 0]]
     wins, ties = int((mine > 0).sum()), int((mine == 0).sum())
     losses = games - wins - ties
     rate, lo, hi = win_rate_interval(wins, ties, games)
-    return MatchResult(opponent, games, wins, ties, losses, rate, lo, hi, time.perf_counter() - t0)
+    return BaselineResult(opponent, games, wins, ties, losses, rate, lo, hi, time.perf_counter() - t0)
+
+
+MatchResult = BaselineResult  # its earlier name
 
 
 @dataclass
@@ -91,9 +97,9 @@ def solo_score(agent: Any, games: int, rules: str = "omg2", seed: int = 12345) -
     import time
 
     t0 = time.perf_counter()
-    rewards, _ = play_games([agent], games, 1, rules, seed)  # solo: the reward is the score in every mode
+    rewards, _ = play_batch([agent], games, 1, rules, seed)  # solo: the reward is the score in every mode
     mean, lo, hi = mean_interval(rewards[:, 0])
     return SoloResult(games, float(mean), float(lo), float(hi), time.perf_counter() - t0)
 
 
-__all__ = ["MatchResult", "SoloResult", "match", "solo_score", "wilson"]
+__all__ = ["BaselineResult", "MatchResult", "SoloResult", "match", "solo_score", "wilson"]

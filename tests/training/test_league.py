@@ -11,7 +11,7 @@ from ohmygoods_training.league import LeagueVecEnv, OpponentPool, snapshot  # no
 from ohmygoods_training.stats import match, wilson  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
-from ohmygoods_env.matches import play_games  # noqa: E402
+from ohmygoods_env.matches import play_batch as play_games  # noqa: E402
 from ohmygoods_env.policy import RandomAgent  # noqa: E402
 
 
