@@ -404,44 +404,51 @@ def test_opponents_by_name_and_spec() -> None:
 
 
 def _declared_entry_points():
-    """The ``ohmygoods.agents`` entry points declared in pyproject.toml."""
+    """The entry points of the agents group ``ohmygoods.game_agents`` declared in pyproject.toml."""
     from importlib import metadata
     from pathlib import Path
 
     import tomllib
 
     root = Path(__file__).resolve().parents[2]
-    table = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"]["ohmygoods.agents"]
-    return [metadata.EntryPoint(name=k, value=v, group="ohmygoods.agents") for k, v in table.items()]
+    table = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"]["ohmygoods.game_agents"]
+    return [metadata.EntryPoint(name=k, value=v, group="ohmygoods.game_agents") for k, v in table.items()]
 
 
 def test_env_names_resolve_through_entry_points(monkeypatch) -> None:
     """With the names not registered, the envs find them through the entry point group, as an
     installed package declares it (pyproject.toml); the real declared entry points all load."""
     from ohmygoods_env import policy
+    from ohmygoods_env.framework import agents as fa
 
     declared = _declared_entry_points()
-    assert {ep.name for ep in declared} >= {"greedy", "heuristic", "mcts", "ppo", "sb3"}
-    monkeypatch.setattr(policy, "_REGISTRY", {"random": policy._REGISTRY["random"]})
-    monkeypatch.setattr(policy.metadata, "entry_points", lambda group=None: [e for e in declared if e.group == group])
+    assert {ep.name for ep in declared} >= {f"ohmygoods.{n}" for n in ("greedy", "heuristic", "mcts", "ppo", "sb3")}
+    only_random = {"*": dict(fa._REGISTRY["*"]), "ohmygoods": {"random": fa._REGISTRY["ohmygoods"]["random"]}}
+    monkeypatch.setattr(fa, "_REGISTRY", {k: dict(v) for k, v in only_random.items()})
+    real, ours = fa.metadata.entry_points, (fa.ENTRY_POINT_GROUP, policy.ENTRY_POINT_GROUP)
+
+    def entry_points(declared: list, **kw):  # the agent groups as declared; any other group (numba's) as installed
+        return [e for e in declared if e.group == kw["group"]] if kw.get("group") in ours else real(**kw)
+
+    monkeypatch.setattr(fa.metadata, "entry_points", lambda **kw: entry_points(declared, **kw))
     assert "heuristic" in policy.agent_names()
     env = OhMyGoodsEnv(num_players=2, opponents="heuristic")
     assert type(env.opponents[0]).__name__ == "HeuristicAgent"
     for ep in declared:
         assert callable(ep.load())
-    monkeypatch.setattr(policy.metadata, "entry_points", lambda group=None: [])
-    monkeypatch.setattr(policy, "_REGISTRY", {"random": policy._REGISTRY["random"]})
-    with pytest.raises(ValueError, match="ohmygoods.agents"):
+    monkeypatch.setattr(fa.metadata, "entry_points", lambda **kw: entry_points([], **kw))
+    monkeypatch.setattr(fa, "_REGISTRY", {k: dict(v) for k, v in only_random.items()})
+    with pytest.raises(ValueError, match="ohmygoods.game_agents"):
         OhMyGoodsEnv(num_players=2, opponents="heuristic")
 
 
 def test_installed_entry_points_match_pyproject() -> None:
     from importlib import metadata
 
-    installed = {ep.name: ep.value for ep in metadata.entry_points(group="ohmygoods.agents")}
-    if not installed:
+    installed = {ep.name: ep.value for ep in metadata.entry_points(group="ohmygoods.game_agents")}
+    if "ohmygoods.heuristic" not in installed:
         pytest.skip(
-            "the installed distribution predates the ohmygoods.agents entry points (reinstall: pip install -e .)"
+            "the installed distribution predates the ohmygoods.game_agents entry points (reinstall: pip install -e .)"
         )
     assert installed == {ep.name: ep.value for ep in _declared_entry_points()}
 
