@@ -340,14 +340,21 @@ class GameSpec:
       game's actions);
     * ``obs_bounds(num_players) -> (low, high)``: bounds of ``observe`` (scalars or arrays);
     * ``reward_modes``: the ``mode`` values ``rewards`` accepts;
-    * ``make_agent(spec, seed=None, **kwargs)``: the game's own agent registry, asked for
-      names the framework's registry (:mod:`ohmygoods_env.framework.agents`) does not know;
+    * ``make_agent(spec, seed=None, **kwargs)``: an older hook, a game's own agent registry asked
+      last for names the framework's one registry (:mod:`ohmygoods_env.framework.agents`) does not
+      know; no game here uses it (a game registers its agents with ``register_agent``);
     * ``action_ranges``: the layout's table of action ids, ``(name, start, size, ...)`` rows in
       id order (:class:`~.registry.Ranges`), told to external agents by name;
     * ``web``: the game's browser page, ``"module:Class"`` of its page kind for ``ohmygoods serve``
       (:class:`ohmygoods_env.apps.web_shell.WebKind`), imported only by the web shell; ``None``: no page;
+    * ``protocol``: the game's evaluation protocol shipped in its own folder, ``"package:file.json"``,
+      found by ``ohmygoods evaluate --game NAME`` besides the protocols in ``agents/data``; ``None``: none;
     * ``agent_entry_points``: older entry point groups whose every entry (``NAME = "module:factory"``)
-      is an agent of this game, read besides ``ohmygoods.game_agents`` (:mod:`.agents`).
+      is an agent of this game, read besides ``ohmygoods.game_agents`` (:mod:`.agents`);
+    * ``tools``: ``"module:OBJECT"`` of the game's :class:`GameTools` (what the shared commands need of
+      it: commands, rule sets, search agents, leaderboard place, ...), imported on first use by
+      :func:`game_tools` so importing a spec stays cheap; ``None``: the defaults (a game on the
+      framework alone).
     """
 
     name: str
