@@ -50,6 +50,7 @@ import numpy as np
 import torch
 from numba import njit
 from ohmygoods_agents.policy_agents import SlotNetAgent, sample_masked
+from ohmygoods_agents.reserved import check_unreserved
 from ohmygoods_agents.slotnet import NEG, SlotNet, make_prior
 from torch import nn
 
@@ -457,7 +458,7 @@ class SelfPlayRollout:
                     if self.prior is not None:
                         pa = self._to_device(buf, "prior", k, k + n)
                 with clock("forward"), torch.inference_mode():
-                    h = net.features(x)
+                    h = net.features(x, seats=P)  # every row is a P-player game: no slot encoding of empty seats
                     v = net.v(h).squeeze(1)
                     ids, valid = legal_index(m)
                     lg = legal_logits(net.policy_logits(h, pa), ids, valid)
@@ -507,7 +508,7 @@ class SelfPlayRollout:
             with clock("copy"):
                 o = torch.from_numpy(o).to(self.device)
             with clock("forward"), torch.inference_mode():
-                v = net.v(net.features(o)).squeeze(1).cpu()
+                v = net.v(net.features(o, seats=P)).squeeze(1).cpu()
             boot[cut] = v.numpy()
         adv = np.zeros(k, np.float32)
         gae_per_seat(values[:k], rewards[:k], next_idx[:k], done[:k], boot[:k], self.gamma, self.lam, adv)
@@ -627,7 +628,7 @@ class FastPPO:
         """PPO epochs over the batch (:func:`ppo_update`); returns mean losses of the last epoch."""
 
         def forward(i: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            h = self.net.features(batch["obs"][i])
+            h = self.net.features(batch["obs"][i], seats=self.cfg.players)
             pa = batch["prior"][i] if self.net.prior is not None else None
             return self.net.policy_logits(h, pa), self.net.v(h).squeeze(1)
 
@@ -899,6 +900,10 @@ def check_options(args: argparse.Namespace) -> None:
         League.parse(args.league, args.max_snapshots)
     except ValueError as exc:
         raise InputError(f"--league {args.league!r}: {exc}") from None
+    try:  # the games, the evaluations that choose the best network and the final one: never the reserved deals
+        check_unreserved((args.seed, args.seed + EVAL_SEED, args.seed + FINAL_SEED), f"--seed {args.seed}")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     if args.players > 1:
         check_agent(args.eval_vs, "--eval-vs")
     if args.bc_games:

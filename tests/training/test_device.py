@@ -152,3 +152,32 @@ def test_the_plan_says_where_the_run_goes(capsys):
 
     assert train.main(["--players", "2", "--minutes", "1", "--plan", "--device", "cpu", "--threads", "2"]) == 0
     assert "runs on: device cpu, 2 torch and numba thread(s)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_slot_encoder_skips_the_empty_seats_of_fewer_players_with_the_same_features(players):
+    """The loop passes ``seats=players`` to ``SlotNet.features``: seats beyond the player count hold no
+    building in any observation, so leaving them out of the slot encoder changes no feature (up to the
+    float rounding of a matrix product of another height)."""
+    import numpy as np
+    from ohmygoods_agents.slotnet import SLOT_END, SlotNet
+
+    from ohmygoods_env import layout as L
+    from ohmygoods_env.batch import BatchGames, make_rng, random_actions
+
+    g, rng = BatchGames(32, players, "omg2", 3), make_rng(32, 3)
+    obs = []
+    for _ in range(60):
+        obs.append(g.observe())
+        g.step(random_actions(g.masks(copy=False), rng))
+        g.reset()
+    x = torch.from_numpy(np.concatenate(obs))
+    slots = x[:, L.O_SLOTS : SLOT_END].reshape(-1, L.MAX_PLAYERS, L.MAX_SLOTS, L.SLOT_FEATURES)
+    assert not slots[:, players:, :, L.SF_PRESENT].any()  # the premise: no building beyond the players
+    assert slots[:, :players, :, L.SF_PRESENT].any()
+    torch.manual_seed(0)
+    net = SlotNet(32, 8)
+    with torch.no_grad():
+        fast, full = net.features(x, seats=players), net.features(x)
+    assert fast.shape == full.shape
+    assert torch.allclose(fast, full, rtol=1e-6, atol=1e-6)
