@@ -229,10 +229,28 @@ def _ladder(ladder: dict[str, Any], check_file_agent: Any) -> dict[str, dict[str
     return out
 
 
+def _spec_protocols() -> list[Path]:
+    """The protocol files games ship in their own folders (``GameSpec.protocol``: ``"package:file.json"``)."""
+    import importlib.util
+
+    from ohmygoods_env.framework.game import game_names
+
+    out = []
+    for name in game_names():
+        target = resolve_game(name).protocol
+        if target is not None:
+            package, _, file = target.partition(":")
+            found = importlib.util.find_spec(package)
+            if found is not None and found.origin is not None:
+                out.append(Path(found.origin).parent / file)
+    return out
+
+
 def protocol_files() -> dict[str, Path]:
-    """The shipped protocol of each game (``data/eval_protocol*.json``, the highest version per game)."""
+    """The shipped protocol of each game (``data/eval_protocol*.json`` and a game folder's ``GameSpec.protocol``,
+    the highest version per game)."""
     best: dict[str, tuple[int, Path]] = {}
-    for path in sorted(PROTOCOL_DIR.glob("eval_protocol*.json")):
+    for path in [*sorted(PROTOCOL_DIR.glob("eval_protocol*.json")), *_spec_protocols()]:
         try:
             data = json.loads(path.read_text())
             game, version = str(data.get("game", DEFAULT_GAME)), int(data["version"])

@@ -45,6 +45,7 @@ __all__ = sorted(_PUBLIC)
 # ids are each layout's (``layout.LAYOUT_VERSION``); tests/test_imports.py checks they agree.
 declare_game("ohmygoods", "ohmygoods_env.game_spec:OHMYGOODS")
 declare_game("artificium", "ohmygoods_env.artificium.game_spec:ARTIFICIUM")
+declare_game("goofspiel", "ohmygoods_env.goofspiel.game_spec:GOOFSPIEL")
 declare_env_ids(
     EnvIds(
         pettingzoo_id="ohmygoods/oh_my_goods-v2",

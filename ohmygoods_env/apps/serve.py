@@ -115,9 +115,9 @@ def __getattr__(name: str) -> Any:
     if name in _MOVED:
         return getattr(importlib.import_module(_MOVED[name]), name)
     if name == "WEB_GAMES":  # the games with a page: name -> "module:Class" of its page kind (from the specs)
-        from ..framework.game import game_spec
+        from .web_shell import page_target
 
-        return {game: game_spec(game).web for game in web_games()}
+        return {game: page_target(game) for game in web_games()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -10,11 +10,13 @@ game's page with ``static/shell.js`` and ``shell.css`` put in) and what a replay
 
 A game supplies its page through its spec: :attr:`ohmygoods_env.framework.game.GameSpec.web`
 names its page kind (``"module:Class"``, a :class:`WebKind`), imported here when the game is
-first asked for (:func:`web_kind`). Every registered game that names one is offered on every
-page (``GET /api/games``: a person chooses the game in the page, ``/?game=NAME``). *Oh my
-Goods!*'s page kind is :mod:`ohmygoods_env.apps.web_ohmygoods`, *Artificium*'s
-:mod:`ohmygoods_env.apps.web_artificium`; each imports this module, and this module imports
-neither (``tests/test_imports.py`` finds no import circle).
+first asked for (:func:`web_kind`); a game whose spec names none gets the generic page
+(:data:`GENERIC_PAGE`, :mod:`ohmygoods_env.apps.web_generic`: the seat's text view and its legal
+actions as buttons). Every registered game is offered on every page (``GET /api/games``: a person
+chooses the game in the page, ``/?game=NAME``). *Oh my Goods!*'s page kind is
+:mod:`ohmygoods_env.apps.web_ohmygoods`, *Artificium*'s :mod:`ohmygoods_env.apps.web_artificium`;
+each imports this module, and this module imports none of them (each is named by a string:
+``tests/test_imports.py`` finds no import circle).
 """
 
 from __future__ import annotations
@@ -261,28 +263,35 @@ class WebKind(Protocol):
 
 
 _KINDS: dict[str, WebKind] = {}
+#: the page kind of every game whose spec names none (``GameSpec.web`` None): the seat's text view and its
+#: legal actions as buttons (:mod:`ohmygoods_env.apps.web_generic`), made with the game's name
+GENERIC_PAGE = "ohmygoods_env.apps.web_generic:GenericWeb"
+
+
+def page_target(game: str) -> str:
+    """``"module:Class"`` of the registered ``game``'s page kind: its spec's ``web``, else :data:`GENERIC_PAGE`."""
+    return game_spec(game).web or GENERIC_PAGE
 
 
 def web_kind(game: str) -> WebKind:
-    """The :class:`WebKind` of the registered ``game``, from its spec's ``web`` (made once per process);
-    ``ValueError`` names the games that have a page."""
+    """The :class:`WebKind` of the registered ``game`` (made once per process): the one its spec names
+    (``web``), else the generic page's for that game; ``ValueError`` names the games that have a page."""
     kind = _KINDS.get(game) if isinstance(game, str) else None
     if kind is not None:
         return kind
     try:
-        target = game_spec(game).web
+        spec = game_spec(game)
     except (TypeError, ValueError):
-        target = None
-    if target is None:
-        raise ValueError(f"no browser page for game {game!r}: expected one of {web_games()}")
-    module, _, cls = target.partition(":")
-    kind = _KINDS[game] = getattr(importlib.import_module(module), cls)()
+        raise ValueError(f"no browser page for game {game!r}: expected one of {web_games()}") from None
+    module, _, cls = (spec.web or GENERIC_PAGE).partition(":")
+    made = getattr(importlib.import_module(module), cls)
+    kind = _KINDS[spec.name] = made() if spec.web else made(spec.name)
     return kind
 
 
 def web_games() -> list[str]:
-    """The registered games whose spec names a browser page, sorted."""
-    return [name for name in game_names() if game_spec(name).web is not None]
+    """The registered games, each of which has a browser page (its own, or the generic one), sorted."""
+    return game_names()
 
 
 def game_choices() -> list[dict[str, str]]:

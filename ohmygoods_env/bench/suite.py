@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import anchors, engine, marl
+from . import anchors, engine, forward, marl
 from .artificium import artificium_rows
 from .table import Row
 
@@ -14,7 +14,7 @@ SIZES = (1, 16, 256, 1024, 4096, 16384)
 
 def suite(sizes: tuple[int, ...] = SIZES, seconds: float = 2.0, with_anchors: bool = True) -> list[Row]:
     """Our rows (one ``BatchGames.step`` row per size, then the other modes, front ends and envs, then
-    *Artificium*'s engine), then the anchors."""
+    *Artificium*'s engine, then every registered game's forward model), then the anchors."""
     big, mid, small = max(sizes), min(max(sizes), 1024), min(max(sizes), 256)
     rows = [engine.bench_batch(size, seconds) for size in sizes]
     rows.append(engine.bench_batch(big, seconds, mode="play_random"))
@@ -26,6 +26,7 @@ def suite(sizes: tuple[int, ...] = SIZES, seconds: float = 2.0, with_anchors: bo
     rows.append(engine.bench_gym(seconds))
     rows.append(engine.bench_aec(seconds))
     rows.extend(artificium_rows(seconds))
+    rows.extend(forward.forward_rows(seconds))  # every registered game's forward model, the generic row
     if with_anchors:
         rows += [anchors.bench_pgx(seconds), anchors.bench_openspiel(seconds), anchors.bench_pz_connect_four(seconds)]
     return rows

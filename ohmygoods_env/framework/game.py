@@ -374,6 +374,7 @@ class GameSpec:
     action_ranges: tuple[tuple, ...] = ()
     web: str | None = None
     agent_entry_points: tuple[str, ...] = ()
+    protocol: str | None = None
 
     def check_num_players(self, num_players: object) -> int:
         """``num_players`` as an int in ``[min_players, max_players]`` (``TypeError`` / ``ValueError``)."""

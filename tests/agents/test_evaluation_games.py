@@ -60,24 +60,40 @@ def test_player_counts_come_from_the_games_spec() -> None:
     assert E.agent_player_counts("heuristic") == (1, 2, 3, 4)
 
 
-def test_a_game_without_a_protocol_or_an_unknown_game_is_named(tmp_path) -> None:
-    from ohmygoods_env.framework.examples import GOOFSPIEL
+def test_a_game_without_a_protocol_or_an_unknown_game_is_named(tmp_path, monkeypatch) -> None:
+    import dataclasses
+
+    import ohmygoods_env.framework.game as fg
+    from ohmygoods_env.goofspiel.game_spec import GOOFSPIEL
 
     with pytest.raises(ValueError, match=r"unknown game 'chess': registered games are \[.*'artificium'"):
         E.load_protocol(game="chess")
+    bare = dataclasses.replace(GOOFSPIEL, name="bare", title="Bare", protocol=None)  # a game without a protocol
+    monkeypatch.setitem(fg._GAMES, "bare", bare)
     with pytest.raises(
-        ValueError, match=r"no evaluation protocol for Goofspiel .*protocols ship for \['artificium', 'ohmygoods'\]"
+        ValueError,
+        match=r"no evaluation protocol for Bare .*protocols ship for \['artificium', 'goofspiel', 'ohmygoods'\]",
     ):
-        E.load_protocol(game=GOOFSPIEL.name)
+        E.load_protocol(game="bare")
     with pytest.raises(ValueError, match="is for the game 'artificium', not 'ohmygoods'"):
         E.load_protocol(E.protocol_file(ART), game="ohmygoods")
     with pytest.raises(ValueError, match="the protocol is for the game 'artificium', not 'ohmygoods'"):
         E.evaluate("random", protocol=art_protocol(), game="ohmygoods", progress=False)
 
 
+def test_a_game_folder_ships_its_protocol_through_its_spec() -> None:
+    """Goofspiel's protocol lives in its folder (GameSpec.protocol), and the evaluation finds it."""
+    from ohmygoods_env.goofspiel.game_spec import GOOFSPIEL
+
+    path = E.protocol_files()["goofspiel"]
+    assert path.parent.name == "goofspiel" and GOOFSPIEL.protocol == "ohmygoods_env.goofspiel:eval_protocol.json"
+    p = E.load_protocol(game="goofspiel")
+    assert p.game == "goofspiel" and {"smoke", "standard", "full"} <= set(p.tiers)
+
+
 def test_another_registered_game_needs_only_a_protocol_file(tmp_path) -> None:
     """Goofspiel (the framework's example game): a protocol file of its own, and the machinery plays it."""
-    from ohmygoods_env.framework.examples import GOOFSPIEL
+    from ohmygoods_env.goofspiel.game_spec import GOOFSPIEL
 
     data = {
         "game": GOOFSPIEL.name,

@@ -5,7 +5,8 @@
 * every registered game whose spec names a page is served by the same server: ``GET /api/games``
   lists them, ``/?game=NAME`` is that game's page, ``/api/agents?game=NAME`` its offer and
   ``POST /api/new`` with ``game`` starts one, whatever game ``/`` shows;
-* a game with no page (the framework's Goofspiel) is refused with the games that have one.
+* a game with no page of its own (Goofspiel) gets the generic page; an unknown game is refused with
+  the games that have one.
 """
 
 from __future__ import annotations
@@ -57,9 +58,10 @@ def test_the_shell_serve_and_replay_load_no_games_module(tmp_path: Path) -> None
 
 def test_each_game_names_its_page_in_its_spec_and_the_shell_finds_it() -> None:
     served = WS.web_games()
-    assert {"ohmygoods", "artificium"} <= set(served)
+    assert {"ohmygoods", "artificium", "goofspiel"} <= set(served) and served == game_names()
     for name in served:
-        target = game_spec(name).web
+        target = WS.page_target(name)
+        assert target == (game_spec(name).web or WS.GENERIC_PAGE)
         assert target.startswith("ohmygoods_env.apps.web_") and target.count(":") == 1, target
         kind = WS.web_kind(name)
         assert kind.name == name and kind is WS.web_kind(name)  # made once
@@ -68,16 +70,17 @@ def test_each_game_names_its_page_in_its_spec_and_the_shell_finds_it() -> None:
     assert {g["name"]: g["title"] for g in WS.game_choices()} == {n: game_spec(n).title for n in served}
 
 
-def test_a_game_without_a_page_is_refused_naming_those_with_one() -> None:
-    from ohmygoods_env.framework import examples  # noqa: F401  (registers goofspiel)
+def test_a_game_without_a_page_of_its_own_gets_the_generic_page_and_an_unknown_one_is_refused() -> None:
+    from ohmygoods_env.apps.web_generic import GenericWeb
 
-    assert "goofspiel" in game_names() and game_spec("goofspiel").web is None
-    assert "goofspiel" not in WS.web_games()
-    for game in ("goofspiel", "chess", 3):
-        with pytest.raises(ValueError, match=r"no browser page for game .*'artificium'.*'ohmygoods'"):
+    assert game_spec("goofspiel").web is None
+    assert type(WS.web_kind("goofspiel")) is GenericWeb and WS.web_kind("goofspiel").page == "generic.html"
+    assert type(WS.web_kind("artificium")) is not GenericWeb  # a game's own page comes first
+    for game in ("chess", 3):
+        with pytest.raises(ValueError, match=r"no browser page for game .*'artificium'.*'goofspiel'.*'ohmygoods'"):
             WS.web_kind(game)
     with pytest.raises(ValueError, match="no browser page"):
-        WS.GameServer(("127.0.0.1", 0), "goofspiel")  # refused before a port is bound
+        WS.GameServer(("127.0.0.1", 0), "chess")  # refused before a port is bound
 
 
 def test_one_server_offers_and_starts_every_game(server) -> None:
@@ -116,7 +119,6 @@ def test_a_watched_game_of_another_game_downloads_that_games_replay(server) -> N
 @pytest.mark.parametrize(
     ("path", "body"),
     [
-        ("/?game=goofspiel", None),
         ("/?game=nosuch", None),
         ("/api/agents?game=nosuch", None),
         ("/api/new", {"game": "nosuch", "players": 2}),

@@ -9,7 +9,7 @@ import sys
 CODE = """
 import sys
 import ohmygoods_env  # registers the games
-import ohmygoods_env.framework.examples  # registers goofspiel
+import ohmygoods_env.goofspiel.game_spec  # noqa: F401  (registers goofspiel)
 from ohmygoods_env.framework.agents import agent_names, make_agent
 assert "ohmygoods_agents" not in sys.modules
 art, goof = agent_names("artificium"), agent_names("goofspiel")

@@ -15,7 +15,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
-import ohmygoods_env.framework.examples  # noqa: F401  (registers "goofspiel")
+import ohmygoods_env.goofspiel.game_spec  # noqa: F401  (registers "goofspiel")
 from ohmygoods_env.framework.envs import (
     GameAECEnv,
     GameParallelEnv,

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from ohmygoods_env.framework import game as fg
-from ohmygoods_env.framework.examples import GOOFSPIEL, Goofspiel
 from ohmygoods_env.framework.game import (
     ForwardModel,
     GameOverError,
@@ -16,6 +15,7 @@ from ohmygoods_env.framework.game import (
     game_spec,
     register_game,
 )
+from ohmygoods_env.goofspiel.game_spec import GOOFSPIEL, Goofspiel
 
 
 def _snapshot(g: Goofspiel) -> tuple:
@@ -202,9 +202,10 @@ def test_a_game_not_imported_yet_is_found_through_its_entry_point(monkeypatch: p
     from importlib import metadata
 
     monkeypatch.delitem(fg._GAMES, "goofspiel")
+    monkeypatch.delitem(fg._DECLARED, "goofspiel")  # the package root declares it: only the entry point is left
     eps = [
-        metadata.EntryPoint("goofspiel", "ohmygoods_env.framework.examples:GOOFSPIEL", fg.ENTRY_POINT_GROUP),
-        metadata.EntryPoint("wrong", "ohmygoods_env.framework.examples:GOOFSPIEL", fg.ENTRY_POINT_GROUP),
+        metadata.EntryPoint("goofspiel", "ohmygoods_env.goofspiel.game_spec:GOOFSPIEL", fg.ENTRY_POINT_GROUP),
+        metadata.EntryPoint("wrong", "ohmygoods_env.goofspiel.game_spec:GOOFSPIEL", fg.ENTRY_POINT_GROUP),
     ]
     monkeypatch.setattr(fg.metadata, "entry_points", lambda group: eps if group == fg.ENTRY_POINT_GROUP else [])
     assert game_spec("goofspiel") is GOOFSPIEL and "goofspiel" in game_names()

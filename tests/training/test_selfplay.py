@@ -25,7 +25,7 @@ from ohmygoods_training.selfplay import (
     save_net,
 )
 
-import ohmygoods_env.framework.examples  # noqa: F401  (registers goofspiel)
+import ohmygoods_env.goofspiel.game_spec  # noqa: F401  (registers goofspiel)
 from ohmygoods_env.artificium import Game
 from ohmygoods_env.artificium import layout as AL
 from ohmygoods_env.framework.agents import agent_names, choose, make_agent

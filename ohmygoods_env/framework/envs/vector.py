@@ -4,7 +4,7 @@ A thin numpy loop over a list of forward models (a game with a compiled batch en
 offer a faster one of the same shape). Every call returns a :class:`VecStep`::
 
     import numpy as np
-    import ohmygoods_env.framework.examples  # registers "goofspiel"
+    import ohmygoods_env  # declares "goofspiel" (ohmygoods_env/goofspiel/)
     from ohmygoods_env.framework.envs.vector import VectorGameEnv, random_actions
 
     env = VectorGameEnv("goofspiel", num_games=8, num_players=3, seed=0)
