@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
+import ohmygoods_agents  # noqa: F401  (registers every agent first: the tests below patch copies of the tables)
 import pytest
 
 from ohmygoods_env import policy
@@ -127,3 +128,41 @@ def test_default_game_is_defined_once_from_the_registry() -> None:
     for module in (evaluation, external, tournament, app_evaluate, app_tournament):
         assert "DEFAULT_GAME = " not in Path(module.__file__).read_text(encoding="utf-8"), module.__name__
         assert module.DEFAULT_GAME == DEFAULT_GAME
+
+
+#: the ohmygoods.agents group as pyproject.toml declared it before the registries became one (commit ab13e27)
+OLD_GROUP = {
+    "greedy": "GreedyAgent",
+    "gumbel": "GumbelAgent",
+    "heuristic": "HeuristicAgent",
+    "mcts": "MCTSAgent",
+    "ppo": "SlotNetAgent",
+    "ppo-3p": "SlotNetAgent",
+    "ppo-4p": "SlotNetAgent",
+    "ppo-solo": "SlotNetAgent",
+}
+
+
+def test_every_old_name_resolves_from_a_package_declaring_the_older_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A distribution that still declares the old names in ``ohmygoods.agents`` (and nothing in the new group)
+    resolves each of them, with the registry emptied but for ``random``."""
+    eps = [
+        metadata.EntryPoint(name, f"ohmygoods_agents.registry:{name.replace('-', '_')}", policy.ENTRY_POINT_GROUP)
+        for name in OLD_GROUP
+    ]
+    real = fa.metadata.entry_points
+
+    def entry_points(**kw):  # the agent groups as that distribution declares them; numba's as installed
+        if kw.get("group") == policy.ENTRY_POINT_GROUP:
+            return eps
+        return [] if kw.get("group") == fa.ENTRY_POINT_GROUP else real(**kw)
+
+    monkeypatch.setattr(fa.metadata, "entry_points", entry_points)
+    monkeypatch.setattr(
+        fa, "_REGISTRY", {"*": dict(fa._REGISTRY["*"]), "ohmygoods": {"random": fa._REGISTRY["ohmygoods"]["random"]}}
+    )
+    monkeypatch.setattr(fa, "_LOADED_PROVIDERS", {"ohmygoods_agents.registry"})  # imported already: no re-registration
+    assert set(OLD_GROUP) <= set(policy.agent_names())
+    for name, cls in OLD_GROUP.items():
+        assert type(policy.make_agent(name, seed=0)).__name__ == cls, name
+        assert fa._REGISTRY["ohmygoods"][name][1] == f"from the entry point {eps[list(OLD_GROUP).index(name)].value}"
