@@ -188,6 +188,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Evaluate; returns 0. See ``--help``."""
     args = parse_args(argv)
+    from ohmygoods_agents.reserved import check_unreserved
+
+    try:  # a checkpoint's figures here may choose among checkpoints; the reserved deals: ohmygoods evaluate
+        check_unreserved(args.seed, f"--seed {args.seed}")
+    except ValueError as exc:
+        print(f"python -m ohmygoods_training.evaluate: error: {exc}", file=sys.stderr)
+        return 2
     ckpt = Path(args.checkpoint)
     if not ckpt.exists():
         print(f"no checkpoint at {ckpt}", file=sys.stderr)

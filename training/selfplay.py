@@ -51,6 +51,7 @@ import numpy as np
 import torch
 from ohmygoods_agents.checkpoint import CheckpointError, load_policy, read_checkpoint, same_layout, save_checkpoint
 from ohmygoods_agents.policy_agents import MLPAgent, sample_masked
+from ohmygoods_agents.reserved import check_unreserved
 from torch import nn
 
 from ohmygoods_env.framework.agents import agent_names, choose, make_agent
@@ -813,7 +814,10 @@ def prepare(args: argparse.Namespace) -> tuple[Config, ActorCritic | None]:
         _check_agent(spec, args.bc_teacher, "--bc-teacher")
     try:
         resolve_device(getattr(args, "device", "cpu"))
-    except LoopInputError as exc:
+        check_unreserved(
+            args.seed, f"--seed {args.seed}" + (" (--evaluate chooses snapshots)" if args.evaluate else "")
+        )
+    except (LoopInputError, ValueError) as exc:
         raise InputError(str(exc)) from None
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise InputError(f"--out {args.out}: a file is there; expected a folder")

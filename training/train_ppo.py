@@ -171,6 +171,10 @@ def check_inputs(args: argparse.Namespace) -> None:
     check_agent(args.best_vs, "--best-vs")
     if args.bc_games:
         check_agent(args.bc_teacher, "--bc-teacher")
+    from ohmygoods_agents.reserved import check_unreserved
+
+    # the games, the evaluations that keep the best model (seed + 7919) and the final one (seed + 104729)
+    check_unreserved((args.seed, args.seed + 7919, args.seed + 104729), f"--seed {args.seed}")
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise ValueError(f"--out {args.out}: a file is there; expected a folder")
     if args.resume and not Path(args.resume).is_file():

@@ -2,7 +2,7 @@
 
 Three forms, each turning arguments into calls of that module:
 
-* ``ohmygoods evaluate AGENT [--quick] [--players 2,3] [--workers 2] [--out DIR]`` — the report
+* ``ohmygoods evaluate AGENT [--tier smoke|standard|full] [--players 2,3] [--workers 2] [--out DIR]`` — the report
   card of one agent: ``report.json``, ``report.md``, ``report.png`` and the games
   (``games_<n>p.jsonl``) in ``DIR``. A folder that already holds games is refused unless
   ``--resume`` keeps them (and plays only the missing ones).
@@ -12,10 +12,14 @@ Three forms, each turning arguments into calls of that module:
   played are replaced) and writes ``docs/leaderboard.md`` from every card there.
 
 ``--game`` picks the registered game and with it its shipped protocol, player counts and
-default tier (default *Oh my Goods!*; ``--game artificium``: 2-6 players, tiers ``smoke``,
-``standard`` and ``full``, the cards in ``docs/artificium/leaderboard/`` and the page
-``docs/artificium/leaderboard.md``). Any agent name the game's registry resolves can be
-evaluated, one from an entry point included.
+default tier (default *Oh my Goods!*; ``--game artificium``: 2-6 players, the cards in
+``docs/artificium/leaderboard/`` and the page ``docs/artificium/leaderboard.md``). Every game's
+protocol has the tiers ``smoke``, ``standard`` and ``full`` (``--quick`` and ``--tier quick``:
+*Oh my Goods!*'s older name of ``standard``, its protocol's ``tier_aliases``). What differs per
+game comes from its spec and tools (:func:`~ohmygoods_env.framework.game.game_tools`: search
+agents for ``mcts-N``, the leaderboard's agents and folder, the engine to warm); this module
+names no game. Any agent name the game's registry resolves can be evaluated, one from an
+entry point included.
 
 Arguments are checked before any game is played; bad ones exit with status 2 and a message.
 So are the files read: a protocol file (``Protocol.from_dict``), the report cards
@@ -36,11 +40,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..framework.game import DEFAULT_GAME
+from ..framework.game import DEFAULT_GAME, game_tools
 from .common import int_at_least, parser, positive_float, workers_arg
-
-#: the agents of Oh my Goods!'s leaderboard (another game's: its protocol's ladder)
-LEADERBOARD_AGENTS = "random,greedy,heuristic,mcts-100,ppo,ppo-3p,ppo-4p,ppo-solo"
 
 
 def _comma_counts(text: str) -> list[int]:
@@ -76,12 +77,14 @@ def _parser() -> argparse.ArgumentParser:
         "of --protocol)",
     )
     tier = ap.add_mutually_exclusive_group()
-    tier.add_argument("--quick", action="store_true", help="the quick tier (about 5 minutes on 2 cores)")
+    tier.add_argument(
+        "--quick", action="store_true", help="Oh my Goods!'s older name of --tier standard (its protocol's alias)"
+    )
     tier.add_argument(
         "--tier",
         default=None,
-        help="tier of the protocol: full or quick; artificium: smoke, standard or full (default: the protocol's "
-        "own, full; artificium standard)",
+        help="tier of the protocol, every game: smoke (seconds), standard (minutes) or full (docs/evaluation.md); "
+        "default: the protocol's own (ohmygoods full, artificium standard)",
     )
     ap.add_argument(
         "--players",
@@ -105,6 +108,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--trust-pickle", action="store_true", help="allow an AGENT that loads a Stable-Baselines3 zip")
     ap.add_argument("--protocol", default=None, help="a protocol JSON file instead of the shipped one")
+    ap.add_argument(
+        "--deals",
+        choices=("protocol", "reserved"),
+        default="protocol",
+        help="the protocol's deal set, or the reserved one kept for the final figures of shipped agents "
+        "(no training run or snapshot choice may use it; docs/evaluation.md)",
+    )
+    ap.add_argument(
+        "--opponents",
+        default=None,
+        help="play only these ladder agents, a comma list such as heuristic (default: the tier's whole ladder)",
+    )
+    ap.add_argument(
+        "--deals-per-opponent",
+        type=int_at_least(1),
+        default=None,
+        help="deals against every opponent instead of the tier's (each played from every seat); more than the "
+        "protocol's deal set holds: only with --deals reserved",
+    )
     ap.add_argument("--no-plot", action="store_true", help="write no report.png")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"), help="compare two reports and exit")
@@ -114,14 +136,14 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--agents",
         default=None,
-        help=f"--leaderboard: agents (mcts-N: mcts with N sims; default {LEADERBOARD_AGENTS}; another game: "
-        "its protocol's ladder)",
+        help="--leaderboard: agents (mcts-N: a search agent with N sims; default: the game's leaderboard agents, "
+        "else its protocol's ladder)",
     )
     ap.add_argument(
         "--reports",
         default=None,
-        help="--leaderboard: folder of the report cards (default docs/leaderboard; another game: "
-        "docs/GAME/leaderboard)",
+        help="--leaderboard: folder of the report cards (default: the game's, docs/leaderboard for ohmygoods, "
+        "docs/GAME/leaderboard for another)",
     )
     ap.add_argument(
         "--markdown",
@@ -140,8 +162,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def agent_setup(spec: str, args: argparse.Namespace, trusted: bool = True) -> tuple[str, dict[str, Any], str]:
-    """``(spec, make_agent keyword arguments, label)``; ``mcts-N`` is ``mcts`` with ``N`` simulations
-    (*Oh my Goods!*; another game's agents are taken by their names as they are). ``trusted``: the
+    """``(spec, make_agent keyword arguments, label)``; ``NAME-N`` is ``NAME`` with ``N`` simulations for a
+    search agent of the game (its tools' ``search_agents``: *Oh my Goods!*'s ``mcts``; other agents are
+    taken by their names as they are). ``trusted``: the
     spec was named on this command line, so ``exec:`` may run and ``--trust-pickle`` reaches it; an
     agent name from a file (a protocol's ladder) gets neither."""
     kwargs: dict[str, Any] = {}
@@ -149,12 +172,11 @@ def agent_setup(spec: str, args: argparse.Namespace, trusted: bool = True) -> tu
     name, _, arg = spec.partition(":")
     if name == "exec" and trusted:  # named on this command line: the user allows the program to run (any game)
         kwargs = {"timeout": args.exec_timeout, "allow_exec": True}
-    elif (getattr(args, "game", None) or DEFAULT_GAME) != DEFAULT_GAME:
-        pass  # mcts-N and --mcts-sims are Oh my Goods!'s
-    elif name.startswith("mcts-") and name[5:].isdigit():
-        kwargs = {"sims": int(name[5:]), "seconds": None}
-        spec = "mcts" + (f":{arg}" if arg else "")
-    elif name == "mcts" and args.mcts_sims is not None:
+    elif _search_sims(name, args) is not None:
+        base, sims = _search_sims(name, args)
+        kwargs = {"sims": sims, "seconds": None}
+        spec = base + (f":{arg}" if arg else "")
+    elif name in game_tools(getattr(args, "game", None) or DEFAULT_GAME).search_agents and args.mcts_sims is not None:
         kwargs = {"sims": args.mcts_sims, "seconds": None}
         label = f"{spec}-{args.mcts_sims}"
     if args.trust_pickle and trusted:
@@ -163,6 +185,14 @@ def agent_setup(spec: str, args: argparse.Namespace, trusted: bool = True) -> tu
         if loads_pickle(spec):
             kwargs["trust_pickle"] = True
     return spec, kwargs, label
+
+
+def _search_sims(name: str, args: argparse.Namespace) -> tuple[str, int] | None:
+    """``(agent, sims)`` of ``NAME-N`` for a search agent ``NAME`` of the game, else None."""
+    base, _, sims = name.rpartition("-")
+    if base in game_tools(getattr(args, "game", None) or DEFAULT_GAME).search_agents and sims.isdigit():
+        return base, int(sims)
+    return None
 
 
 def _check_agent(ap: argparse.ArgumentParser, spec: str, kwargs: dict[str, Any], game: str = DEFAULT_GAME) -> None:
@@ -238,11 +268,11 @@ def _leaderboard(ap: argparse.ArgumentParser, args: argparse.Namespace, protocol
     from ohmygoods_env.framework.files import OutputError, check_output
 
     game = protocol.game
-    other = game != DEFAULT_GAME
-    reports_dir = Path(args.reports or (f"docs/{game}/leaderboard" if other else "docs/leaderboard"))
-    markdown = args.markdown or (f"docs/{game}/leaderboard.md" if other else "docs/leaderboard.md")
-    named = args.agents is not None  # named on this command line, else the protocol's (a file: no permission)
-    agents = args.agents or (",".join(protocol.ladder) if other else LEADERBOARD_AGENTS)
+    place = E.leaderboard_dir(game)
+    reports_dir = Path(args.reports or f"{place}/leaderboard")
+    markdown = args.markdown or f"{place}/leaderboard.md"
+    named = args.agents is not None  # named on this command line, else the game's or its protocol's: no permission
+    agents = args.agents or game_tools(game).leaderboard_agents or ",".join(protocol.ladder)
     setups = [agent_setup(s.strip(), args, trusted=named) for s in agents.split(",") if s.strip()]
     if reports_dir.exists() and not reports_dir.is_dir():
         ap.error(f"--reports {str(reports_dir)!r} is a file; name the folder of the report cards")
@@ -293,6 +323,41 @@ def _leaderboard(ap: argparse.ArgumentParser, args: argparse.Namespace, protocol
     return 0
 
 
+def _deals_and_opponents(ap: argparse.ArgumentParser, args: argparse.Namespace, protocol: Any, tier: str) -> Any:
+    """The protocol as ``--deals`` and ``--opponents`` ask: on the reserved deals
+    (:func:`ohmygoods_agents.reserved.reserved_protocol`), and with only the named ladder agents in
+    the tiers. The leaderboard keeps the protocol's deals and whole ladder (its cards are compared)."""
+    import dataclasses
+
+    if args.leaderboard and (args.deals != "protocol" or args.opponents or args.deals_per_opponent):
+        ap.error(
+            "--leaderboard plays the protocol's deals, tiers and whole ladder: drop --deals, --opponents and "
+            "--deals-per-opponent"
+        )
+    count = args.deals_per_opponent
+    if args.deals == "reserved":
+        from ohmygoods_agents.reserved import reserved_protocol
+
+        protocol = reserved_protocol(protocol, count or 0)
+    elif count is not None and any(count > len(protocol.deals.get(n, [])) for n in args.players or protocol.deals):
+        held = min(len(protocol.deals.get(n, [])) for n in args.players or protocol.deals)
+        ap.error(f"--deals-per-opponent {count}: the protocol's deal set holds {held}; more: with --deals reserved")
+    names = [x.strip() for x in (args.opponents or ",".join(protocol.ladder)).split(",") if x.strip()]
+    bad = [x for x in names if x not in protocol.ladder]
+    if not names or bad:
+        ap.error(
+            f"--opponents: {bad[0] if bad else args.opponents!r} is not a ladder agent of {protocol.game}: "
+            f"expected some of {','.join(protocol.ladder)}"
+        )
+    if args.opponents is None and count is None:
+        return protocol
+    tiers = {
+        t: {n: {o: count or d for o, d in plan.items() if n == 1 or o in names} for n, plan in by_n.items()}
+        for t, by_n in protocol.tiers.items()
+    }
+    return dataclasses.replace(protocol, tiers={t: {n: p for n, p in by_n.items() if p} for t, by_n in tiers.items()})
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``ohmygoods evaluate``; returns the exit status."""
     from ohmygoods_agents import evaluation as E
@@ -306,15 +371,17 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         ap.error(f"--game {args.game}: {exc}" if args.protocol is None else f"--protocol: {exc}")
     args.game = protocol.game
-    tier = "quick" if args.quick else (args.tier or protocol.default_tier)
-    if tier not in protocol.tiers:
-        ap.error(f"--tier: unknown tier {tier!r}, the protocol of {protocol.game} has {sorted(protocol.tiers)}")
+    try:
+        tier = protocol.tier_name("quick" if args.quick else (args.tier or protocol.default_tier))
+    except ValueError as exc:
+        ap.error(f"--tier: {exc}")
     bad = [n for n in args.players or () if n not in protocol.player_counts]
     if bad:
         ap.error(
             f"--players: {bad[0]} is not allowed for {protocol.game}: expected some of "
             f"{','.join(map(str, protocol.player_counts))} ({E.player_counts_text(protocol.game)})"
         )
+    protocol = _deals_and_opponents(ap, args, protocol, tier)
     if args.leaderboard:
         return _leaderboard(ap, args, protocol, tier)
     if not args.agent:
@@ -326,10 +393,9 @@ def main(argv: list[str] | None = None) -> int:
     for n in args.players or ():
         if not protocol.plan(tier, n):
             ap.error(f"--players: tier {tier!r} has no games for {n} players")
-    name = E.report_file_name(label).removesuffix(".json")
-    if protocol.game != DEFAULT_GAME:
-        name = f"{protocol.game}_{name}"
-    out = Path(args.out or f"evaluations/{name}_{tier}")
+    prefix = game_tools(protocol.game).out_prefix
+    name = (f"{protocol.game}_" if prefix is None else prefix) + E.report_file_name(label).removesuffix(".json")
+    out = Path(args.out or f"evaluations/{name}_{tier}" + ("_reserved" if args.deals == "reserved" else ""))
     if out.exists() and not out.is_dir():
         ap.error(f"--out {str(out)!r} is a file, not a folder; name a folder for the report (it is created if missing)")
     counts = list(args.players or E.agent_player_counts(spec, protocol.game))
@@ -337,10 +403,9 @@ def main(argv: list[str] | None = None) -> int:
     held = sorted(out.glob("games_*p.jsonl")) if out.is_dir() else []
     if held and not args.resume:
         ap.error(f"{out} already holds games ({held[0].name}); nothing was deleted. Pass --resume or another --out")
-    if protocol.game == DEFAULT_GAME:
-        from .common import warm_engine
-
-        warm_engine()
+    warm = game_tools(protocol.game).warm
+    if warm is not None:
+        warm()
     report = _run_one(ap, args, protocol, tier, spec, kwargs, label, out)
     if report is None:
         return 1
