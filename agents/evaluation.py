@@ -34,6 +34,7 @@ any machine and with any number of workers.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import platform
@@ -45,7 +46,7 @@ import numpy as np
 
 from ohmygoods_env.framework import files as F
 from ohmygoods_env.framework.agents import TRUST_KWARGS
-from ohmygoods_env.framework.game import DEFAULT_GAME, resolve_game
+from ohmygoods_env.framework.game import DEFAULT_GAME, game_tools, is_default_game, resolve_game
 from ohmygoods_env.framework.stats import (
     ahead_share,
     anchored_rating,
@@ -87,7 +88,7 @@ def player_counts_text(game: str = DEFAULT_GAME) -> str:
 def env_version(game: str = DEFAULT_GAME) -> str:
     """The env version of a game's observation and action layout (its PettingZoo id's name): ``oh_my_goods-v2``."""
     spec = resolve_game(game)
-    return f"{'oh_my_goods' if spec.name == DEFAULT_GAME else spec.name}-v{spec.version}"
+    return f"{game_tools(spec).env_name or spec.name}-v{spec.version}"
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class Protocol:
     deals: dict[int, list[int]]
     game: str = DEFAULT_GAME
     default_tier: str = "full"  # the tier played when none is named, and the leaderboard's reference
+    tier_aliases: dict[str, str] = dataclasses.field(default_factory=dict)  # older tier names: {"quick": "standard"}
 
     @classmethod
     def from_dict(cls, d: Any, source: str = "the protocol") -> Protocol:
@@ -157,6 +159,10 @@ class Protocol:
                 },
                 game=F.field_str(d.get("game", DEFAULT_GAME), "game"),
                 default_tier=F.field_str(d.get("default_tier", "full"), "default_tier"),
+                tier_aliases={
+                    F.field_str(k, "tier_aliases key"): F.field_str(v, f"tier_aliases[{k!r}]")
+                    for k, v in F.field_object(d.get("tier_aliases", {}), "tier_aliases").items()
+                },
             )
             p.check()
         except ValueError as exc:
@@ -171,6 +177,12 @@ class Protocol:
 
     def check(self) -> None:
         counts = self.player_counts  # an unknown game: ValueError naming the registered ones
+        for old, new in self.tier_aliases.items():
+            if new not in self.tiers or old in self.tiers:
+                raise ValueError(
+                    f"protocol tier_aliases[{old!r}] must name one of its tiers {sorted(self.tiers)} for a name "
+                    f"that is not one, got {new!r}"
+                )
         if self.default_tier not in self.tiers:
             raise ValueError(
                 f"protocol default_tier {self.default_tier!r} is not one of its tiers {sorted(self.tiers)}"
@@ -191,11 +203,19 @@ class Protocol:
                             f"{len(self.deals.get(n, []))}"
                         )
 
+    def tier_name(self, tier: str) -> str:
+        """The tier ``tier`` names (an older name of :attr:`tier_aliases` gives its tier's name now);
+        ``ValueError`` naming the tiers for an unknown one."""
+        name = self.tier_aliases.get(tier, tier)
+        if name not in self.tiers:
+            also = f" (older names: {', '.join(sorted(self.tier_aliases))})" if self.tier_aliases else ""
+            raise ValueError(f"unknown tier {tier!r}: the protocol of {self.game} has {sorted(self.tiers)}{also}")
+        return name
+
     def plan(self, tier: str, players: int) -> list[tuple[str, int]]:
-        """``(opponent, deals)`` of a tier and player count (``[("solo", deals)]`` for 1 player)."""
-        if tier not in self.tiers:
-            raise ValueError(f"unknown tier {tier!r}: the protocol has {sorted(self.tiers)}")
-        return list(self.tiers[tier].get(players, {}).items())
+        """``(opponent, deals)`` of a tier (or an older name of one) and player count (``[("solo", deals)]``
+        for 1 player)."""
+        return list(self.tiers[self.tier_name(tier)].get(players, {}).items())
 
 
 def _count_key(key: str, where: str) -> int:
@@ -286,6 +306,12 @@ def load_protocol(path: str | Path | None = None, game: str | None = None) -> Pr
     return protocol
 
 
+def leaderboard_dir(game: str = DEFAULT_GAME) -> str:
+    """The folder of a game's leaderboard page (``leaderboard.md``) and cards (``leaderboard/``): its tools'
+    ``docs_dir`` (*Oh my Goods!*: ``docs``), else ``docs/<game>``."""
+    return game_tools(game).docs_dir or f"docs/{resolve_game(game).name}"
+
+
 def agent_player_counts(spec: str, game: str = DEFAULT_GAME) -> tuple[int, ...]:
     """The player counts an agent is evaluated on by default: a policy checkpoint's own count
     (shipped ``ppo-3p`` of *Oh my Goods!*, or ``ppo:PATH``: the ``players`` of its JSON,
@@ -295,12 +321,9 @@ def agent_player_counts(spec: str, game: str = DEFAULT_GAME) -> tuple[int, ...]:
     name, _, arg = spec.partition(":")
     if arg:
         path = Path(arg) if name == "ppo" else None
-    elif game == DEFAULT_GAME:
-        from .checkpoint import shipped_checkpoints
-
-        path = shipped_checkpoints().get(spec)
     else:
-        path = None
+        shipped = game_tools(game).checkpoints
+        path = shipped().get(spec) if shipped is not None else None
     if path is not None:
         from .checkpoint import CheckpointError, checkpoint_players
 
@@ -522,9 +545,7 @@ def evaluate(
     protocol = protocol or load_protocol(game=game)
     if game is not None and protocol.game != game:
         raise ValueError(f"the protocol is for the game {protocol.game!r}, not {game!r}")
-    tier = protocol.default_tier if tier is None else tier
-    if tier not in protocol.tiers:
-        raise ValueError(f"unknown tier {tier!r}: the protocol has {sorted(protocol.tiers)}")
+    tier = protocol.tier_name(protocol.default_tier if tier is None else tier)
     own = agent_player_counts(agent, protocol.game)
     counts = tuple(players) if players else tuple(n for n in own if protocol.plan(tier, n)) or own
     for n in counts:
@@ -719,7 +740,7 @@ def format_markdown(report: dict[str, Any]) -> str:
     """The report card as markdown: one table per player count."""
     t = report.get("timing", {})
     game = report_game(report)
-    what = "" if game == DEFAULT_GAME else f"Game *{resolve_game(game).title}*. "
+    what = "" if is_default_game(game) else f"Game *{resolve_game(game).title}*. "
     rules = "" if report.get("rules") is None else f"rules `{report['rules']}`, "
     lines = [
         f"## `{report['label']}` — evaluation report",
@@ -913,11 +934,11 @@ def render_leaderboard(reports: list[dict[str, Any]], protocol: Protocol, evalua
     others = [f"{r.get('label')!r} ({report_game(r)})" for r in reports if report_game(r) != game]
     if others:
         raise ValueError(f"the leaderboard of {game!r} cannot show reports of other games: {', '.join(others)}")
-    if game == DEFAULT_GAME:
+    if is_default_game(game):  # the page of the game a command plays unnamed: no --game, no game's name
         title, command = "Leaderboard", "ohmygoods evaluate --leaderboard"
     else:
         title, command = f"{resolve_game(game).title} leaderboard", f"ohmygoods evaluate --game {game} --leaderboard"
-    link = evaluation_link or ("evaluation.md" if game == DEFAULT_GAME else "../evaluation.md")
+    link = evaluation_link or os.path.relpath("docs/evaluation.md", leaderboard_dir(game))
     lines = [
         f"# {title}",
         "",
@@ -985,7 +1006,7 @@ def _reduced_tiers(reports: list[dict[str, Any]], protocol: Protocol) -> list[st
     for r in sorted(reports, key=lambda r: r["label"]):
         tiers = {}
         for n, sec in r["players"].items():
-            if sec["tier"] != ref:
+            if protocol.tier_aliases.get(sec["tier"], sec["tier"]) != ref:
                 tiers.setdefault(sec["tier"], []).append(n)
                 larger |= _tier_deals(protocol, sec["tier"], int(n)) >= _tier_deals(protocol, ref, int(n))
         reduced += [f"`{r['label']}` {t} for {', '.join(ns)} player(s)" for t, ns in tiers.items()]
@@ -1024,8 +1045,8 @@ def _versions_and_machines(reports: list[dict[str, Any]]) -> list[str]:
 
 
 def _tier_deals(protocol: Protocol, tier: str, n: int) -> int:
-    """The deals a tier plays at ``n`` players (0 for a tier the protocol does not have)."""
-    return sum(d for _, d in protocol.tiers.get(tier, {}).get(n, {}).items())
+    """The deals a tier (or an older name of one) plays at ``n`` players (0 for a tier the protocol does not have)."""
+    return sum(d for _, d in protocol.tiers.get(protocol.tier_aliases.get(tier, tier), {}).get(n, {}).items())
 
 
 def _ms(report: dict[str, Any], n: int) -> str:
@@ -1035,6 +1056,7 @@ def _ms(report: dict[str, Any], n: int) -> str:
 
 __all__ = [
     "DEFAULT_GAME",
+    "leaderboard_dir",
     "PROTOCOL_FILE",
     "SCHEMA",
     "SCHEMA_VERSION",

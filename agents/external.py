@@ -55,9 +55,8 @@ from typing import Any
 
 import numpy as np
 
-from ohmygoods_env import layout as L
 from ohmygoods_env.framework.files import BadJSON, loads_bounded
-from ohmygoods_env.framework.game import DEFAULT_GAME, InformationSet, resolve_game
+from ohmygoods_env.framework.game import DEFAULT_GAME, InformationSet, game_tools, resolve_game
 from ohmygoods_env.policy import Agent
 
 PROTOCOL = "ohmygoods-agent"
@@ -87,8 +86,9 @@ def hello_message(
         "num_actions": spec.num_actions,
         "action_ranges": {row[0]: [row[1], row[1] + row[2]] for row in spec.action_ranges},
     }
-    if spec.name == DEFAULT_GAME:  # one observation size for every player count; the env name of its layout
-        return {**hello, "env": f"oh_my_goods-v{L.LAYOUT_VERSION}", "obs_dim": L.OBS_DIM, "state_len": L.STATE_LEN}
+    own = game_tools(spec).hello  # a game's own hello (Oh my Goods!: one observation size, its layout's env name)
+    if own is not None:
+        return own(hello, info, obs_dim)
     if info is None or obs_dim is None:
         raise ValueError(f"the hello of {spec.title} names the seat and the observation size: give info and obs_dim")
     state = _array_state(info)

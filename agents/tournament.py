@@ -71,7 +71,7 @@ import numpy as np
 from ohmygoods_env.framework.agents import make_agent as make_game_agent
 from ohmygoods_env.framework.checks import max_workers
 from ohmygoods_env.framework.files import write_atomic
-from ohmygoods_env.framework.game import DEFAULT_GAME, resolve_game
+from ohmygoods_env.framework.game import DEFAULT_GAME, game_tools, resolve_game
 from ohmygoods_env.framework.matches import derive_seed, game_record, play_match
 from ohmygoods_env.framework.progress import progress_bar
 from ohmygoods_env.framework.stats import (
@@ -84,7 +84,7 @@ from ohmygoods_env.framework.stats import (
     wilson,
     wilson_rating_bounds,
 )
-from ohmygoods_env.matches import play_game
+from ohmygoods_env.matches import play_game  # noqa: F401  (its older place: tests and users import it here)
 
 # ===================================================================== schedule
 
@@ -158,19 +158,10 @@ def _run_spec(spec: GameSpec) -> dict:
         for s, a in enumerate(spec.seats)
     ]
     t0, c0 = time.perf_counter(), time.process_time()
-    if game == DEFAULT_GAME:
-        g, thinking, moves = play_game(agents, _WORKER["players"], _WORKER["rules"], spec.seed)
-        rounds, decisions, record = g.round, len(g.actions), g.record()
-        rec = {
-            "seed": spec.seed,
-            "seats": [names[a] for a in spec.seats],
-            "agent_index": list(spec.seats),
-            "scores": [s for s, _ in g.scores()],
-            "leftover": [left for _, left in g.scores()],
-            "winners": g.winners(),
-            "thinking_s": [round(t, 4) for t in thinking],
-            "seat_decisions": moves,
-        }
+    own_loop = game_tools(game).play_game  # a game's own loop (Oh my Goods!'s engine), else the framework's
+    if own_loop is not None:
+        results, rounds, decisions, record = own_loop(agents, _WORKER["players"], _WORKER["rules"], spec.seed)
+        rec = {"seed": spec.seed, "seats": [names[a] for a in spec.seats], "agent_index": list(spec.seats), **results}
     else:
         match = play_match(resolve_game(game).make(_WORKER["players"], seed=spec.seed), agents)
         rec = game_record(match, spec.seats, names, spec.seed)

@@ -178,6 +178,7 @@ OHMYGOODS = register_game(
         action_ranges=L.ACTION_RANGES,
         web="ohmygoods_env.apps.web_ohmygoods:OhMyGoodsWeb",  # its browser page (imported by the web shell only)
         agent_entry_points=("ohmygoods.agents",),  # the older group of this game's agents, still read
+        tools="ohmygoods_env.game_tools:TOOLS",  # what the shared commands need (imported on use)
     )
 )
 register_agent(OHMYGOODS.name, "random", _random_agent, "uniformly random legal action (the engine's RNG words)")

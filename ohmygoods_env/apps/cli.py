@@ -17,6 +17,12 @@ subcommand         what it does
 ``ohmygoods --version`` prints the version. Output into a closed pipe (``ohmygoods demo |
 head``) ends the command quietly with status 0. Each subcommand checks its arguments
 before any work; bad arguments exit with status 2 and a message.
+
+``--game NAME`` names the registered game in every command that plays one (``demo``, ``play``,
+``fuzz``, ``train``, ``serve``, ``replay``, ``tournament``, ``evaluate``, ``bench --train``);
+``demo``, ``play``, ``fuzz`` and ``train`` run the game's own implementation, named by its
+tools (:class:`~ohmygoods_env.framework.game.GameTools` ``commands``), and a game without one
+is refused with status 2 and one line naming the game and the games that have it.
 """
 
 from __future__ import annotations
@@ -27,15 +33,15 @@ from collections.abc import Callable
 
 
 def _demo(argv: list[str]) -> int:
-    from .demo import main
+    from .common import game_command
 
-    return main(argv)
+    return game_command("demo", argv)
 
 
 def _play(argv: list[str]) -> int:
-    from .play import main
+    from .common import game_command
 
-    return main(argv)
+    return game_command("play", argv)
 
 
 def _serve(argv: list[str]) -> int:
@@ -69,15 +75,15 @@ def _bench(argv: list[str]) -> int:
 
 
 def _fuzz(argv: list[str]) -> int:
-    from .fuzz import main
+    from .common import game_command
 
-    return main(argv)
+    return game_command("fuzz", argv)
 
 
 def _train(argv: list[str]) -> int:
-    from .train import main
+    from .common import game_command
 
-    return main(argv)
+    return game_command("train", argv)
 
 
 COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
@@ -114,6 +120,7 @@ def _usage() -> str:
         "commands:",
     ]
     lines += [f"  {name:<12} {text}" for name, (_, text) in COMMANDS.items()]
+    lines += ["", "--game NAME picks the game in every command (default: the first registered game)"]
     return "\n".join(lines)
 
 

@@ -19,7 +19,9 @@ __all__ = [
     "add_variant_options",
     "comma_choices",
     "comma_ints",
+    "game_command",
     "int_at_least",
+    "split_game",
     "parser",
     "positive_float",
     "seed_arg",
@@ -31,6 +33,55 @@ __all__ = [
 def parser(prog: str, description: str) -> argparse.ArgumentParser:
     """An ``ArgumentParser`` whose help shows every option's default."""
     return argparse.ArgumentParser(prog=prog, description=description, formatter_class=DefaultsFormatter)
+
+
+def split_game(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """``(game, rest)``: the value of ``--game NAME`` / ``--game=NAME`` in ``argv`` (the last one; None
+    without one) and ``argv`` without it."""
+    found, rest, args = None, [], list(argv)
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            rest += args[i:]
+            break
+        if a == "--game" and i + 1 < len(args):
+            found, i = args[i + 1], i + 2
+            continue
+        if a.startswith("--game="):
+            found = a.partition("=")[2]
+        else:
+            rest.append(a)
+        i += 1
+    return found, rest
+
+
+def game_command(command: str, argv: Sequence[str]) -> int:
+    """Run ``ohmygoods COMMAND`` for the game named by ``--game`` (default: the default game): the
+    implementation the game's tools name (:class:`~ohmygoods_env.framework.game.GameTools` ``commands``),
+    given ``argv`` without ``--game`` (the implementation is the game's own). An unknown game, or a game
+    without that command, exits 2 with one line naming the game, the command and the games that have it."""
+    import importlib
+
+    from ..framework.game import default_game, game_spec, game_tools, games_with
+
+    name, rest = split_game(argv)
+    name = name or default_game()
+    try:
+        spec = game_spec(name)
+        target = game_tools(spec).commands.get(command)
+    except (TypeError, ValueError) as exc:
+        print(f"ohmygoods {command}: --game {name}: {exc}", file=sys.stderr)
+        return 2
+    if target is None:
+        print(
+            f"ohmygoods {command}: {spec.title} ({spec.name}) has no {command}: "
+            f"games with one: {', '.join(games_with(command))}",
+            file=sys.stderr,
+        )
+        return 2
+    module, _, attr = target.partition(":")
+    return int(getattr(importlib.import_module(module), attr)(rest) or 0)
 
 
 def add_variant_options(ap: argparse.ArgumentParser) -> None:

@@ -32,7 +32,7 @@ choices is one line, so their number stays hidden too (:func:`~ohmygoods_env.pic
 
 The game ends with one plain line ("You won 27–24"). Each finished game is appended to
 ``--save`` (default ``games.jsonl``; nothing is overwritten) with its record, so
-``ohmygoods replay games.jsonl --game K --seat S`` shows it again.
+``ohmygoods replay games.jsonl --index K --seat S`` shows it again.
 """
 
 from __future__ import annotations
@@ -386,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
         k = save_game(Path(args.save), game, args.seat, seats)
         print(
             f"game saved to {args.save} as game {k}; see it again with: "
-            f"ohmygoods replay {args.save} --game {k} --seat {args.seat} -o game.html",
+            f"ohmygoods replay {args.save} --index {k} --seat {args.seat} -o game.html",
             file=sys.stderr,
         )
     return 0

@@ -1,11 +1,15 @@
 """``ohmygoods replay``: one game of a ``games.jsonl`` as a self-contained HTML page.
 
-``ohmygoods replay FILE --game K [--seat S | --spectator | --public] -o game.html``
+``ohmygoods replay FILE --index K [--game NAME] [--seat S | --spectator | --public] -o game.html``
 
 ``FILE`` is the ``games.jsonl`` of ``ohmygoods tournament`` or ``ohmygoods play``: one
 JSON object per line, each with a ``record`` (rules, players, seed and the actions:
-:meth:`GameRecord.to_dict`). ``--game K`` picks the line whose ``index`` is ``K`` (the
-game number the tournament printed), else the ``K``-th line (from 0).
+:meth:`GameRecord.to_dict`). ``--index K`` picks the line whose ``index`` is ``K`` (the
+game number the tournament printed), else the ``K``-th line (from 0). ``--game NAME`` means
+what it means in every command, a registered game: the row must be a game of it. An
+integer after ``--game`` is the older spelling of ``--index`` (``--game`` was the game's
+number here before): it still works, with a deprecation line on stderr; a number is never a
+game's name, so the two cannot be confused.
 
 The page needs no server and loads nothing from the network: the pictures
 (:func:`~ohmygoods_env.picture.render_svg`) of every step are computed here, for the chosen
@@ -108,10 +112,25 @@ def replay_html(row: dict, viewer: int | str | None, title: str = "") -> str:
     return kind_of(row).replay_html(row, viewer, title)
 
 
+def record_game(row: dict) -> str:
+    """The game a row's record names (``record.game``; a record without one: :data:`UNNAMED_RECORD_GAME`)."""
+    record = row.get("record")
+    game = record.get("game", UNNAMED_RECORD_GAME) if isinstance(record, dict) else UNNAMED_RECORD_GAME
+    return game if isinstance(game, str) else repr(game)
+
+
 def _parser():
     ap = parser("ohmygoods replay", "Write one game of a games.jsonl as a self-contained HTML page.")
     ap.add_argument("file", help="a games.jsonl written by ohmygoods tournament or ohmygoods play")
-    ap.add_argument("--game", type=int_at_least(0), required=True, help="the game: its index, else its line (from 0)")
+    ap.add_argument(
+        "--index", type=int_at_least(0), default=None, help="the game: its index, else its line (from 0); needed"
+    )
+    ap.add_argument(
+        "--game",
+        default=None,
+        help="the registered game the row must be a game of (as in every command); a number: the older "
+        "spelling of --index (deprecated)",
+    )
     view = ap.add_mutually_exclusive_group()
     view.add_argument("--seat", type=int_at_least(0), default=None, help="show what this seat saw")
     view.add_argument("--spectator", action="store_true", help="show every hand (the default view)")
@@ -124,9 +143,32 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``ohmygoods replay``; returns the exit status."""
     ap = _parser()
     args = ap.parse_args(argv)
+    game = args.game
+    if game is not None and game.isdigit():  # --game K: this command's older name of --index K
+        if args.index is not None:
+            ap.error(f"--game {game} is the older spelling of --index: give --index {args.index} only")
+        print(
+            f"ohmygoods replay: --game {game} is deprecated: use --index {game} (--game names a game, as in every "
+            "command)",
+            file=sys.stderr,
+        )
+        args.index, game = int(game), None
+    if args.index is None:
+        ap.error("name the game with --index K (its index in the file, else its line from 0)")
+    if game is not None:
+        from ..framework.game import game_spec
+
+        try:
+            game = game_spec(game).name
+        except (TypeError, ValueError) as exc:
+            ap.error(f"--game {game}: {exc}")
     try:
         out = check_output(args.out, [args.file])
-        row = load_game(args.file, args.game)
+        row = load_game(args.file, args.index)
+        if game is not None and record_game(row) != game:
+            raise ReplayError(
+                f"{args.file}, line {row['line']}: a game of {record_game(row)}, not of {game} (--game names the game)"
+            )
         kind = kind_of(row, f"{args.file}, line {row['line']}")
         players, steps = kind.record_size(row, f"{args.file}, line {row['line']}")
     except (ReplayError, OutputError) as exc:

@@ -2,7 +2,9 @@
 
 ``--game`` picks the registered game (default *Oh my Goods!*, 1-4 players and ``--rules``);
 ``--game artificium`` plays 2-6 players with the agents of that game by name (``random``,
-``greedy``, ``heuristic``, ``ismcts:N``; ``docs/artificium/agents.md``).
+``greedy``, ``heuristic``, ``ismcts:N``; ``docs/artificium/agents.md``). What differs per game
+comes from its spec and tools (:func:`~ohmygoods_env.framework.game.game_tools`: its rule sets,
+its search agents for ``--mcts-sims``, the engine to warm); this module names no game.
 
 Arguments are checked before any game is played (agent names and checkpoints, counts).
 Results are never deleted: an output folder that already holds games (``games.jsonl`` or
@@ -29,8 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..framework.game import DEFAULT_GAME, game_names, game_spec
-from ..rules import EDITIONS
+from ..framework.game import DEFAULT_GAME, game_names, game_spec, game_tools
 from .common import int_at_least, parser, positive_float, seed_arg, workers_arg
 
 
@@ -64,7 +65,9 @@ def _parser() -> argparse.ArgumentParser:
         help="players per game: 1-4 for Oh my Goods! (1: solo score attack), 2-6 for artificium",
     )
     ap.add_argument("--games", type=int_at_least(1), default=100, help="games per lineup")
-    ap.add_argument("--rules", default="omg2", choices=EDITIONS, help="rule set")
+    ap.add_argument(
+        "--rules", default=None, help="rule set of a game with several (ohmygoods: omg2, royal); default its first"
+    )
     ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the schedule: deals and agent seeds")
     ap.add_argument(
         "--workers",
@@ -122,6 +125,12 @@ def _game(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
         spec.check_num_players(args.players)
     except (TypeError, ValueError) as exc:
         ap.error(f"--game {args.game} --players {args.players}: {exc}")
+    rules = game_tools(spec).rules
+    if args.rules is None:
+        args.rules = rules[0] if rules else None
+    elif args.rules not in rules:
+        some = f"one of {', '.join(rules)}" if rules else "none: it has one rule set"
+        ap.error(f"--rules {args.rules}: {spec.title} ({spec.name}) has {some}")
     return spec
 
 
@@ -136,8 +145,8 @@ def _agents(ap: argparse.ArgumentParser, args: argparse.Namespace, spec: Any) ->
     if len(names) < 2 and args.players > 1:
         ap.error(f"--agents needs at least 2 different agents, got {names}")
     search = {"sims": args.mcts_sims, "seconds": args.mcts_seconds}
-    other_game = spec.name != DEFAULT_GAME
-    agent_kwargs: dict[str, dict] = {n: search for n in names if n.split(":")[0] == "mcts" and not other_game}
+    searching = game_tools(spec).search_agents  # agents that take --mcts-sims / --mcts-seconds
+    agent_kwargs: dict[str, dict] = {n: search for n in names if n.split(":")[0] in searching}
     exec_kwargs = {"timeout": args.exec_timeout, "allow_exec": True}  # programs named on this command line
     agent_kwargs.update({n: exec_kwargs for n in names if n.startswith("exec:")})
     if args.trust_pickle:
@@ -155,7 +164,7 @@ def _agents(ap: argparse.ArgumentParser, args: argparse.Namespace, spec: Any) ->
 def _output(ap: argparse.ArgumentParser, args: argparse.Namespace, names: list[str], spec: Any) -> Path:
     """The output folder (``--out`` or one named by the run), refused if it holds games without ``--resume``."""
     label = "-".join(n.replace(":", "_").replace("/", "_") for n in names)
-    variant = spec.name if spec.name != DEFAULT_GAME else args.rules
+    variant = args.rules or spec.name
     out = Path(args.out or f"results/{label}_{args.players}p_{variant}_seed{args.seed}")
     if out.exists() and not out.is_dir():
         ap.error(f"--out {str(out)!r} is a file; name a folder (it is created if missing)")
@@ -173,8 +182,6 @@ def _prepare(ap: argparse.ArgumentParser, args: argparse.Namespace, out: Path, s
     games into the partial file; returns the partial file."""
     from ohmygoods_agents import tournament as T
 
-    from .common import warm_engine
-
     partial, finished = out / "games.partial.jsonl", out / "games.jsonl"
     if args.resume:  # every kept row checked before anything is written
         try:
@@ -183,8 +190,9 @@ def _prepare(ap: argparse.ArgumentParser, args: argparse.Namespace, out: Path, s
         except T.GamesFileError as exc:
             ap.error(f"--resume: {exc}")
 
-    if spec.name == DEFAULT_GAME:
-        warm_engine()
+    warm = game_tools(spec).warm
+    if warm is not None:
+        warm()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -230,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     out = _output(ap, args, names, spec)
     print(
         f"{len(specs)} games: {len(T.lineups(len(names), args.players))} lineups x {args.games} games, "
-        f"{args.players} players, {spec.title if spec.name != DEFAULT_GAME else 'rules ' + args.rules}, "
+        f"{args.players} players, {'rules ' + args.rules if args.rules else spec.title}, "
         f"seed {args.seed}, {args.workers} workers; output {out}",
         file=sys.stderr,
     )

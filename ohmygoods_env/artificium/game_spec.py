@@ -56,6 +56,7 @@ ARTIFICIUM = register_game(
         reward_modes=REWARD_MODES,
         action_ranges=L.ACTION_RANGES,
         web="ohmygoods_env.apps.web_artificium:ArtificiumWeb",  # its browser page (imported by the web shell only)
+        tools="ohmygoods_env.artificium.game_tools:TOOLS",  # what the shared commands need (imported on use)
     )
 )
 

@@ -63,7 +63,7 @@ This module imports no game: games import it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Protocol, runtime_checkable
 
@@ -76,6 +76,7 @@ __all__ = [
     "ForwardModel",
     "GameOverError",
     "GameSpec",
+    "GameTools",
     "IllegalActionError",
     "InformationSet",
     "JointStepMixin",
@@ -87,6 +88,9 @@ __all__ = [
     "default_game",
     "game_names",
     "game_spec",
+    "game_tools",
+    "games_with",
+    "is_default_game",
     "register_game",
     "resolve_game",
 ]
@@ -375,6 +379,7 @@ class GameSpec:
     web: str | None = None
     agent_entry_points: tuple[str, ...] = ()
     protocol: str | None = None
+    tools: str | None = None
 
     def check_num_players(self, num_players: object) -> int:
         """``num_players`` as an int in ``[min_players, max_players]`` (``TypeError`` / ``ValueError``)."""
@@ -459,12 +464,84 @@ def game_spec(name: str) -> GameSpec:
     return spec
 
 
+@dataclass(frozen=True)
+class GameTools:
+    """What the shared commands need of one game beyond its :class:`GameSpec`: the one place a game's
+    differences live, so that no shared module names a game (``docs/architecture.md``). Every
+    field has the default of a game on the framework alone; a game names its object in
+    :attr:`GameSpec.tools`.
+
+    * ``env_name``: the name in its env version (``{env_name}-v{version}``, report cards, external
+      agents' hello); ``None``: the game's name;
+    * ``rules``: its rule sets, the first the default (``ohmygoods tournament --rules``); ``()``: one;
+    * ``search_agents``: agent names that take ``sims`` / ``seconds`` (``--mcts-sims``, ``mcts-N``);
+    * ``leaderboard_agents``: ``ohmygoods evaluate --leaderboard``'s default agents (``None``: its
+      protocol's ladder); ``docs_dir``: the folder of its leaderboard page and cards (``None``:
+      ``docs/<name>``); ``out_prefix``: the prefix of a default ``evaluate --out`` (``None``: ``<name>_``);
+    * ``checkpoints()``: its shipped policy checkpoints by agent name (their JSON names the player count);
+    * ``warm()``: compile its engine before a timed or interactive run, telling the user;
+    * ``play_game(agents, players, rules, seed) -> (row, rounds, decisions, record)``: a tournament
+      game on the game's own loop (``None``: the framework's match loop);
+    * ``hello(hello, info, obs_dim)``: an external agent's hello for this game (``None``: the
+      framework's, which names the seat and the observation size of that seat);
+    * ``commands``: the game's implementation of a command (``"demo"``, ``"play"``, ``"fuzz"``,
+      ``"train"``) as ``"module:main"``, ``main(argv) -> int``; a command missing here is refused
+      for the game (exit 2) by :func:`ohmygoods_env.apps.common.game_command`;
+    * ``bench_rows(seconds)``: its rows of ``ohmygoods bench`` after the engine rows (``None``: none).
+    """
+
+    env_name: str | None = None
+    rules: tuple[str, ...] = ()
+    search_agents: tuple[str, ...] = ()
+    leaderboard_agents: str | None = None
+    docs_dir: str | None = None
+    out_prefix: str | None = None
+    checkpoints: Callable[[], Mapping[str, Any]] | None = None
+    warm: Callable[[], None] | None = None
+    play_game: Callable[..., tuple] | None = None
+    hello: Callable[..., dict] | None = None
+    commands: Mapping[str, str] = field(default_factory=dict)
+    bench_rows: Callable[[float], list] | None = None
+
+
+_TOOLS: dict[str, GameTools] = {}
+
+
+def game_tools(game: str | GameSpec) -> GameTools:
+    """The :class:`GameTools` of a game (its spec's ``tools``, imported once; the defaults without one)."""
+    spec = resolve_game(game)
+    tools = _TOOLS.get(spec.name)
+    if tools is None:
+        tools = GameTools()
+        if spec.tools is not None:
+            import importlib
+
+            module, _, attr = spec.tools.partition(":")
+            tools = getattr(importlib.import_module(module), attr)
+            if not isinstance(tools, GameTools):
+                raise TypeError(f"{spec.name}: tools {spec.tools} must name a GameTools, got {type(tools).__name__}")
+        _TOOLS[spec.name] = tools
+    return tools
+
+
+def games_with(command: str) -> list[str]:
+    """The registered games whose tools implement ``command`` (``"demo"``, ``"fuzz"``, ...), sorted."""
+    return [name for name in game_names() if command in game_tools(name).commands]
+
+
 def default_game() -> str:
     """The game a command plays when none is named: the first game declared or registered (the package
     root declares *Oh my Goods!* first). ``DEFAULT_GAME`` of this module is this name, read on use."""
     for name in (*_DECLARED, *_GAMES):
         return name
     raise ValueError("no game is registered: import a game package (ohmygoods_env registers its games)")
+
+
+def is_default_game(game: str | GameSpec) -> bool:
+    """Whether ``game`` is the one a command plays when none is named. Shared code asks this only about
+    words a user types or reads (a command needs no ``--game``, a page needs no game's name), never
+    to choose what a game does: that comes from its spec and :func:`game_tools`."""
+    return resolve_game(game).name == default_game()
 
 
 def __getattr__(name: str) -> Any:

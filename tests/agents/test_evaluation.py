@@ -19,9 +19,9 @@ def tiny_protocol(**tiers: dict) -> E.Protocol:
 def test_shipped_protocol_is_versioned_and_its_tiers_fit_the_deal_sets() -> None:
     p = E.load_protocol()
     assert p.version == 1 and p.deal_set and p.rules == "omg2"
-    assert set(p.tiers) == {"quick", "full"}
+    assert set(p.tiers) == {"smoke", "standard", "full"} and p.default_tier == "full"
     assert p.anchors == {"random": 0.0, "heuristic": 1000.0}
-    for tier in ("quick", "full"):
+    for tier in ("standard", "full"):
         assert sorted(p.tiers[tier]) == [1, 2, 3, 4]
         for n in (2, 3, 4):
             labels = [label for label, _ in p.plan(tier, n)]
@@ -31,8 +31,31 @@ def test_shipped_protocol_is_versioned_and_its_tiers_fit_the_deal_sets() -> None
     for n, seeds in p.deals.items():
         assert len(set(seeds)) == len(seeds)  # distinct deals
         assert max(d for _, d in p.plan("full", n)) <= len(seeds)
-    quick, full = dict(p.plan("quick", 2)), dict(p.plan("full", 2))
+    quick, full = dict(p.plan("standard", 2)), dict(p.plan("full", 2))
     assert quick.keys() == full.keys() and all(quick[k] < full[k] for k in quick)
+
+
+def test_every_game_has_the_same_tier_names_and_quick_is_the_older_name_of_standard() -> None:
+    """One set of tier names for every game with a protocol; Oh my Goods!'s ``quick`` (its name before) is its
+    ``standard`` tier, whose games are unchanged: the deals per opponent of the quick tier of protocol 1."""
+    for game in E.protocol_files():
+        p = E.load_protocol(game=game)
+        assert {"smoke", "standard", "full"} <= set(p.tiers), game
+        assert p.default_tier in p.tiers
+    p = E.load_protocol(game="ohmygoods")
+    assert p.tier_aliases == {"quick": "standard"} and p.tier_name("quick") == "standard"
+    assert p.plan("quick", 2) == p.plan("standard", 2) == [
+        ("random", 50), ("greedy", 50), ("heuristic", 50), ("mcts-100", 20), ("mcts-1000", 8), ("ppo", 50)
+    ]  # fmt: skip
+    assert dict(p.plan("standard", 4)) == {"random": 15, "greedy": 15, "heuristic": 15, "mcts-100": 6, "ppo-4p": 15}
+    assert dict(p.plan("smoke", 1)) == {"solo": 1} and all(d == 1 for _, d in p.plan("smoke", 3))
+    art = E.load_protocol(game="artificium")
+    with pytest.raises(ValueError, match=r"unknown tier 'quick': the protocol of artificium has"):
+        art.tier_name("quick")
+    data = json.loads(E.PROTOCOL_FILE.read_text())
+    data["tier_aliases"] = {"quick": "huge"}
+    with pytest.raises(ValueError, match=r"tier_aliases\['quick'\] must name one of its tiers"):
+        E.Protocol.from_dict(data, "p.json")
 
 
 def test_schedule_plays_every_deal_from_every_seat_against_one_ladder_agent() -> None:

@@ -103,7 +103,7 @@ def test_the_dispatcher_lists_commands_and_prints_the_version(capsys) -> None:
         (["bench", "--seconds", "0"], "--seconds"),
         (["bench", "--sizes", "4,x"], "--sizes"),
         (["serve", "--port", "70000"], "--port must be at most 65535"),
-        (["replay", "nofile.jsonl", "--game", "-1"], "--game: expected an integer >= 0"),
+        (["replay", "nofile.jsonl", "--index", "-1"], "--index: expected an integer >= 0"),
     ],
 )
 def test_usage_errors_exit_2_with_a_message_before_any_work(argv, message, capsys, monkeypatch) -> None:

@@ -35,7 +35,7 @@ def _svgs(data: dict) -> list[str]:
 @pytest.mark.parametrize("seat", [None, 0, 1])
 def test_the_page_holds_every_step_of_the_chosen_view(games_file, tmp_path, seat) -> None:
     out = tmp_path / "game.html"
-    argv = [str(games_file), "--game", "1", "-o", str(out)] + (["--seat", str(seat)] if seat is not None else [])
+    argv = [str(games_file), "--index", "1", "-o", str(out)] + (["--seat", str(seat)] if seat is not None else [])
     assert R.main(argv) == 0
     html = out.read_text()
     row = R.load_game(games_file, 1)
@@ -73,19 +73,34 @@ def test_a_seat_view_log_hides_the_opponents_hidden_choices(games_file, tmp_path
     assert any(t.startswith("player 0: set aside to build") for t in seat0)  # its own are named
 
 
+def test_game_means_the_game_and_a_number_after_it_is_the_older_index(games_file, tmp_path, capsys) -> None:
+    """``--game`` names a game as in every command; ``--game K`` (the option's meaning here before) still picks
+    line K, with a deprecation line, and gives the same page as ``--index K``."""
+    new, old, named = (tmp_path / f"{k}.html" for k in ("new", "old", "named"))
+    assert R.main([str(games_file), "--index", "1", "-o", str(new)]) == 0
+    assert "deprecated" not in capsys.readouterr().err
+    assert R.main([str(games_file), "--game", "1", "-o", str(old)]) == 0
+    assert "--game 1 is deprecated: use --index 1" in capsys.readouterr().err
+    assert R.main([str(games_file), "--index", "1", "--game", "ohmygoods", "-o", str(named)]) == 0
+    assert new.read_text() == old.read_text() == named.read_text()
+
+
 def test_bad_files_and_games_are_usage_errors(games_file, tmp_path, capsys) -> None:
     old = tmp_path / "old.jsonl"
     old.write_text('{"index": 0, "scores": [1, 2]}\n')
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not json\n")
     cases = [
-        ([str(games_file), "--game", "99"], "has no game 99"),
-        ([str(games_file), "--game", "0", "--seat", "2"], "--seat 2 is out of range"),
-        ([str(games_file), "--game", "0", "--seat", "0", "--spectator"], "not allowed with"),
-        ([str(old), "--game", "0"], "no 'record'"),
-        ([str(bad), "--game", "0"], "line 1: not JSON"),
-        ([str(tmp_path / "missing.jsonl"), "--game", "0"], "cannot read"),
-        ([str(games_file)], "--game"),
+        ([str(games_file), "--index", "99"], "has no game 99"),
+        ([str(games_file), "--index", "0", "--seat", "2"], "--seat 2 is out of range"),
+        ([str(games_file), "--index", "0", "--seat", "0", "--spectator"], "not allowed with"),
+        ([str(old), "--index", "0"], "no 'record'"),
+        ([str(bad), "--index", "0"], "line 1: not JSON"),
+        ([str(tmp_path / "missing.jsonl"), "--index", "0"], "cannot read"),
+        ([str(games_file)], "name the game with --index K"),
+        ([str(games_file), "--index", "0", "--game", "artificium"], "a game of ohmygoods, not of artificium"),
+        ([str(games_file), "--index", "0", "--game", "chess"], "--game chess: unknown game 'chess'"),
+        ([str(games_file), "--index", "0", "--game", "1"], "--game 1 is the older spelling of --index"),
     ]
     for argv, message in cases:
         with pytest.raises(SystemExit) as exc:
