@@ -27,6 +27,7 @@ ALIASES = {
     "ohmygoods_env.files": "ohmygoods_env.framework.files",
     "ohmygoods_env._jit": "ohmygoods_env.framework.jit",
     "ohmygoods_env.stats": "ohmygoods_env.framework.stats",
+    "ohmygoods_env.framework.examples": "ohmygoods_env.goofspiel.game_spec",  # Goofspiel has a folder now
 }
 
 
