@@ -70,4 +70,5 @@ TOOLS = GameTools(
         "fuzz": "ohmygoods_env.apps.fuzz:main",
         "train": "ohmygoods_env.apps.train:main",
     },
+    training_loop="fast_ppo",
 )

@@ -18,9 +18,17 @@ Shipped: ``MaskablePPO`` over ``LeagueVecEnv`` with train_ppo.py's settings of
 ``agents/checkpoints/ppo_2p.zip`` (64 envs, ``n_steps`` 128, batch 1024, 5 epochs, policy
 256-256, value 128-128, league ``heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1``). New:
 :class:`ohmygoods_training.fast_ppo.FastPPO` with :class:`~ohmygoods_training.fast_ppo.PPOConfig`'s defaults.
-Both run with torch on ``--threads`` threads (default 1). Every rate comes from the one timer of
-:mod:`ohmygoods_env.bench.timer` (``timed`` for the env-only loops, ``Tally`` sections for the
-rollout and the update of each iteration).
+Both run with torch and numba on ``--threads`` threads (default 1; ``auto``: every usable core), as the
+training loops set them, and the new loop's network on ``--device`` (``auto``: CUDA when torch sees it).
+Every rate comes from the one timer of :mod:`ohmygoods_env.bench.timer` (``timed`` for the env-only
+loops, ``Tally`` sections for the rollout and the update of each iteration), per wall-clock second and
+per CPU-second of the process.
+
+Where the time goes: the new loop's :class:`~ohmygoods_training.fast_ppo.Split` times each part of an
+iteration (:data:`~ohmygoods_training.fast_ppo.PARTS`: ``env``, ``copy``, ``forward``, ``prior``,
+``opponents``, ``update``; ``other`` is the rest), printed in milliseconds per iteration, wall and CPU.
+``--game artificium`` runs the same rows for the framework games' loop
+(:class:`ohmygoods_training.selfplay.SelfPlay`; no MaskablePPO column).
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import numpy as np
 import torch
 
 from ohmygoods_env.bench.timer import Tally, timed
+from ohmygoods_env.framework.game import game_tools
 
 SHIPPED_LEAGUE = "heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1"
 #: the games ``--game`` measures: Oh my Goods! (fast_ppo) and the framework games' loop (selfplay)
@@ -339,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
 
     _threads(args.threads)  # torch's and numba's, as the training loops set them
     results: dict[str, dict[str, Any]] = {}
-    if args.game == "ohmygoods":
+    if game_tools(args.game).training_loop == "fast_ppo":  # the game's own loop (Oh my Goods!), else selfplay
         if not args.skip_shipped:
             results["shipped (MaskablePPO, league)"] = bench_shipped(args.players, args.iters, args.env_steps)
         new = "new default (fast_ppo)"

@@ -55,7 +55,7 @@ from ohmygoods_agents.reserved import check_unreserved
 from torch import nn
 
 from ohmygoods_env.framework.agents import agent_names, choose, make_agent
-from ohmygoods_env.framework.game import GameSpec, resolve_game
+from ohmygoods_env.framework.game import GameSpec, game_tools, resolve_game
 from ohmygoods_env.framework.matches import play_games
 
 from .fast_ppo import (
@@ -266,10 +266,9 @@ class ActorCritic(nn.Module):
 def game_layout(game: str | GameSpec) -> dict[str, Any]:
     """The layout a checkpoint of ``game`` records (the game's own where it declares one)."""
     spec = resolve_game(game)
-    if spec.name == "artificium":
-        from ohmygoods_agents.artificium.policy import checkpoint_layout
-
-        return checkpoint_layout()
+    own = game_tools(spec).checkpoint_layout  # the game's own layout (Artificium's), else one from its sizes
+    if own is not None:
+        return own()
     size = int(spec.obs_size(spec.min_players))
     return {
         "version": f"{spec.name}-v{spec.version}",

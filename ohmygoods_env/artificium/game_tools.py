@@ -19,6 +19,12 @@ def _bench_rows(seconds: float) -> list:
     return artificium_rows(seconds)
 
 
+def _checkpoint_layout() -> dict:
+    from ohmygoods_agents.artificium.policy import checkpoint_layout
+
+    return checkpoint_layout()
+
+
 TOOLS = GameTools(
     commands={
         "demo": "ohmygoods_env.artificium.commands:demo",
@@ -26,4 +32,5 @@ TOOLS = GameTools(
         "train": "ohmygoods_env.artificium.commands:train",
     },
     bench_rows=_bench_rows,
+    checkpoint_layout=_checkpoint_layout,
 )

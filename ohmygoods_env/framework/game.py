@@ -487,7 +487,12 @@ class GameTools:
     * ``commands``: the game's implementation of a command (``"demo"``, ``"play"``, ``"fuzz"``,
       ``"train"``) as ``"module:main"``, ``main(argv) -> int``; a command missing here is refused
       for the game (exit 2) by :func:`ohmygoods_env.apps.common.game_command`;
-    * ``bench_rows(seconds)``: its rows of ``ohmygoods bench`` after the engine rows (``None``: none).
+    * ``bench_rows(seconds)``: its rows of ``ohmygoods bench`` after the engine rows (``None``: none);
+    * ``training_loop``: the loop that trains its agents, ``"selfplay"`` (the framework's,
+      ``ohmygoods_training.selfplay``) or ``"fast_ppo"`` (*Oh my Goods!*'s own); ``ohmygoods bench --train``
+      times that one;
+    * ``checkpoint_layout()``: the layout a checkpoint of the self-play loop records for this game
+      (``None``: one observation block and one action range from the spec's sizes).
     """
 
     env_name: str | None = None
@@ -502,6 +507,8 @@ class GameTools:
     hello: Callable[..., dict] | None = None
     commands: Mapping[str, str] = field(default_factory=dict)
     bench_rows: Callable[[float], list] | None = None
+    training_loop: str = "selfplay"
+    checkpoint_layout: Callable[[], dict] | None = None
 
 
 _TOOLS: dict[str, GameTools] = {}
