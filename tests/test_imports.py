@@ -274,8 +274,13 @@ def test_the_files_docs_architecture_names_exist() -> None:
     import re
 
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    named = set(re.findall(r"`([A-Za-z_/]+/[A-Za-z_]+\.(?:py|html|css|js))`", text))
-    assert {"apps/web_shell.py", "framework/env_ids.py", "apps/web_ohmygoods.py"} <= named
+    named = set(re.findall(r"`([A-Za-z_/]+/[A-Za-z_]+\.(?:py|html|css|js|json))`", text))
+    assert {
+        "apps/web_shell.py",
+        "framework/env_ids.py",
+        "apps/web_ohmygoods.py",
+        "goofspiel/eval_protocol.json",
+    } <= named
     bases = (ROOT, ROOT / "ohmygoods_env", ROOT / "ohmygoods_env" / "apps")
     missing = sorted(n for n in named if not any((b / n).is_file() for b in bases))
     assert not missing, missing
