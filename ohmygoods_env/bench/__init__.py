@@ -9,6 +9,8 @@ module              what it owns
 :mod:`.engine`      our rows: ``BatchGames`` (step, play_random, whole games, observe), the SB3
                     ``VecEnv``, the ``Game`` loop, the Gymnasium and PettingZoo AEC envs
 :mod:`.marl`        the multi-agent rows: ``SeatVecEnv`` and ``BatchEnv`` next to step + observe
+:mod:`.forward`     the generic row: any registered game's forward model in random play (games/s),
+                    one row per game, so a game from its own folder gets one without code
 :mod:`.anchors`     Pgx, OpenSpiel and PettingZoo classic (the optional ``bench`` extra)
 :mod:`.suite`       which rows one run measures, in which order
 :mod:`.targets`     the speed targets of docs/performance.md, judged on the rows of one run
@@ -42,6 +44,9 @@ row                                         what one timed iteration does
 Gymnasium ``OhMyGoodsEnv``                  ``action_masks`` / ``step`` loop of the single-agent
                                             env; the random opponent moves inside ``step``
 PettingZoo AEC (``envs.pettingzoo_env``)    ``agent_iter`` / ``last`` / ``step`` loop
+``interface: GAME, random, 2p``             a whole game of that registered game through its forward
+                                            model: ``spec.make``, ``legal_mask``, numpy random
+                                            choice, ``step`` (:mod:`.forward`)
 Pgx ``connect_four`` B=1024 (CPU)           ``jit(vmap(step))`` with random legal actions
 OpenSpiel ``hearts``                        Python loop over ``pyspiel`` states
 PettingZoo classic ``connect_four_v3``      ``agent_iter`` loop
