@@ -70,6 +70,8 @@ def test_wheel_top_level_names(wheel: Path) -> None:
         entry_points = z.read(next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
     assert "ohmygoods_agents/checkpoints/ppo_2p.safetensors" in names  # package data of the renamed folder
     assert "ohmygoods_env/framework/stats.py" in names  # the game-agnostic subpackage ships too
+    assert "ohmygoods_env/goofspiel/eval_protocol.json" in names  # a game folder's protocol (package data)
+    assert "ohmygoods_env/apps/static/generic.html" in names  # the generic page
     assert "ohmygoods_agents.registry:" in entry_points and "= agents." not in entry_points
     # every package of the source tree is in the wheel (setuptools lists them by hand in pyproject.toml)
     for folder, name in (
