@@ -322,7 +322,7 @@ def agent_player_counts(spec: str, game: str = DEFAULT_GAME) -> tuple[int, ...]:
     if arg:
         path = Path(arg) if name == "ppo" else None
     else:
-        shipped = game_tools(game).checkpoints
+        shipped = game_tools(game).load("checkpoints")
         path = shipped().get(spec) if shipped is not None else None
     if path is not None:
         from .checkpoint import CheckpointError, checkpoint_players

@@ -1,13 +1,13 @@
 """What the shared commands need of *Oh my Goods!* (:class:`~ohmygoods_env.framework.game.GameTools`).
 
 The spec ``"ohmygoods"`` names :data:`TOOLS` (``GameSpec.tools``); :func:`ohmygoods_env.framework.game.game_tools`
-imports this module on first use. Everything here loads its modules inside the functions, so
-reading a field costs nothing.
+imports this module on first use. What lives above the library (its shipped checkpoints in the
+agents package, its command lines and engine warm-up in :mod:`ohmygoods_env.apps`) is named as
+``"module:function"``, imported only by the layer that uses it (``GameTools.load``).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from .framework.game import GameTools
@@ -17,18 +17,6 @@ __all__ = ["LEADERBOARD_AGENTS", "TOOLS"]
 
 #: the agents of its leaderboard (``ohmygoods evaluate --leaderboard`` without ``--agents``)
 LEADERBOARD_AGENTS = "random,greedy,heuristic,mcts-100,ppo,ppo-3p,ppo-4p,ppo-solo"
-
-
-def _checkpoints() -> dict[str, Path]:
-    from ohmygoods_agents.checkpoint import shipped_checkpoints
-
-    return shipped_checkpoints()
-
-
-def _warm() -> None:
-    from .apps.common import warm_engine
-
-    warm_engine()
 
 
 def _play_game(agents: list, players: int, rules: str, seed: int) -> tuple[dict, int, int, Any]:
@@ -60,8 +48,8 @@ TOOLS = GameTools(
     leaderboard_agents=LEADERBOARD_AGENTS,
     docs_dir="docs",
     out_prefix="",
-    checkpoints=_checkpoints,
-    warm=_warm,
+    checkpoints="ohmygoods_agents.checkpoint:shipped_checkpoints",
+    warm="ohmygoods_env.apps.common:warm_engine",
     play_game=_play_game,
     hello=_hello,
     commands={

@@ -266,7 +266,7 @@ class ActorCritic(nn.Module):
 def game_layout(game: str | GameSpec) -> dict[str, Any]:
     """The layout a checkpoint of ``game`` records (the game's own where it declares one)."""
     spec = resolve_game(game)
-    own = game_tools(spec).checkpoint_layout  # the game's own layout (Artificium's), else one from its sizes
+    own = game_tools(spec).load("checkpoint_layout")  # the game's own layout (Artificium's), else from its sizes
     if own is not None:
         return own()
     size = int(spec.obs_size(spec.min_players))

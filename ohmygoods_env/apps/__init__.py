@@ -10,8 +10,12 @@ module             owns
 =================  =============================================================
 ``cli``            the dispatcher: subcommands, ``--version``, quiet closed pipes
 ``common``         argument parsing: defaults in ``--help``, validated types, the
-                   one-time engine compile notice
-``demo``           ``ohmygoods demo``: a narrated game between bots
+                   one-time engine compile notice; ``game_command`` (``--game`` of
+                   demo, play, fuzz, train: the game's implementation, named by its tools)
+``demo``           ``ohmygoods demo``: a narrated game of Oh my Goods! between bots
+``game_demo``      ``ohmygoods demo --game NAME``: a framework game told from its spec
+``game_train``     ``ohmygoods train --game NAME``: the framework's self-play loop
+``fuzz_artificium`` ``ohmygoods fuzz --game artificium``: its compiled fuzzer
 ``play``           ``ohmygoods play``: terminal play (seat choice, hint, undo)
 ``serve``          ``ohmygoods serve``: play in the browser (standard-library server)
 ``replay``         ``ohmygoods replay``: a game as a self-contained HTML page

@@ -35,6 +35,19 @@ def parser(prog: str, description: str) -> argparse.ArgumentParser:
     return argparse.ArgumentParser(prog=prog, description=description, formatter_class=DefaultsFormatter)
 
 
+def own_game_option(ap: argparse.ArgumentParser, command: str, game: str) -> None:
+    """``--game`` in the parser of one game's implementation of ``command`` (``--help`` shows it): only that
+    game (``ohmygoods COMMAND --game NAME`` has already chosen the implementation, :func:`game_command`)."""
+    from ..framework.game import games_with
+
+    ap.add_argument(
+        "--game",
+        choices=[game],
+        default=game,
+        help=f"the game; ohmygoods {command} --game NAME plays another ({', '.join(games_with(command))})",
+    )
+
+
 def split_game(argv: Sequence[str]) -> tuple[str | None, list[str]]:
     """``(game, rest)``: the value of ``--game NAME`` / ``--game=NAME`` in ``argv`` (the last one; None
     without one) and ``argv`` without it."""
@@ -59,7 +72,8 @@ def split_game(argv: Sequence[str]) -> tuple[str | None, list[str]]:
 def game_command(command: str, argv: Sequence[str]) -> int:
     """Run ``ohmygoods COMMAND`` for the game named by ``--game`` (default: the default game): the
     implementation the game's tools name (:class:`~ohmygoods_env.framework.game.GameTools` ``commands``),
-    given ``argv`` without ``--game`` (the implementation is the game's own). An unknown game, or a game
+    given ``argv`` without ``--game``, and ``game=NAME`` where it takes a ``game`` (a shared implementation
+    such as :func:`ohmygoods_env.apps.game_demo.main`, which any game may name). An unknown game, or a game
     without that command, exits 2 with one line naming the game, the command and the games that have it."""
     import importlib
 
@@ -80,8 +94,13 @@ def game_command(command: str, argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 2
+    import inspect
+
     module, _, attr = target.partition(":")
-    return int(getattr(importlib.import_module(module), attr)(rest) or 0)
+    main = getattr(importlib.import_module(module), attr)
+    if "game" in inspect.signature(main).parameters:  # a shared implementation (the framework's demo): told the game
+        return int(main(rest, game=spec.name) or 0)
+    return int(main(rest) or 0)
 
 
 def add_variant_options(ap: argparse.ArgumentParser) -> None:

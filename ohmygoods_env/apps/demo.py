@@ -25,9 +25,10 @@ from ..actions import describe
 from ..cards import B_COST, RESOURCES
 from ..engine import Game
 from ..framework.checks import offset_seed
+from ..game_spec import OHMYGOODS
 from ..render import final_scores_text
 from ..rules import EDITIONS
-from .common import add_variant_options, parser, seed_arg, variants_of, warm_engine
+from .common import add_variant_options, own_game_option, parser, seed_arg, variants_of, warm_engine
 
 Bot = Callable[[Game], int]
 
@@ -198,6 +199,7 @@ def _final_lines(game: Game) -> list[str]:
 
 def _parser() -> argparse.ArgumentParser:
     ap = parser("ohmygoods demo", "Play one game between bots and tell it round by round.")
+    own_game_option(ap, "demo", OHMYGOODS.name)
     ap.add_argument("--players", type=int, choices=(1, 2, 3, 4), default=2, help="number of players (1: solo, R10.3)")
     ap.add_argument("--rules", choices=EDITIONS, default="omg2", help="rule set")
     add_variant_options(ap)

@@ -403,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     held = sorted(out.glob("games_*p.jsonl")) if out.is_dir() else []
     if held and not args.resume:
         ap.error(f"{out} already holds games ({held[0].name}); nothing was deleted. Pass --resume or another --out")
-    warm = game_tools(protocol.game).warm
+    warm = game_tools(protocol.game).load("warm")
     if warm is not None:
         warm()
     report = _run_one(ap, args, protocol, tier, spec, kwargs, label, out)

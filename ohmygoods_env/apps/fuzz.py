@@ -12,12 +12,14 @@ import sys
 
 from ..framework.files import OutputError, check_output, write_atomic
 from ..fuzz import run_fuzz
+from ..game_spec import OHMYGOODS
 from ..rules import EDITIONS
-from .common import comma_choices, comma_ints, int_at_least, parser, seed_arg
+from .common import comma_choices, comma_ints, int_at_least, own_game_option, parser, seed_arg
 
 
 def _parser():
     ap = parser("ohmygoods fuzz", "Random legal play over many games with invariant checks after every step.")
+    own_game_option(ap, "fuzz", OHMYGOODS.name)
     ap.add_argument("--steps", type=int_at_least(1), default=1_000_000, help="decisions to play in total")
     ap.add_argument("--players", type=comma_ints((1, 2, 3, 4)), default="1,2,3,4", help="player counts (1: solo)")
     ap.add_argument("--rules", type=comma_choices(EDITIONS), default=",".join(EDITIONS), help="rule sets")

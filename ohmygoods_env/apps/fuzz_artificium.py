@@ -1,35 +1,27 @@
-"""*Artificium*'s implementations of ``ohmygoods demo``, ``fuzz`` and ``train`` (``--game artificium``).
+"""``ohmygoods fuzz --game artificium``: random games of *Artificium* with every invariant checked.
 
-Named by its :data:`~ohmygoods_env.artificium.game_tools.TOOLS` (``commands``); each takes the
-command's arguments without ``--game`` and returns the exit status.
-
-* ``demo``: the framework's demo (:mod:`ohmygoods_env.apps.game_demo`): its agents play one
-  game, told move by move with :func:`~ohmygoods_env.artificium.render.render_text`;
-* ``fuzz``: random games in the compiled loop of :mod:`.fuzz` with every invariant checked
-  after each step (A9.8), until ``--steps`` decisions are played;
-* ``train``: the framework's self-play loop (``ohmygoods_training.selfplay``) for this game.
+Named by *Artificium*'s tools (``GameTools.commands``); it gets the command's arguments without
+``--game``. The games are played by the compiled loop of :mod:`ohmygoods_env.artificium.fuzz`
+(a uniformly random legal action, a random pending seat during the face-down choice), which
+checks the invariants of A9.8 after every step, that an illegal action is refused with the state
+unchanged, and that the game ends after round 4: ``--chunk`` games at a time, one player count
+of ``--players`` after another, until ``--steps`` decisions are played. The exit status is 1 when
+a game broke an invariant (the failing game's call is printed, so it can be played again).
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Sequence
 
-from . import NAME
+from ..artificium import layout as L
+from .common import comma_ints, int_at_least, parser, seed_arg
 
-__all__ = ["demo", "fuzz", "train"]
-
-
-def demo(argv: Sequence[str]) -> int:
-    from ..apps.game_demo import main
-
-    return main(argv, game=NAME)
+__all__ = ["main"]
 
 
-def _fuzz_parser():
-    from ..apps.common import comma_ints, int_at_least, parser, seed_arg
-    from . import layout as L
-
+def _parser():
     counts = tuple(range(L.MIN_PLAYERS, L.MAX_PLAYERS + 1))
     ap = parser("ohmygoods fuzz --game artificium", "Random games of Artificium with the invariant checks (A9.8).")
     ap.add_argument("--steps", type=int_at_least(1), default=1_000_000, help="decisions to play in total (at least)")
@@ -41,19 +33,15 @@ def _fuzz_parser():
     return ap
 
 
-def fuzz(argv: Sequence[str]) -> int:
-    """Random games, ``--chunk`` at a time per player count in turn, until ``--steps`` decisions; status 1 on
-    a broken invariant (the failing game's player count, seed and code printed)."""
-    import time
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``ohmygoods fuzz --game artificium``; returns 1 on a broken invariant."""
+    from ..artificium.fuzz import run_fuzz
 
-    from .fuzz import run_fuzz
-
-    args = _fuzz_parser().parse_args(list(argv))
+    args = _parser().parse_args(None if argv is None else list(argv))
     print("compiling the fuzz kernel (cached after the first run)...", file=sys.stderr)
     run_fuzz(1, args.players[0], args.seed)
-    steps = games = 0
+    steps = games = k = 0
     t0 = time.perf_counter()
-    k = 0
     while steps < args.steps:
         n = args.players[k % len(args.players)]
         base = (args.seed + k * args.chunk) % (1 << 62)
@@ -72,12 +60,3 @@ def fuzz(argv: Sequence[str]) -> int:
         f"{seconds:.1f} s ({steps / max(seconds, 1e-9):,.0f} steps/s): no invariant broken"
     )
     return 0
-
-
-def train(argv: Sequence[str]) -> int:
-    try:
-        from ohmygoods_training.selfplay import main
-    except ImportError as exc:
-        print(f"ohmygoods train --game {NAME}: needs the training extra ({exc}); pip install 'ohmygoods[train]'")
-        return 2
-    return main(["--game", NAME, *argv], prog=f"ohmygoods train --game {NAME}")

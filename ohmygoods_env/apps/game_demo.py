@@ -4,10 +4,11 @@ Game-agnostic: everything comes from the game's :class:`~ohmygoods_env.framework
 (``make`` deals, ``describe`` names each action, ``render_text`` draws the position for a
 spectator) and its agents from the one registry
 (:func:`ohmygoods_env.framework.agents.make_agent`). A game's tools name this module as its
-``demo`` (``GameTools.commands``). The account: the position at the start and at each new
-round (when the model has a ``round``), one line per decision (``seat 2: ...``; the choices of
-a simultaneous step are told after all of them were made), and the final position with the
-scores and winners.
+``demo`` (``GameTools.commands``: ``{"demo": "ohmygoods_env.apps.game_demo:main"}``, the one line a
+game needs for a demo). The agents default to the game's ``heuristic``, else ``random``. The
+account: the position at the start and at each new round (when the model has a ``round``), one
+line per decision (``seat 2: ...``; the choices of a simultaneous step are told after all of
+them were made), and the final position with the scores and winners.
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ def _parser(spec: GameSpec) -> argparse.ArgumentParser:
         help="number of players",
     )
     ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the deal and of the agents")
-    ap.add_argument("--bots", default="heuristic", help="the agents: one for every seat or a comma list, one per seat")
+    from ..framework.agents import agent_names
+
+    default = "heuristic" if "heuristic" in agent_names(spec) else "random"
+    ap.add_argument("--bots", default=default, help="the agents: one for every seat or a comma list, one per seat")
     ap.add_argument("--quiet", action="store_true", help="print only the final position")
     return ap
 
@@ -67,10 +71,11 @@ def play_demo(spec: GameSpec, players: int, seed: int, names: Sequence[str], out
 
 
 def main(argv: Sequence[str] | None = None, game: str | None = None) -> int:
-    """Entry point of ``ohmygoods demo --game NAME`` (``game``: the game, given by the game's tools)."""
-    spec = game_spec(game) if game is not None else None
-    if spec is None:
+    """Entry point of ``ohmygoods demo --game NAME`` for a game whose tools name this module
+    (:func:`~ohmygoods_env.apps.common.game_command` passes ``game``)."""
+    if game is None:
         raise ValueError("game_demo.main needs the game (ohmygoods demo --game NAME calls it with one)")
+    spec = game_spec(game)
     ap = _parser(spec)
     args = ap.parse_args(None if argv is None else list(argv))
     names = [n.strip() for n in args.bots.split(",") if n.strip()]

@@ -51,10 +51,11 @@ from ..engine import Game
 from ..explain import explain
 from ..framework.checks import offset_seed, seed_or_fresh
 from ..framework.files import write_atomic
+from ..game_spec import OHMYGOODS
 from ..picture import log_move
 from ..render import _plural, render_text
 from ..rules import EDITIONS
-from .common import add_variant_options, int_at_least, parser, positive_float, seed_arg, variants_of
+from .common import add_variant_options, int_at_least, own_game_option, parser, positive_float, seed_arg, variants_of
 
 HELP = (
     "type the number of a choice; t = the whole table, hint = ask an agent, undo = take back your last "
@@ -322,6 +323,7 @@ def save_game(path: Path, game: Game, seat: int, names: list[str]) -> int:
 
 def _parser():
     ap = parser("ohmygoods play", "Play in the terminal against agents.")
+    own_game_option(ap, "play", OHMYGOODS.name)
     ap.add_argument(
         "--players", type=int, default=2, choices=(1, 2, 3, 4), help="players, you included (1: solo, R10.3)"
     )

@@ -190,7 +190,7 @@ def _prepare(ap: argparse.ArgumentParser, args: argparse.Namespace, out: Path, s
         except T.GamesFileError as exc:
             ap.error(f"--resume: {exc}")
 
-    warm = game_tools(spec).warm
+    warm = game_tools(spec).load("warm")
     if warm is not None:
         warm()
     try:

@@ -19,18 +19,12 @@ def _bench_rows(seconds: float) -> list:
     return artificium_rows(seconds)
 
 
-def _checkpoint_layout() -> dict:
-    from ohmygoods_agents.artificium.policy import checkpoint_layout
-
-    return checkpoint_layout()
-
-
 TOOLS = GameTools(
     commands={
-        "demo": "ohmygoods_env.artificium.commands:demo",
-        "fuzz": "ohmygoods_env.artificium.commands:fuzz",
-        "train": "ohmygoods_env.artificium.commands:train",
+        "demo": "ohmygoods_env.apps.game_demo:main",  # the framework's demo: its agents, its render_text
+        "fuzz": "ohmygoods_env.apps.fuzz_artificium:main",  # its compiled fuzzer (artificium.fuzz)
+        "train": "ohmygoods_env.apps.game_train:main",  # the framework's self-play loop
     },
     bench_rows=_bench_rows,
-    checkpoint_layout=_checkpoint_layout,
+    checkpoint_layout="ohmygoods_agents.artificium.policy:checkpoint_layout",
 )

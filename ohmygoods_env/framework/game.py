@@ -355,10 +355,10 @@ class GameSpec:
       found by ``ohmygoods evaluate --game NAME`` besides the protocols in ``agents/data``; ``None``: none;
     * ``agent_entry_points``: older entry point groups whose every entry (``NAME = "module:factory"``)
       is an agent of this game, read besides ``ohmygoods.game_agents`` (:mod:`.agents`);
-    * ``tools``: ``"module:OBJECT"`` of the game's :class:`GameTools` (what the shared commands need of
-      it: commands, rule sets, search agents, leaderboard place, ...), imported on first use by
-      :func:`game_tools` so importing a spec stays cheap; ``None``: the defaults (a game on the
-      framework alone).
+    * ``tools``: the game's :class:`GameTools` (what the shared commands need of it: commands, rule
+      sets, search agents, leaderboard place, ...), or ``"module:OBJECT"`` of it, imported on first
+      use by :func:`game_tools` so importing a spec stays cheap; ``None``: the defaults (a game on
+      the framework alone).
     """
 
     name: str
@@ -379,7 +379,7 @@ class GameSpec:
     web: str | None = None
     agent_entry_points: tuple[str, ...] = ()
     protocol: str | None = None
-    tools: str | None = None
+    tools: str | GameTools | None = None
 
     def check_num_players(self, num_players: object) -> int:
         """``num_players`` as an int in ``[min_players, max_players]`` (``TypeError`` / ``ValueError``)."""
@@ -479,7 +479,8 @@ class GameTools:
       protocol's ladder); ``docs_dir``: the folder of its leaderboard page and cards (``None``:
       ``docs/<name>``); ``out_prefix``: the prefix of a default ``evaluate --out`` (``None``: ``<name>_``);
     * ``checkpoints()``: its shipped policy checkpoints by agent name (their JSON names the player count);
-    * ``warm()``: compile its engine before a timed or interactive run, telling the user;
+    * ``warm()``: compile its engine before a timed or interactive run, telling the user (``ohmygoods
+      evaluate``, ``tournament``);
     * ``play_game(agents, players, rules, seed) -> (row, rounds, decisions, record)``: a tournament
       game on the game's own loop (``None``: the framework's match loop);
     * ``hello(hello, info, obs_dim)``: an external agent's hello for this game (``None``: the
@@ -493,6 +494,10 @@ class GameTools:
       times that one;
     * ``checkpoint_layout()``: the layout a checkpoint of the self-play loop records for this game
       (``None``: one observation block and one action range from the spec's sizes).
+
+    A callable field may be given as ``"module:function"`` (read with :meth:`load`): a game package
+    names that way what lives in a layer above it (its agents' checkpoints, its command lines in
+    :mod:`ohmygoods_env.apps`), which only the layer that uses it imports.
     """
 
     env_name: str | None = None
@@ -501,14 +506,24 @@ class GameTools:
     leaderboard_agents: str | None = None
     docs_dir: str | None = None
     out_prefix: str | None = None
-    checkpoints: Callable[[], Mapping[str, Any]] | None = None
-    warm: Callable[[], None] | None = None
+    checkpoints: str | Callable[[], Mapping[str, Any]] | None = None
+    warm: str | Callable[[], None] | None = None
     play_game: Callable[..., tuple] | None = None
     hello: Callable[..., dict] | None = None
     commands: Mapping[str, str] = field(default_factory=dict)
     bench_rows: Callable[[float], list] | None = None
     training_loop: str = "selfplay"
-    checkpoint_layout: Callable[[], dict] | None = None
+    checkpoint_layout: str | Callable[[], dict] | None = None
+
+    def load(self, field_name: str) -> Any:
+        """The callable of field ``field_name`` (a ``"module:function"`` string imported now), or None."""
+        value = getattr(self, field_name)
+        if isinstance(value, str):
+            import importlib
+
+            module, _, attr = value.partition(":")
+            value = getattr(importlib.import_module(module), attr)
+        return value
 
 
 _TOOLS: dict[str, GameTools] = {}
@@ -519,8 +534,8 @@ def game_tools(game: str | GameSpec) -> GameTools:
     spec = resolve_game(game)
     tools = _TOOLS.get(spec.name)
     if tools is None:
-        tools = GameTools()
-        if spec.tools is not None:
+        tools = spec.tools if isinstance(spec.tools, GameTools) else GameTools()
+        if isinstance(spec.tools, str):
             import importlib
 
             module, _, attr = spec.tools.partition(":")

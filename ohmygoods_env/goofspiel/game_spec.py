@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..framework.game import GameSpec, register_game
+from ..framework.game import GameSpec, GameTools, register_game
 from .engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -51,5 +51,6 @@ GOOFSPIEL = register_game(
         obs_bounds=_unit_bounds,
         reward_modes=REWARD_MODES,
         protocol="ohmygoods_env.goofspiel:eval_protocol.json",  # ohmygoods evaluate --game goofspiel
+        tools=GameTools(commands={"demo": "ohmygoods_env.apps.game_demo:main"}),  # ohmygoods demo --game goofspiel
     )
 )

@@ -88,6 +88,18 @@ def test_each_shipped_game_names_its_tools_and_reading_them_is_cheap() -> None:
     assert omg.rules == ("omg2", "royal") and omg.search_agents == ("mcts",) and omg.training_loop == "fast_ppo"
     assert art.rules == () and art.search_agents == () and art.training_loop == "selfplay"
     assert set(G.games_with("demo")) >= {"ohmygoods", "artificium"} and "artificium" not in G.games_with("play")
+    assert callable(omg.load("warm")) and omg.load("checkpoints")()["ppo-3p"].name.endswith(".json")
+    assert callable(art.load("checkpoint_layout")) and art.load("warm") is None
+
+
+def test_one_line_of_a_spec_gives_a_game_the_frameworks_demo(capsys) -> None:
+    """Goofspiel's spec names the shared demo in its tools object (``GameSpec.tools`` may be the object)."""
+    tools = G.game_spec("goofspiel").tools
+    assert isinstance(tools, G.GameTools) and tools.commands == {"demo": "ohmygoods_env.apps.game_demo:main"}
+    assert cli.main(["demo", "--game", "goofspiel", "--players", "3", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Goofspiel demo: 3 players, seed 2, agents: random, random, random")
+    assert "seat 2 (random)" in out
 
 
 @pytest.fixture

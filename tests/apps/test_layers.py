@@ -70,9 +70,17 @@ def test_no_import_strings_hide_upward_imports() -> None:
 @pytest.mark.parametrize("path", LIBRARY, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_library_names_an_app_module_only_as_a_games_page(path: Path) -> None:
     """A game's spec names its browser page (``GameSpec(web="ohmygoods_env.apps.web_X:Kind")``), which only
-    the web shell imports; no other string of the library names a module of the app layer."""
+    the web shell imports, and its tools (``GameTools(...)``) name its command lines and engine warm-up,
+    which only the app layer imports (``GameTools.load``, ``apps.common.game_command``); no other string of
+    the library names a module of the app layer."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     pages = {id(k.value) for n in ast.walk(tree) if isinstance(n, ast.Call) for k in n.keywords if k.arg == "web"}
+    pages |= {  # every string inside a GameTools(...) call
+        id(c)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and getattr(n.func, "id", getattr(n.func, "attr", None)) == "GameTools"
+        for c in ast.walk(n)
+    }
     named = [
         n.value
         for n in ast.walk(tree)
