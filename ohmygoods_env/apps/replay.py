@@ -27,7 +27,9 @@ as every record was before there were two games); the game's page kind, named by
 (:func:`~ohmygoods_env.apps.web_shell.web_kind`), checks the record and draws the page
 (*Oh my Goods!*: :func:`ohmygoods_env.apps.web_ohmygoods.replay_html`; *Artificium*:
 :func:`ohmygoods_env.apps.web_artificium.replay_html`, whose public view is the default, as the
-game has no view with every hand shown). This module knows no game's record.
+game has no view with every hand shown; a game without a page of its own, such as *Goofspiel*:
+the generic page's :func:`ohmygoods_env.apps.web_generic.replay_html`, which replays a step record
+and draws the seat's text view). This module knows no game's record.
 """
 
 from __future__ import annotations
