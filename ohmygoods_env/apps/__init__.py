@@ -23,6 +23,7 @@ module             owns
                    tables, replay template); imports no game
 ``web_ohmygoods``  Oh my Goods!'s page kind and replay pages (named by its spec)
 ``web_artificium`` Artificium's page kind and replay pages (named by its spec)
+``web_generic``    the page of any game whose spec names none: text view, action buttons
 ``tournament``     ``ohmygoods tournament``: the command line of ``ohmygoods_agents.tournament``
 ``bench``          ``ohmygoods bench``: throughput next to the anchors
 ``fuzz``           ``ohmygoods fuzz``: the command line of ``ohmygoods_env.fuzz``
