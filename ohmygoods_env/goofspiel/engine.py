@@ -285,7 +285,8 @@ def describe(action: int, game: Goofspiel | None = None) -> str:
 
 def render_text(game: Goofspiel, player: int | None = None) -> str:
     """The position as text: the spectator's view (``None``) or a seat's (others' bids hidden)."""
-    lines = [f"Goofspiel, round {game.round + 1}/{game.num_cards}, {_PHASES[game.phase]}, row {game.row}"]
+    shown = min(game.round + 1, game.num_cards)  # the last round stays shown once the game is over
+    lines = [f"Goofspiel, round {shown}/{game.num_cards}, {_PHASES[game.phase]}, row {game.row}"]
     for q in range(game.num_players):
         bid = game.bids[q]
         shown = "-" if bid < 0 else (str(bid + 1) if player is None or player == q else "face down")

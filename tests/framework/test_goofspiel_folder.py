@@ -4,7 +4,8 @@
 * the package root declares it in one line, and naming it loads only the framework and that folder;
 * ``ohmygoods_env.framework.examples`` is its older name: it warns and is the same module;
 * its record is a step record (JSON), which the generic page replays;
-* the commands it lacks refuse it with exit 2, naming the games that have them.
+* its tools give it the framework's ``demo``; the commands it lacks refuse it with exit 2 and one line
+  naming the games that have them.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from ohmygoods_env.framework.game import games_with
 from ohmygoods_env.goofspiel.game_spec import GOOFSPIEL, Goofspiel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,7 +86,23 @@ def test_its_record_is_a_json_step_record_that_replays() -> None:
             Goofspiel.replay(bad)
 
 
-@pytest.mark.parametrize("command", ["demo", "fuzz", "play", "train"])
+#: the commands a game supplies through its tools (GameSpec.tools); the ones Goofspiel lacks are refused
+COMMANDS = ("demo", "fuzz", "play", "train")
+LACKS = [c for c in COMMANDS if "goofspiel" not in games_with(c)]
+
+
+def test_its_tools_give_it_the_framework_demo_and_nothing_else() -> None:
+    assert LACKS == ["fuzz", "play", "train"]
+    done = subprocess.run(
+        [sys.executable, "-m", "ohmygoods_env.apps.cli", "demo", "--game", "goofspiel"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0 and "Goofspiel, round 3/3, over" in done.stdout
+
+
+@pytest.mark.parametrize("command", LACKS)
 def test_a_command_it_lacks_refuses_it_naming_the_games_that_have_it(command: str) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "ohmygoods_env.apps.cli", command, "--game", "goofspiel"],
@@ -93,5 +111,6 @@ def test_a_command_it_lacks_refuses_it_naming_the_games_that_have_it(command: st
         timeout=300,
     )
     assert done.returncode == 2 and done.stdout == ""
-    assert f"Goofspiel (goofspiel) has no {command}: games with one:" in done.stderr
-    assert GOOFSPIEL.name not in done.stderr.split("games with one:")[1]
+    assert done.stderr.strip() == (
+        f"ohmygoods {command}: Goofspiel (goofspiel) has no {command}: games with one: {', '.join(games_with(command))}"
+    )
