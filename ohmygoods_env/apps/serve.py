@@ -121,10 +121,12 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, game: str = "ohmygoods") -> GameServer:
-    """A server of every game with a page, ``game``'s at ``/`` (:func:`~.web_shell.web_games`), bound to
-    ``host:port`` (port 0: any free port); call ``serve_forever()`` on it."""
-    return GameServer((host, port), game)
+def make_server(host: str = "127.0.0.1", port: int = 8000, game: str | None = None) -> GameServer:
+    """A server of every game with a page, ``game``'s at ``/`` (:func:`~.web_shell.web_games`; None: the default
+    game), bound to ``host:port`` (port 0: any free port); call ``serve_forever()`` on it."""
+    from ..framework.game import default_game
+
+    return GameServer((host, port), game or default_game())
 
 
 def _parser():
@@ -132,8 +134,8 @@ def _parser():
     ap.add_argument(
         "--game",
         choices=web_games(),
-        default="ohmygoods",
-        help="the game the page opens with (the page offers every game)",
+        default=None,
+        help="the game the page opens with (default: the default game, ohmygoods; the page offers every game)",
     )
     ap.add_argument("--port", type=int_at_least(0), default=8000, help="TCP port (0: any free port)")
     ap.add_argument(
@@ -151,6 +153,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.port > 65535:
         ap.error(f"--port must be at most 65535, got {args.port}")
+    if args.game is None:
+        from ..framework.game import default_game
+
+        args.game = default_game()
     web_kind(args.game).warm()
     try:
         server = make_server(args.host, args.port, args.game)
