@@ -190,7 +190,8 @@ def test_serve_builds_and_steps_a_table_and_replays_its_game(game: str, tmp_path
             break
         watched.step(50)
     view = watched.view("w")
-    assert view["done"] and view["record"]
+    assert view["done"]
+    assert view["record"], "replays need record().to_dict() as a step record (apps/web_generic.py STEP_RECORD_KEYS)"
     assert "<html" in watched.replay_page()
 
     person = kind.new_game({"game": game, "players": n, "seat": 0, "opponents": ["random"], "seed": 4})
