@@ -61,17 +61,17 @@ def test_the_output_may_not_be_the_input_under_any_name(games, tmp_path, capsys,
     monkeypatch.chdir(tmp_path)
     for out in (str(games), "./games.jsonl", "games.jsonl", f"{tmp_path}/./sub/../games.jsonl", str(link), str(hard)):
         (tmp_path / "sub").mkdir(exist_ok=True)
-        err = _usage_error(["games.jsonl", "--game", "0", "-o", out], capsys)
+        err = _usage_error(["games.jsonl", "--index", "0", "-o", out], capsys)
         assert "is the input" in err, out
         assert games.read_bytes() == before
-    err = _usage_error([str(link), "--game", "0", "-o", "games.jsonl"], capsys)  # a link as the input, too
+    err = _usage_error([str(link), "--index", "0", "-o", "games.jsonl"], capsys)  # a link as the input, too
     assert "is the input" in err and games.read_bytes() == before
 
 
 def test_an_output_in_a_missing_folder_or_that_is_a_folder_is_a_usage_error(games, tmp_path, capsys) -> None:
-    err = _usage_error([str(games), "--game", "0", "-o", str(tmp_path / "no" / "such" / "game.html")], capsys)
+    err = _usage_error([str(games), "--index", "0", "-o", str(tmp_path / "no" / "such" / "game.html")], capsys)
     assert "does not exist" in err
-    err = _usage_error([str(games), "--game", "0", "-o", str(tmp_path)], capsys)
+    err = _usage_error([str(games), "--index", "0", "-o", str(tmp_path)], capsys)
     assert "is a folder" in err
 
 
@@ -84,11 +84,11 @@ def test_the_page_is_written_atomically(games, tmp_path, monkeypatch) -> None:
 
     monkeypatch.setattr(F.os, "fsync", fail)
     with pytest.raises(SystemExit):
-        R.main([str(games), "--game", "1", "-o", str(out)])
+        R.main([str(games), "--index", "1", "-o", str(out)])
     assert out.read_text() == "the old page"  # the old file stays whole
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.html", "games.jsonl"]  # no temporary left
     monkeypatch.undo()
-    assert R.main([str(games), "--game", "1", "-o", str(out)]) == 0
+    assert R.main([str(games), "--index", "1", "-o", str(out)]) == 0
     assert out.read_text().startswith("<!doctype html>")
 
 
@@ -139,7 +139,7 @@ def test_a_malformed_record_is_a_usage_error_naming_line_and_field(tmp_path, rec
     bad, message = _bad_rows(record)[case]
     path = tmp_path / "games.jsonl"
     _write_rows(path, [{"index": 5, "seats": ["a", "b"], "record": record}, bad])  # the bad row: line 2, game 1
-    err = _usage_error([str(path), "--game", "1", "-o", str(tmp_path / "x.html")], capsys)
+    err = _usage_error([str(path), "--index", "1", "-o", str(tmp_path / "x.html")], capsys)
     assert message in err, (case, err)
     assert "line 2" in err, (case, err)
     assert not (tmp_path / "x.html").exists()
@@ -148,16 +148,16 @@ def test_a_malformed_record_is_a_usage_error_naming_line_and_field(tmp_path, rec
 def test_invalid_utf8_and_an_overlong_line_are_usage_errors(tmp_path, capsys, monkeypatch) -> None:
     path = tmp_path / "games.jsonl"
     path.write_bytes(b'{"index": 0}\n{"index": 1, "seats": ["\xff"]}\n')
-    err = _usage_error([str(path), "--game", "1", "-o", str(tmp_path / "x.html")], capsys)
+    err = _usage_error([str(path), "--index", "1", "-o", str(tmp_path / "x.html")], capsys)
     assert "line 2: not UTF-8" in err
     monkeypatch.setattr(R, "MAX_LINE", 100)
     path.write_text('{"index": 0}\n{"index": 1, "pad": "' + "x" * 200 + '"}\n')
-    err = _usage_error([str(path), "--game", "0", "-o", str(tmp_path / "x.html")], capsys)
+    err = _usage_error([str(path), "--index", "0", "-o", str(tmp_path / "x.html")], capsys)
     assert "line 2: longer than 100 bytes" in err
 
 
 def test_a_seat_out_of_range_is_a_usage_error(games, tmp_path, capsys) -> None:
-    err = _usage_error([str(games), "--game", "0", "--seat", "2", "-o", str(tmp_path / "x.html")], capsys)
+    err = _usage_error([str(games), "--index", "0", "--seat", "2", "-o", str(tmp_path / "x.html")], capsys)
     assert "--seat 2 is out of range" in err
 
 
@@ -172,7 +172,7 @@ def test_no_field_text_reaches_a_placeholder_or_the_script(tmp_path, record) -> 
         path = tmp_path / "games.jsonl"
         _write_rows(path, [{"index": 0, "seats": [name, "b"], "record": record}])
         out = tmp_path / "x.html"
-        assert R.main([str(path), "--game", "0", "-o", str(out)]) == 0
+        assert R.main([str(path), "--index", "0", "-o", str(out)]) == 0
         html = out.read_text()
         players = re.search(r'<div id="players">(.*?)</div>', html, re.S).group(1)
         assert players == f"player 0: {escape(name)}, player 1: b" and "<" not in players

@@ -312,7 +312,7 @@ def test_a_replay_page_carries_what_happened_in_its_view(tmp_path) -> None:
     path.write_text(json.dumps(row) + "\n")
     for argv, viewer in ((["--seat", "1"], 1), (["--public"], PUBLIC)):
         out = tmp_path / "game.html"
-        assert R.main([str(path), "--game", "0", *argv, "-o", str(out)]) == 0
+        assert R.main([str(path), "--index", "0", *argv, "-o", str(out)]) == 0
         html = out.read_text()
         data = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>', html, re.S)[1])
         replayed = Game(2, "omg2", seed=12)

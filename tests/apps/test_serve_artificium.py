@@ -207,11 +207,11 @@ def test_the_replay_command_writes_an_artificium_page(tmp_path) -> None:
     games = tmp_path / "games.jsonl"
     games.write_text(json.dumps({"index": 0, "record": web.game.record().to_dict(), "seats": web.names}) + "\n")
     out = tmp_path / "game.html"
-    assert R.main([str(games), "--game", "0", "--seat", "1", "-o", str(out)]) == 0
+    assert R.main([str(games), "--index", "0", "--seat", "1", "-o", str(out)]) == 0
     page = out.read_text()
     assert "Artificium replay (3 players, seed 4)" in page and "view of seat 1" in page
     with pytest.raises(SystemExit):
-        R.main([str(games), "--game", "0", "--seat", "3", "-o", str(tmp_path / "x.html")])
+        R.main([str(games), "--index", "0", "--seat", "3", "-o", str(tmp_path / "x.html")])
 
 
 # ---------------------------------------------------------------------------- the browser

@@ -106,7 +106,7 @@ def _games_file(tmp_path: Path) -> Path:
 
 def test_ohmygoods_replay_draws_a_goofspiel_game(tmp_path: Path, capsys) -> None:
     out = tmp_path / "g.html"
-    assert replay.main([str(_games_file(tmp_path)), "--game", "0", "--seat", "2", "-o", str(out)]) == 0
+    assert replay.main([str(_games_file(tmp_path)), "--index", "0", "--seat", "2", "-o", str(out)]) == 0
     page = out.read_text()
     assert "Goofspiel replay (3 players, seed 9)" in page and "view of seat 2" in page
     assert "wrote" in capsys.readouterr().err
@@ -129,7 +129,7 @@ def test_a_bad_record_is_refused_and_nothing_is_written(tmp_path: Path, capsys, 
     path.write_text(json.dumps(row) + "\n")
     out = tmp_path / "g.html"
     with pytest.raises(SystemExit) as exc:
-        replay.main([str(path), "--game", "0", "-o", str(out)])
+        replay.main([str(path), "--index", "0", "-o", str(out)])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and message in err and not out.exists()
 

@@ -206,7 +206,7 @@ def test_serve_builds_and_steps_a_table_and_replays_its_game(game: str, tmp_path
     games = tmp_path / "games.jsonl"
     games.write_text(json.dumps({"index": 0, "record": view["record"]}) + "\n")
     page = tmp_path / "game.html"
-    assert replay.main([str(games), "--game", "0", "--seat", "0", "-o", str(page)]) == 0
+    assert replay.main([str(games), "--index", "0", "--seat", "0", "-o", str(page)]) == 0
     assert page.stat().st_size > 1000
 
 
