@@ -334,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--iters", type=int, default=2, help="timed rollout+update iterations per configuration")
     p.add_argument("--env-steps", type=int, default=200, help="batch steps of the env-only measurement")
-    p.add_argument("--threads", type=threads_arg, default=1, metavar="{auto,N}", help="torch threads")
+    p.add_argument("--threads", type=threads_arg, default=1, metavar="{auto,N}", help="torch and numba threads")
     p.add_argument("--device", choices=DEVICES, default="auto", help="the learner's device (auto: cuda if present)")
     p.add_argument("--skip-shipped", action="store_true", help="time the new default only")
     p.add_argument("--json", action="store_true")

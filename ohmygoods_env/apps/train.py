@@ -3,7 +3,8 @@
 * ``ohmygoods train --players N --minutes M --out DIR`` runs :mod:`ohmygoods_training.fast_ppo`
   (every option of that loop is an option here; ``--help`` lists them): it trains, evaluates
   and writes the best network in the safe format as ``DIR/final.json`` + ``DIR/final.safetensors``,
-  the agent ``ppo:DIR/final.json``.
+  the agent ``ppo:DIR/final.json``. ``--device auto|cpu|cuda`` (the network's inference and update;
+  ``auto``: CUDA when torch sees it) and ``--threads auto|N`` (torch's and numba's threads) say where.
 * ``ohmygoods train --recipe NAME`` replays the documented run that made the shipped agent NAME
   (:mod:`ohmygoods_training.recipe`); ``--minutes``, ``--threads``, ``--out``, ``--eval-games``,
   ``--final-games`` and ``--no-progress`` may go with it, nothing else.
