@@ -130,12 +130,14 @@ def make_server(host: str = "127.0.0.1", port: int = 8000, game: str | None = No
 
 
 def _parser():
+    from ..framework.game import default_game
+
     ap = parser("ohmygoods serve", "Play in the browser against agents: a local web server.")
     ap.add_argument(
         "--game",
         choices=web_games(),
-        default=None,
-        help="the game the page opens with (default: the default game, ohmygoods; the page offers every game)",
+        default=default_game(),
+        help="the game the page opens with (the page offers every game)",
     )
     ap.add_argument("--port", type=int_at_least(0), default=8000, help="TCP port (0: any free port)")
     ap.add_argument(
@@ -153,10 +155,6 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.port > 65535:
         ap.error(f"--port must be at most 65535, got {args.port}")
-    if args.game is None:
-        from ..framework.game import default_game
-
-        args.game = default_game()
     web_kind(args.game).warm()
     try:
         server = make_server(args.host, args.port, args.game)
