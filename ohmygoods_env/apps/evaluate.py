@@ -73,8 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--game",
         default=None,
-        help="registered game with a shipped protocol: ohmygoods or artificium (default: ohmygoods, or the game "
-        "of --protocol)",
+        help="registered game with a shipped protocol, as in every command (ohmygoods, artificium, goofspiel; "
+        "default: ohmygoods, the first declared, or the game of --protocol)",
     )
     tier = ap.add_mutually_exclusive_group()
     tier.add_argument(
