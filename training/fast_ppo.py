@@ -93,6 +93,30 @@ def legal_index(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return ids, valid
 
 
+@njit(cache=True)
+def legal_index_host(masks):
+    """:func:`legal_index` of a host ``bool[n, A]`` array, as numpy ``(ids int64[n, K], valid bool[n, K])``:
+    the same ids and padding, without torch's ``nonzero`` (and, for a device, without its syncs)."""
+    n, a_count = masks.shape
+    k = 1
+    for r in range(n):
+        c = 0
+        for a in range(a_count):
+            if masks[r, a]:
+                c += 1
+        k = max(k, c)
+    ids = np.zeros((n, k), np.int64)
+    valid = np.zeros((n, k), np.bool_)
+    for r in range(n):
+        j = 0
+        for a in range(a_count):
+            if masks[r, a]:
+                ids[r, j] = a
+                valid[r, j] = True
+                j += 1
+    return ids, valid
+
+
 def legal_logits(logits: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
     """The logits of the legal ids (padding at ``NEG``): ``[n, K]``."""
     return logits.gather(1, ids).masked_fill(~valid, NEG)
@@ -454,16 +478,18 @@ class SelfPlayRollout:
                         prior[k : k + n] = self.prior(g, rows)
                 with clock("copy"):
                     x = self._to_device(buf, "obs", k, k + n)
-                    m = self._to_device(buf, "mask", k, k + n)
+                    self._to_device(buf, "mask", k, k + n)  # for the update, which reads the masks there
                     if self.prior is not None:
                         pa = self._to_device(buf, "prior", k, k + n)
                 with clock("forward"), torch.inference_mode():
                     h = net.features(x, seats=P)  # every row is a P-player game: no slot encoding of empty seats
                     v = net.v(h).squeeze(1)
-                    ids, valid = legal_index(m)
-                    lg = legal_logits(net.policy_logits(h, pa), ids, valid)
+                    ids_np, valid_np = legal_index_host(masks[k : k + n])  # from the host's copy of the masks
+                    ids, valid = torch.from_numpy(ids_np), torch.from_numpy(valid_np)
+                    dev_ids, dev_valid = ids.to(self.device), valid.to(self.device)
+                    lg = legal_logits(net.policy_logits(h, pa), dev_ids, dev_valid)
                     # sampled on the host with the rollout's generator: the same draws on every device
-                    lg, ids, v = lg.cpu(), ids.cpu(), v.cpu()
+                    lg, v = lg.cpu(), v.cpu()
                     j = sample_masked(lg, self.gen)
                     a = ids.gather(1, j[:, None]).squeeze(1)
                     lp = torch.log_softmax(lg, 1).gather(1, j[:, None]).squeeze(1)

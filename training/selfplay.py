@@ -63,7 +63,7 @@ from .fast_ppo import (
     Split,
     _threads,
     gae_per_seat,
-    legal_index,
+    legal_index_host,
     legal_logits,
     ppo_update,
     resolve_device,
@@ -524,9 +524,10 @@ class SelfPlay:
                             m.copy_(buf["host_mask"][k : k + n], non_blocking=True)
                     with clock("forward"), torch.inference_mode():
                         logits, v = net(x)
-                        ids, valid = legal_index(m)
-                        lg = legal_logits(logits, ids, valid)
-                        lg, ids, v = lg.cpu(), ids.cpu(), v.cpu()  # sampled on the host: the same draws anywhere
+                        ids_np, valid_np = legal_index_host(buf["mask"][k : k + n])  # the host's copy of the masks
+                        ids = torch.from_numpy(ids_np)
+                        lg = legal_logits(logits, ids.to(self.device), torch.from_numpy(valid_np).to(self.device))
+                        lg, v = lg.cpu(), v.cpu()  # sampled on the host: the same draws anywhere
                         c = sample_masked(lg, self.gen)
                         a = ids.gather(1, c[:, None]).squeeze(1)
                         lp = torch.log_softmax(lg, 1).gather(1, c[:, None]).squeeze(1)

@@ -181,3 +181,19 @@ def test_the_slot_encoder_skips_the_empty_seats_of_fewer_players_with_the_same_f
         fast, full = net.features(x, seats=players), net.features(x)
     assert fast.shape == full.shape
     assert torch.allclose(fast, full, rtol=1e-6, atol=1e-6)
+
+
+def test_the_rollouts_host_legal_index_is_torchs():
+    """The rollouts index each row's legal actions on the host (no torch ``nonzero``, no device sync):
+    the same ids in the same order and the same padding as :func:`legal_index`, finished rows included."""
+    import numpy as np
+    from ohmygoods_training.fast_ppo import legal_index, legal_index_host
+
+    rng = np.random.default_rng(5)
+    for density in (0.002, 0.02, 0.3):
+        masks = rng.random((64, 624)) < density
+        masks[3] = False  # a finished game's row: nothing legal
+        ids, valid = legal_index(torch.from_numpy(masks))
+        hid, hvalid = legal_index_host(masks)
+        assert torch.equal(ids, torch.from_numpy(hid)) and torch.equal(valid, torch.from_numpy(hvalid))
+        assert not hvalid[3].any()
