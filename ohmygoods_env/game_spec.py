@@ -156,6 +156,14 @@ def _random_agent(arg: str | None = None, *, seed: int | None = None, **kwargs: 
     return random_factory(arg, seed=seed, **kwargs)
 
 
+def _simultaneous(model: OhMyGoodsModel) -> Any:
+    """Phases I and II as the framework's simultaneous choice (``ohmygoods_env.envs.simultaneous``, imported
+    on first use: only the parallel env asks)."""
+    from .envs.simultaneous import simultaneous_choice
+
+    return simultaneous_choice(model)
+
+
 def _new_game(num_players: int, seed: int | None = None, **options: Any) -> OhMyGoodsModel:
     return OhMyGoodsModel.new(num_players, seed=seed, **options)
 
@@ -173,6 +181,7 @@ OHMYGOODS = register_game(
         render_text=_render_text,
         version=L.LAYOUT_VERSION,
         wait_action=L.A_WAIT,
+        simultaneous=_simultaneous,  # phases I and II: every seat on its own line, padded with A_WAIT
         obs_bounds=_obs_bounds,
         reward_modes=REWARD_MODES,
         action_ranges=L.ACTION_RANGES,

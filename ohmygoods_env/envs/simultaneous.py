@@ -27,13 +27,15 @@ into simultaneous ones for :class:`~ohmygoods_env.envs.parallel.OhMyGoodsParalle
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import core
 from .. import layout as L
 from ..engine import Game
 
-__all__ = ["SeatLine", "SimultaneousPhase"]
+__all__ = ["PhaseChoice", "SeatLine", "SimultaneousPhase", "simultaneous_choice"]
 
 
 class SeatLine:
@@ -139,3 +141,48 @@ class SimultaneousPhase:
                         "choices interacted"
                     )
                 game.step(action)
+
+
+class PhaseChoice:
+    """A :class:`SimultaneousPhase` as the framework's
+    :class:`~ohmygoods_env.framework.game.SimultaneousChoice` over an ``OhMyGoodsModel``."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.phase = SimultaneousPhase(model.game)
+        self.order = self.phase.order
+
+    @property
+    def steps_left(self) -> int:
+        return self.phase.steps_left
+
+    def acting(self) -> list[int]:
+        return self.phase.acting()
+
+    def legal_mask(self, player: int) -> np.ndarray:
+        line = self.phase.lines.get(player)
+        return line.mask() if line is not None else np.zeros(L.N_ACTIONS, np.int8)
+
+    def observe(self, player: int) -> np.ndarray:
+        line = self.phase.lines.get(player)
+        if line is None:  # not a seat of this phase: the game as at the phase's start
+            return self.model.observe(player)
+        obs = np.empty(L.OBS_DIM, np.float32)
+        line.observe(obs)
+        return obs
+
+    def step(self, actions: dict[int, int]) -> None:
+        self.phase.step(actions)
+
+    @property
+    def over(self) -> bool:
+        return self.phase.over
+
+    def apply_to(self, model: Any) -> None:
+        self.phase.apply_to(model.game)
+
+
+def simultaneous_choice(model: Any) -> PhaseChoice | None:
+    """The spec's ``simultaneous`` declaration: phase I or II when ``model`` stands at one of their
+    decisions (R4.1, R5.2), else ``None``."""
+    return PhaseChoice(model) if SimultaneousPhase.begins(model.game) else None

@@ -49,6 +49,11 @@ IS-MCTS, tournaments) talks to a game only through what this module declares:
   (:func:`declare_game`, ``"module:SPEC"``: imported on first use, so naming a game loads
   nothing of it), and a name neither registered nor declared is looked up once in the entry
   point group ``ohmygoods.games`` (``name = "module:SPEC"``).
+* :class:`SimultaneousChoice` — a simultaneous choice that the game's spec declares
+  (``GameSpec.simultaneous``) when its model asks it one seat at a time over several
+  decisions each: who decides together in each step, how many steps it lasts (fixed by public
+  information at its start, the padding that keeps hidden choices out of the step count) and
+  the order in which the choices are applied to the model at its end.
 * :class:`JointStepMixin` — ``step_joint`` for a model that collects a simultaneous choice
   one seat at a time through ``step``: every pending seat's action is checked against its
   own mask first, then they are applied in the game's order.
@@ -80,6 +85,7 @@ __all__ = [
     "IllegalActionError",
     "InformationSet",
     "JointStepMixin",
+    "SimultaneousChoice",
     "StateRowMixin",
     "check_action",
     "check_joint",
@@ -148,6 +154,53 @@ class ForwardModel(Protocol):
     def determinize(self, player: int, seed: int) -> ForwardModel: ...
 
     def record(self) -> Any: ...
+
+
+@runtime_checkable
+class SimultaneousChoice(Protocol):
+    """A simultaneous choice in progress, begun by the spec's ``simultaneous(model)`` hook.
+
+    The parallel env (:mod:`ohmygoods_env.framework.envs.parallel`) plays it instead of the
+    model's one-seat-at-a-time questions: each step every seat of :meth:`acting` decides
+    together, on its own line of decisions that no other seat's choice reaches; a seat whose
+    line is finished waits (the wait action) until ``steps_left`` reaches 0, so the number of
+    steps never depends on a hidden choice; then :meth:`apply_to` plays every seat's choices on
+    the model in ``order``. During the choice the model itself stays as at its start.
+
+    ==========================  ==================================================================
+    member                      meaning
+    ==========================  ==================================================================
+    ``order``                   the seats that choose, in the order their choices are applied
+    ``steps_left``              steps still to come (fixed at the start from public information)
+    ``acting()``                the seats with a decision in this step (in ``order``)
+    ``legal_mask(player)``      ``int8[num_actions]``, that seat's own line; zeros when it waits
+    ``observe(player)``         that seat's view: its own choices so far, nobody else's
+    ``step(actions)``           ``{seat: action}`` of every acting seat (checked by the caller)
+    ``over``                    ``steps_left == 0``: time to :meth:`apply_to`
+    ``apply_to(model)``         play the choices on the model, in ``order``
+    ==========================  ==================================================================
+
+    A game whose ``pending_players()`` already names every seat of a simultaneous choice and
+    whose seats decide once each (*Artificium*, *Goofspiel*) declares nothing
+    (``simultaneous=None``): the pending seats decide together in one step, applied with
+    ``step_joint`` in the pending order, and no padding is needed.
+    """
+
+    order: list[int]
+    steps_left: int
+
+    def acting(self) -> list[int]: ...
+
+    def legal_mask(self, player: int) -> np.ndarray: ...
+
+    def observe(self, player: int) -> np.ndarray: ...
+
+    def step(self, actions: Mapping[int, int]) -> None: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def apply_to(self, model: ForwardModel) -> None: ...
 
 
 def _is_int(value: object) -> bool:
@@ -342,6 +395,10 @@ class GameSpec:
     * ``wait_action``: an action id the game defines for "nothing to decide" (the parallel
       env gives it to waiting seats), or ``None`` (the parallel env then adds one after the
       game's actions);
+    * ``simultaneous(model) -> SimultaneousChoice | None``: the simultaneous choice the model
+      stands at (``None`` when it stands at none), for a game whose model asks a simultaneous
+      choice one seat at a time (:class:`SimultaneousChoice`); ``None`` (the default): the
+      model's ``pending_players()`` decide together, once each;
     * ``obs_bounds(num_players) -> (low, high)``: bounds of ``observe`` (scalars or arrays);
     * ``reward_modes``: the ``mode`` values ``rewards`` accepts;
     * ``make_agent(spec, seed=None, **kwargs)``: an older hook, a game's own agent registry asked
@@ -372,6 +429,7 @@ class GameSpec:
     render_text: Callable[..., str]
     version: int = 0
     wait_action: int | None = None
+    simultaneous: Callable[[ForwardModel], SimultaneousChoice | None] | None = None
     obs_bounds: Callable[[int], tuple[Any, Any]] = _no_bounds
     reward_modes: tuple[str, ...] = ("win",)
     make_agent: Callable[..., Any] | None = None

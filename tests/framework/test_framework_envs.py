@@ -130,12 +130,16 @@ def test_every_seat_bids_in_the_same_parallel_step(n: int) -> None:
     assert obs["player_0"]["action_mask"].tolist() == [0, 0, 0, 0, 1, 1, 0]
 
 
-def test_ohmygoods_is_played_one_seat_per_step_with_its_own_wait_action() -> None:
+def test_ohmygoods_phases_are_simultaneous_as_its_spec_declares_with_its_own_wait_action() -> None:
     from ohmygoods_env import layout as L
 
     env = parallel_env("ohmygoods", num_players=3)
     obs, _ = env.reset(seed=4)
     assert env.wait_action == L.A_WAIT and env.action_space("player_0").n == L.N_ACTIONS
+    assert sorted(env.acting_agents) == env.possible_agents  # phase I (R4.1): every seat at once
+    # without the declaration the model's one pending seat is asked per step; the others wait
+    env = parallel_env("ohmygoods", num_players=3, simultaneous=False)
+    obs, _ = env.reset(seed=4)
     assert len(env.acting_agents) == 1
     waiting = [a for a in env.possible_agents if a not in env.acting_agents]
     assert all(np.flatnonzero(obs[a]["action_mask"]).tolist() == [L.A_WAIT] for a in waiting)

@@ -6,10 +6,15 @@
   is one seat, during a simultaneous choice every seat still to choose. Their actions are
   applied with ``step_joint`` (all checked before any is applied), so no seat's action can
   depend on another's, and the number of steps a simultaneous choice takes never depends
-  on anybody's choice. A game that asks a simultaneous choice one seat at a time (its
-  ``pending_players()`` is one seat, e.g. *Oh my Goods!* through
-  :mod:`ohmygoods_env.game_spec`; its own :mod:`ohmygoods_env.envs.parallel` is the
-  simultaneous one) is played one seat per step here.
+  on anybody's choice.
+* A game whose model asks a simultaneous choice one seat at a time, several decisions each
+  (*Oh my Goods!*'s phases I and II), declares it in its spec (``GameSpec.simultaneous``,
+  :class:`~ohmygoods_env.framework.game.SimultaneousChoice`): while the model stands at one,
+  every seat with a decision on its own line acts in the same step, a seat whose line is
+  finished waits until the choice's fixed number of steps is over, and the choices are then
+  applied to the model in the declared order. Meanwhile :attr:`game` and ``render()`` show the
+  game as at the choice's start. ``simultaneous=False`` ignores the declaration (one pending
+  seat per step, as the model asks).
 * A seat that is not pending waits: its mask allows exactly one action, the wait action
   (the spec's ``wait_action``, or for a game without one an extra id ``num_actions`` added
   after the game's actions: the action space is then ``Discrete(num_actions + 1)``), and
@@ -36,7 +41,7 @@ from typing import Any
 import numpy as np
 from pettingzoo import ParallelEnv
 
-from ..game import GameSpec, IllegalActionError, check_action, check_joint, illegal_message
+from ..game import GameSpec, IllegalActionError, SimultaneousChoice, check_action, check_joint, illegal_message
 from .common import (
     SeatedEnvMixin,
     check_illegal_mode,
@@ -65,10 +70,17 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
         render_mode: str | None = None,
         illegal: str = "raise",
         penalty: float = -1.0,
+        simultaneous: bool = True,
         **options: Any,
     ) -> None:
         self._setup_game(game, num_players, reward, render_mode, options)
         self.illegal, self.penalty = check_illegal_mode(illegal, penalty)
+        if not isinstance(simultaneous, (bool, np.bool_)):
+            raise TypeError(f"simultaneous must be a bool, got {type(simultaneous).__name__} {simultaneous!r}")
+        self.simultaneous = bool(simultaneous)
+        #: the spec's declaration of its simultaneous choices (None: the pending seats decide together)
+        self._declared = self.setup.spec.simultaneous if self.simultaneous else None
+        self._choice: SimultaneousChoice | None = None
         self._penalised = False
         spec_wait = self.setup.spec.wait_action
         #: the action id of a seat that has nothing to decide
@@ -86,6 +98,8 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
         game_seed, self._rng = next_game_seed(seed, self._rng)
         self._model = self.setup.new_game(game_seed)
         self._penalised = False
+        self._choice = None
+        self._begin_choice()
         self.agents = self.possible_agents[:]
         return self._observations(), self._infos()
 
@@ -93,12 +107,13 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
         check_joint_actions(self.agents, actions)
         chosen = self._check(actions)
         n = len(self.possible_agents)
-        offenders = [p for p, a in chosen.items() if not is_legal(self._model, p, a)]
+        offenders = [p for p, a in chosen.items() if not self._is_legal(p, a)]
         if offenders:  # only in penalty mode: _check raised otherwise
             self._penalised = True
+            self._choice = None
             final = penalty_rewards(n, offenders, self.penalty)
         else:
-            self._model.step_joint({p: int(a) for p, a in chosen.items()})
+            self._apply({p: int(a) for p, a in chosen.items()})
             final = self._model.rewards(self.setup.reward) if self._model.done else np.zeros(n, np.float32)
         rewards = {a: float(final[self.agent_name_mapping[a]]) for a in self.agents}
         return parallel_step_result(self, rewards, self._over)
@@ -108,10 +123,11 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
         p = seat_of(agent, self.agent_name_mapping, self.possible_agents)
         mask = np.zeros(self.num_actions, np.int8)
         if p in self._pending():
-            mask[: self._model.num_actions] = self._model.legal_mask(p)
+            mask[: self._model.num_actions] = self._mask_of(p)
         else:
             mask[self.wait_action] = 1
-        return {"observation": self._model.observe(p), "action_mask": mask}
+        obs = self._model.observe(p) if self._choice is None else self._choice.observe(p)
+        return {"observation": obs, "action_mask": mask}
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -119,7 +135,37 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
         return self._model.done or self._penalised
 
     def _pending(self) -> tuple[int, ...]:
-        return () if self._over else self._model.pending_players()
+        if self._over:
+            return ()
+        return self._model.pending_players() if self._choice is None else tuple(self._choice.acting())
+
+    def _begin_choice(self) -> None:
+        """Begin the declared simultaneous choice where the model stands at one."""
+        if self._declared is not None and self._choice is None and not self._model.done:
+            self._choice = self._declared(self._model)
+
+    def _apply(self, chosen: dict[int, int]) -> None:
+        """Step the model (the pending seats) or the simultaneous choice (applied to the model at its end)."""
+        if self._choice is None:
+            self._model.step_joint(chosen)
+        else:
+            self._choice.step(chosen)
+            if self._choice.over:
+                choice, self._choice = self._choice, None
+                choice.apply_to(self._model)
+        self._begin_choice()
+
+    def _mask_of(self, p: int) -> np.ndarray:
+        return self._model.legal_mask(p) if self._choice is None else self._choice.legal_mask(p)
+
+    def _is_legal(self, p: int, action: object) -> bool:
+        if self._choice is None:
+            return is_legal(self._model, p, action)
+        try:
+            a = check_action(action, self._model.num_actions)
+        except ValueError:
+            return False
+        return bool(self._choice.legal_mask(p)[a])
 
     def _check(self, actions: dict[str, Any]) -> dict[int, Any]:
         """The pending seats' actions, checked before anything changes (see the module docstring)."""
@@ -148,7 +194,17 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
                 if a >= self._model.num_actions:  # the added wait id: a pending seat must decide
                     raise IllegalActionError(illegal_message(self._model, p, a) + " (the wait action)")
             checked = {p: int(a) for p, a in chosen.items()}
-            check_joint(self._model, checked)
+            if self._choice is None:
+                check_joint(self._model, checked)
+            else:
+                for p, a in checked.items():
+                    mask = self._choice.legal_mask(p)
+                    if not mask[a]:
+                        legal = [int(x) for x in np.flatnonzero(mask)]
+                        raise IllegalActionError(
+                            f"action {a} is illegal for player {p} in the simultaneous choice; legal actions: "
+                            f"{legal} ({self.possible_agents[p]})"
+                        )
         else:
             for a in chosen.values():  # a wrong type is still an error, not a penalty
                 if not isinstance(a, (int, np.integer)) or isinstance(a, (bool, np.bool_)):
