@@ -6,6 +6,9 @@ Three forms, each turning arguments into calls of that module:
   card of one agent: ``report.json``, ``report.md``, ``report.png`` and the games
   (``games_<n>p.jsonl``) in ``DIR``. A folder that already holds games is refused unless
   ``--resume`` keeps them (and plays only the missing ones).
+  ``--deals reserved`` plays the reserved deal set (:mod:`ohmygoods_agents.reserved`: the deals of
+  the final figures of shipped agents, which no training run or snapshot choice may use),
+  ``--opponents`` some of the ladder, ``--deals-per-opponent N`` another number of deals.
 * ``ohmygoods evaluate --compare A.json B.json`` — where two reports differ significantly.
 * ``ohmygoods evaluate --leaderboard [--agents ...] [--players N]`` — evaluates each agent,
   merges its report card into ``docs/leaderboard/<agent>.json`` (only the player counts
@@ -339,9 +342,13 @@ def _deals_and_opponents(ap: argparse.ArgumentParser, args: argparse.Namespace, 
         from ohmygoods_agents.reserved import reserved_protocol
 
         protocol = reserved_protocol(protocol, count or 0)
-    elif count is not None and any(count > len(protocol.deals.get(n, [])) for n in args.players or protocol.deals):
-        held = min(len(protocol.deals.get(n, [])) for n in args.players or protocol.deals)
-        ap.error(f"--deals-per-opponent {count}: the protocol's deal set holds {held}; more: with --deals reserved")
+    elif count is not None:
+        from ohmygoods_agents.evaluation import agent_player_counts
+
+        played = args.players or (agent_player_counts(args.agent, protocol.game) if args.agent else protocol.deals)
+        held = min(len(protocol.deals.get(n, [])) for n in played)
+        if count > held:
+            ap.error(f"--deals-per-opponent {count}: the protocol's deal set holds {held}; more: with --deals reserved")
     names = [x.strip() for x in (args.opponents or ",".join(protocol.ladder)).split(",") if x.strip()]
     bad = [x for x in names if x not in protocol.ladder]
     if not names or bad:

@@ -144,3 +144,17 @@ def test_the_checkpoint_evaluator_refuses_a_reserved_seed(capsys):
 
     assert main(["agents/checkpoints/ppo_2p.json", "--games", "2", "--seed", str(RESERVED_SEEDS.start)]) == 2
     _one_line(capsys)
+
+
+def test_deals_per_opponent_is_checked_against_the_counts_the_agent_plays(tmp_path, capsys):
+    """``ppo`` plays 2 players only: 76 deals are refused for 4 players (75 in the set), not for ``ppo``."""
+    pytest.importorskip("torch")
+    out = tmp_path / "r"
+    argv = ["--opponents", "heuristic", "--deals-per-opponent", "76", "--workers", "1", "--no-plot", "--no-progress"]
+    with pytest.raises(SystemExit) as exc:
+        ev.main(["heuristic", "--players", "4", *argv, "--out", str(out)])
+    assert exc.value.code == 2 and "the protocol's deal set holds 75" in capsys.readouterr().err and not out.exists()
+    assert ev.main(["ppo", *argv, "--out", str(out)]) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert list(report["players"]) == ["2"] and report["players"]["2"]["opponents"][0]["games"] == 152
+    assert report["deal_set"] == load_protocol().deal_set
