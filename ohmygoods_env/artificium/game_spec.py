@@ -52,6 +52,7 @@ ARTIFICIUM = register_game(
         render_text=render_text,
         version=ENV_VERSION,
         wait_action=L.A_WAIT,
+        simultaneous=None,  # its pending seats decide together, once each: no padding, step_joint applies them
         obs_bounds=_obs_bounds,
         reward_modes=REWARD_MODES,
         action_ranges=L.ACTION_RANGES,

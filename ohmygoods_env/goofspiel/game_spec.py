@@ -48,6 +48,7 @@ GOOFSPIEL = register_game(
         describe=describe,
         render_text=render_text,
         version=0,
+        simultaneous=None,  # its pending seats decide together, once each: no padding, step_joint applies them
         obs_bounds=_unit_bounds,
         reward_modes=REWARD_MODES,
         protocol="ohmygoods_env.goofspiel:eval_protocol.json",  # ohmygoods evaluate --game goofspiel
