@@ -498,6 +498,33 @@ class BatchGames:
         _observe.pick(r.shape[0])(self.state, C, AS, r, pl, out)
         return out
 
+    # ------------------------------------------------------------------ framework.batch.BatchEngine
+    #: the width of an observation row and of a mask row (the names the learners use)
+    obs_dim = L.OBS_DIM
+    n_actions = L.N_ACTIONS
+
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """bool[N, N_ACTIONS]: :meth:`masks` as booleans, into ``out`` when given."""
+        if out is None:
+            return self._masks != 0
+        np.not_equal(self._masks, 0, out=out)
+        return out
+
+    def scores(self) -> np.ndarray:
+        """int64[N, P]: each seat's score by R8.3 (final in finished games; leftover coins left out)."""
+        C, AS = self.cards.buildings, self.cards.assistants
+        out = np.zeros((self.num_games, self.num_players), np.int64)
+        for i in range(self.num_games):
+            for p in range(self.num_players):
+                out[i, p] = core.score_player(self.state[i], C, AS, p)[0]
+        return out
+
+    def model(self, i: int):
+        """Game ``i`` as the framework's forward model (:class:`~ohmygoods_env.game_spec.OhMyGoodsModel`, a copy)."""
+        from .game_spec import OhMyGoodsModel
+
+        return OhMyGoodsModel(self.game(i))
+
     # ------------------------------------------------------------------ acting
     def step(self, actions: np.ndarray, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Apply one action per game (or per game in ``rows``); forced moves follow automatically.

@@ -59,4 +59,5 @@ TOOLS = GameTools(
         "train": "ohmygoods_env.apps.train:main",
     },
     training_loop="fast_ppo",
+    batch_engine="ohmygoods_env.batch:BatchGames",  # framework.batch.BatchEngine
 )

@@ -59,6 +59,59 @@ class ArtBatch:
         for i in range(self.n):
             self._start(i)
 
+    # ------------------------------------------------- framework.batch.BatchEngine (the names the learners use)
+    #: the width of an observation row and of a mask row
+    obs_dim = L.OBS_DIM
+    n_actions = L.N_ACTIONS
+
+    @property
+    def num_games(self) -> int:
+        return self.n
+
+    @property
+    def rewards(self) -> np.ndarray:
+        """float32[n, num_players]: the ``win`` reward of finished rows (A8.3: +1 the best score, -1 the others,
+        0 when every seat ties), 0 in rows still playing."""
+        out = np.zeros((self.n, self.num_players), np.float32)
+        rows = np.flatnonzero(self.done)
+        if rows.size:
+            s = self._scores(rows).astype(np.float32)
+            best = s.max(axis=1, keepdims=True)
+            win = np.where(s == best, 1.0, -1.0).astype(np.float32)
+            win[(s == best).all(axis=1)] = 0.0
+            out[rows] = win
+        return out
+
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """bool[n, N_ACTIONS]: :meth:`masks` as booleans, into ``out`` when given."""
+        m = self.masks()
+        if out is None:
+            return m != 0
+        np.not_equal(m, 0, out=out)
+        return out
+
+    def reset(self, mask: np.ndarray | None = None) -> np.ndarray:
+        """Start the next episode in each row of ``mask`` (bool[n]; default: every finished row); the rows."""
+        if mask is None:
+            return self.reset_done()
+        m = np.asarray(mask, np.bool_)
+        if m.shape != (self.n,):
+            raise ValueError(f"mask must be a bool array of shape ({self.n},), got shape {m.shape}")
+        rows = np.flatnonzero(m)
+        for i in rows:
+            self.episodes[i] += 1
+            self._start(int(i))
+        return rows
+
+    def episode_seed(self, slot: int, episode: int | None = None) -> int:
+        """The seed of game ``episode`` (default: the current one) of row ``slot``."""
+        e = int(self.episodes[slot]) if episode is None else int(episode)
+        return episode_seed(self.seed, int(slot), e)
+
+    def model(self, i: int) -> Game:
+        """Row ``i`` as the game's forward model (:meth:`game`)."""
+        return self.game(i)
+
     def _t(self) -> tuple[np.ndarray, ...]:
         t = self.tables
         return t.types, t.board, t.track, t.card_type
@@ -81,12 +134,18 @@ class ArtBatch:
         _masks(self.state, *self._t(), out)
         return out
 
-    def observe(self, players: np.ndarray | None = None) -> np.ndarray:
-        """float32[n, OBS_DIM] from ``players[i]``'s seat (default: each row's current player, 0 at the end)."""
+    def observe(self, players: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """float32[n, OBS_DIM] from ``players[i]``'s seat (default: each row's current player, 0 at the end);
+        written into ``out`` (float32[n, OBS_DIM]) when given."""
         p = np.maximum(self.state[:, L.F_CUR], 0) if players is None else np.asarray(players, np.int64)
         if p.shape != (self.n,) or (p < 0).any() or (p >= self.num_players).any():
             raise ValueError(f"players must be {self.n} seats in [0, {self.num_players - 1}]")
-        out = np.zeros((self.n, L.OBS_DIM), np.float32)
+        if out is None:
+            out = np.zeros((self.n, L.OBS_DIM), np.float32)
+        else:
+            if out.shape != (self.n, L.OBS_DIM) or out.dtype != np.float32:
+                raise ValueError(f"out must be float32[{self.n}, {L.OBS_DIM}], got {out.dtype}{list(out.shape)}")
+            out[:] = 0.0
         _observe(self.state, *self._t(), p.astype(np.int64), out)
         return out
 
@@ -107,11 +166,11 @@ class ArtBatch:
 
     def scores(self) -> np.ndarray:
         """int[n, num_players]: A8.2 scores per row."""
+        return self._scores(range(self.n))
+
+    def _scores(self, rows) -> np.ndarray:
         return np.array(
-            [
-                [core.final_score(self.state[i], self.tables.board, p) for p in range(self.num_players)]
-                for i in range(self.n)
-            ]
+            [[core.final_score(self.state[i], self.tables.board, p) for p in range(self.num_players)] for i in rows]
         )
 
     def game(self, i: int) -> Game:

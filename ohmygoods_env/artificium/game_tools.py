@@ -27,4 +27,5 @@ TOOLS = GameTools(
     },
     bench_rows=_bench_rows,
     checkpoint_layout="ohmygoods_agents.artificium.policy:checkpoint_layout",
+    batch_engine="ohmygoods_env.artificium.batch:ArtBatch",  # framework.batch.BatchEngine
 )

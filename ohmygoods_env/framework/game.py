@@ -551,7 +551,10 @@ class GameTools:
       ``ohmygoods_training.selfplay``) or ``"fast_ppo"`` (*Oh my Goods!*'s own); ``ohmygoods bench --train``
       times that one;
     * ``checkpoint_layout()``: the layout a checkpoint of the self-play loop records for this game
-      (``None``: one observation block and one action range from the spec's sizes).
+      (``None``: one observation block and one action range from the spec's sizes);
+    * ``batch_engine``: its batch engine, a class satisfying :class:`ohmygoods_env.framework.batch.BatchEngine`
+      built as ``(num_games, num_players, seed=seed, **options)`` (``None``: none; the self-play loop plays
+      its forward models through ``framework.batch.ModelBatch``).
 
     A callable field may be given as ``"module:function"`` (read with :meth:`load`): a game package
     names that way what lives in a layer above it (its agents' checkpoints, its command lines in
@@ -572,6 +575,7 @@ class GameTools:
     bench_rows: Callable[[float], list] | None = None
     training_loop: str = "selfplay"
     checkpoint_layout: str | Callable[[], dict] | None = None
+    batch_engine: str | Callable[..., Any] | None = None
 
     def load(self, field_name: str) -> Any:
         """The callable of field ``field_name`` (a ``"module:function"`` string imported now), or None."""
