@@ -224,19 +224,18 @@ def bench_selfplay(
     cfg = Config(game=game, players=(players,), seed=seed, **overrides)
     b = make_batch(game, cfg.num_envs, players, seed, cfg.fast)
     rng = np.random.default_rng(seed)
-    obs = np.empty((b.n, b.obs_size), np.float32)
-    masks = np.empty((b.n, b.num_actions), np.bool_)
+    obs = np.empty((b.num_games, b.obs_dim), np.float32)
+    masks = np.empty((b.num_games, b.n_actions), np.bool_)
 
     def env_step() -> int:
-        cur = b.acting()
+        cur = b.current_player
         live = np.flatnonzero(cur >= 0)
-        obs[:] = b.observe(np.maximum(cur, 0))
-        masks[:] = b.masks()
+        b.observe(np.maximum(cur, 0), out=obs)
+        b.legal_mask(out=masks)
         u = rng.random(masks.shape) * masks  # a random legal action per live game
         b.step(u.argmax(1))
-        ended = np.flatnonzero(b.acting() < 0)
-        if ended.size:
-            b.restart(ended)
+        if b.done.any():
+            b.reset()
         return live.size
 
     env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)

@@ -4,19 +4,19 @@
 
 What it owns:
 
-* :class:`SeatBatch` — the small interface the loop plays through: ``n`` games of one player
-  count stepped together, one acting seat per game (the current player; a simultaneous choice
-  is asked one seat at a time, and no observation shows a choice before the reveal). Two
-  implementations: :class:`ModelBatch`, a list of forward models dealt by a
-  :class:`~ohmygoods_env.framework.game.GameSpec` (any registered game), and a game's compiled
-  batch engine where :data:`FAST_BATCHES` names one (*Artificium*: ``ArtBatch``). Nothing else
-  in this module knows a game.
+* the rollouts step every game through the framework's batch-engine protocol,
+  :class:`~ohmygoods_env.framework.batch.BatchEngine` (:func:`make_batch`): ``n`` games of one player
+  count stepped together, one acting seat per game (a simultaneous choice is asked one seat at a
+  time, and no observation shows a choice before the reveal). The engine is the one the game's
+  tools name (``GameTools.batch_engine``: *Artificium*'s ``ArtBatch``, *Oh my Goods!*'s
+  ``BatchGames``), else :class:`~ohmygoods_env.framework.batch.ModelBatch` over its forward models
+  (*Goofspiel*). Nothing in this module knows a game.
 * :class:`ActorCritic` — an MLP trunk with a policy head (masked logits over the game's one
   action space) and a value head. The policy part (trunk + policy head) is exactly an
   :class:`~ohmygoods_agents.policy_agents.MLPAgent` and is saved in the safe checkpoint format
   of :mod:`ohmygoods_agents.checkpoint` (network kind ``mlp``); the value head is kept beside it
   in ``NAME.value.safetensors`` for resuming.
-* :class:`SelfPlay` — rollouts over one :class:`SeatBatch` per player count, every seat of
+* :class:`SelfPlay` — rollouts over one batch engine per player count, every seat of
   every game owned by the learner (all its decisions are samples) or a league opponent (a
   frozen snapshot of the policy, sampling; or an agent by name, ``random``, ``heuristic`` ...,
   from the game's agent registry). Per-seat GAE (:func:`ohmygoods_training.fast_ppo.gae_per_seat`);
@@ -42,10 +42,10 @@ import json
 import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import torch
@@ -55,6 +55,7 @@ from ohmygoods_agents.reserved import check_unreserved
 from torch import nn
 
 from ohmygoods_env.framework.agents import agent_names, choose, make_agent
+from ohmygoods_env.framework.batch import BatchEngine, ModelBatch, has_batch_engine, make_engine
 from ohmygoods_env.framework.game import GameSpec, game_tools, resolve_game
 from ohmygoods_env.framework.matches import play_games
 
@@ -77,83 +78,17 @@ LEARNER = -1
 NEG = -1e9
 
 
-# ===================================================================== the batch interface
+# ===================================================================== the batch engines
 
 
-class SeatBatch(Protocol):
-    """``n`` games of ``num_players`` seats, stepped together by each game's acting seat."""
-
-    n: int
-    num_players: int
-    num_actions: int
-    obs_size: int
-
-    def acting(self) -> np.ndarray:
-        """int64[n]: each game's acting seat, -1 in finished games."""
-
-    def masks(self) -> np.ndarray:
-        """bool[n, num_actions]: the acting seat's legal actions (zeros in finished games)."""
-
-    def observe(self, players: np.ndarray) -> np.ndarray:
-        """float32[n, obs_size]: game ``i`` from seat ``players[i]``'s view only."""
-
-    def step(self, actions: np.ndarray) -> None:
-        """One action per game for its acting seat (ignored in finished games)."""
-
-    def outcome(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(win, margin)``, float32[len(rows), num_players] of finished games: the ``win`` reward
-        (+1 winners, -1 others, 0 when all tie) and each seat's score minus the best other."""
-
-    def restart(self, rows: np.ndarray) -> None:
-        """Deal a new game in each of the finished games ``rows``."""
-
-    def model(self, row: int) -> Any:
-        """Game ``row`` as a forward model (a copy), for agents that read an information state."""
-
-
-class ModelBatch:
-    """:class:`SeatBatch` over a list of forward models of any registered game (a Python loop)."""
-
-    def __init__(self, game: str | GameSpec, n: int, num_players: int, seed: int = 0) -> None:
-        self.spec = resolve_game(game)
-        self.n, self.num_players = int(n), self.spec.check_num_players(num_players)
-        self._rng = np.random.default_rng(seed)
-        self.games = [self._deal() for _ in range(self.n)]
-        self.num_actions = int(self.games[0].num_actions)
-        self.obs_size = int(self.games[0].obs_size)
-
-    def _deal(self) -> Any:
-        return self.spec.make(self.num_players, seed=int(self._rng.integers(1 << 62)))
-
-    def acting(self) -> np.ndarray:
-        return np.array([-1 if g.done else g.current_player for g in self.games], np.int64)
-
-    def masks(self) -> np.ndarray:
-        out = np.zeros((self.n, self.num_actions), np.bool_)
-        for i, g in enumerate(self.games):
-            if not g.done:
-                out[i] = g.legal_mask(g.current_player) != 0
-        return out
-
-    def observe(self, players: np.ndarray) -> np.ndarray:
-        return np.stack([g.observe(int(p)) for g, p in zip(self.games, players, strict=True)]).astype(np.float32)
-
-    def step(self, actions: np.ndarray) -> None:
-        for g, a in zip(self.games, actions, strict=True):
-            if not g.done:
-                g.step(int(a))
-
-    def outcome(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        win = np.stack([self.games[int(i)].rewards("win") for i in rows]).astype(np.float32)
-        s = np.array([[float(x) for x in self.games[int(i)].scores()] for i in rows], np.float32)
-        return win, _margins(s)
-
-    def restart(self, rows: np.ndarray) -> None:
-        for i in rows:
-            self.games[int(i)] = self._deal()
-
-    def model(self, row: int) -> Any:
-        return self.games[row].clone()
+def make_batch(game: str | GameSpec, n: int, num_players: int, seed: int = 0, fast: bool = True) -> BatchEngine:
+    """``n`` games of ``game`` as a :class:`~ohmygoods_env.framework.batch.BatchEngine`: the batch engine its
+    tools name (``GameTools.batch_engine``) where it has one and ``fast``, else
+    :class:`~ohmygoods_env.framework.batch.ModelBatch` over its forward models."""
+    spec = resolve_game(game)
+    if fast and has_batch_engine(spec):
+        return make_engine(spec, n, num_players, seed=seed)
+    return ModelBatch(spec, n, num_players, seed)
 
 
 def _margins(scores: np.ndarray) -> np.ndarray:
@@ -164,55 +99,17 @@ def _margins(scores: np.ndarray) -> np.ndarray:
     return out
 
 
-class ArtificiumBatch:
-    """:class:`SeatBatch` over *Artificium*'s compiled :class:`~ohmygoods_env.artificium.batch.ArtBatch`."""
-
-    def __init__(self, n: int, num_players: int, seed: int = 0) -> None:
-        from ohmygoods_env.artificium import layout as AL
-        from ohmygoods_env.artificium.batch import ArtBatch
-
-        self.b = ArtBatch(n, num_players, seed)
-        self.n, self.num_players = self.b.n, self.b.num_players
-        self.num_actions, self.obs_size = AL.N_ACTIONS, AL.OBS_DIM
-        self._cur = AL.F_CUR
-
-    def acting(self) -> np.ndarray:
-        return self.b.state[:, self._cur].astype(np.int64)
-
-    def masks(self) -> np.ndarray:
-        return self.b.masks() != 0
-
-    def observe(self, players: np.ndarray) -> np.ndarray:
-        return self.b.observe(np.asarray(players, np.int64))
-
-    def step(self, actions: np.ndarray) -> None:
-        self.b.step(np.asarray(actions, np.int64))
-
-    def outcome(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        s = self.b.scores()[rows].astype(np.float32)
-        best = s.max(axis=1, keepdims=True)
-        win = np.where(s == best, 1.0, -1.0).astype(np.float32)
-        win[(s == best).all(axis=1)] = 0.0  # every seat ties (A8.3): the engine's "win" reward is 0
-        return win, _margins(s)
-
-    def restart(self, rows: np.ndarray) -> None:
-        self.b.reset_done()
-
-    def model(self, row: int) -> Any:
-        return self.b.game(row)
+def outcome(b: BatchEngine, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(win, margin)``, float32[len(rows), P] of games ``rows`` that just ended: the game's ``win`` reward
+    and each seat's score minus the best other score."""
+    win = np.asarray(b.rewards, np.float32)[rows]
+    return win, _margins(np.asarray(b.scores(), np.float32)[rows])
 
 
-#: the games with a compiled batch engine: ``factory(n, num_players, seed) -> SeatBatch``
-FAST_BATCHES: dict[str, Callable[[int, int, int], Any]] = {"artificium": ArtificiumBatch}
-
-
-def make_batch(game: str | GameSpec, n: int, num_players: int, seed: int = 0, fast: bool = True) -> Any:
-    """The :class:`SeatBatch` of ``game``: its compiled engine where one is known (``fast``), else
-    :class:`ModelBatch`."""
-    spec = resolve_game(game)
-    if fast and spec.name in FAST_BATCHES:
-        return FAST_BATCHES[spec.name](n, spec.check_num_players(num_players), seed)
-    return ModelBatch(spec, n, num_players, seed)
+def _ended(rows: np.ndarray, n: int) -> np.ndarray:
+    mask = np.zeros(n, np.bool_)
+    mask[rows] = True
+    return mask
 
 
 # ===================================================================== network
@@ -378,7 +275,7 @@ class Config:
 
 
 class SelfPlay:
-    """The learner: an :class:`ActorCritic`, one :class:`SeatBatch` per player count, the league, Adam."""
+    """The learner: an :class:`ActorCritic`, one batch engine per player count, the league, Adam."""
 
     def __init__(self, cfg: Config, net: ActorCritic | None = None, device: str | torch.device = "cpu") -> None:
         self.cfg = cfg
@@ -397,13 +294,13 @@ class SelfPlay:
             for j, p in enumerate(cfg.players)
         ]
         b0 = self.batches[0]
-        sizes = {b.num_players: b.obs_size for b in self.batches}
+        sizes = {b.num_players: b.obs_dim for b in self.batches}
         if len(set(sizes.values())) > 1:
             raise ValueError(
                 f"one network needs one observation size, {self.spec.name} has {sizes} by player count: "
                 "train one player count per run"
             )
-        self.net = net if net is not None else ActorCritic(b0.obs_size, b0.num_actions, cfg.hidden)
+        self.net = net if net is not None else ActorCritic(b0.obs_dim, b0.n_actions, cfg.hidden)
         self.net.to(self.device)
         self.layout = game_layout(self.spec)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
@@ -417,9 +314,9 @@ class SelfPlay:
                 self.fixed[name] = len(self.opponents)
                 self.opponents.append(Opponent(name, make_agent(self.spec, name, seed=cfg.seed + 17 * k)))
         self.snapshots: list[int] = []
-        self.owner = [np.full((b.n, b.num_players), LEARNER, np.int64) for b in self.batches]
+        self.owner = [np.full((b.num_games, b.num_players), LEARNER, np.int64) for b in self.batches]
         for j, b in enumerate(self.batches):
-            self._assign(j, np.arange(b.n))
+            self._assign(j, np.arange(b.num_games))
         self.steps = 0
         self.next_snapshot = 0
         self.results: dict[str, list[float]] = {}
@@ -471,8 +368,8 @@ class SelfPlay:
             pin = self.device.type == "cuda"
             staged = self.staged
             b0 = self.batches[0]
-            host_obs = torch.empty((cap, b0.obs_size), dtype=torch.float32, pin_memory=pin)
-            host_mask = torch.empty((cap, b0.num_actions), dtype=torch.bool, pin_memory=pin)
+            host_obs = torch.empty((cap, b0.obs_dim), dtype=torch.float32, pin_memory=pin)
+            host_mask = torch.empty((cap, b0.n_actions), dtype=torch.bool, pin_memory=pin)
             b.update(
                 cap=cap,
                 staged=staged,
@@ -488,12 +385,19 @@ class SelfPlay:
                 b.update(dev_obs=host_obs, dev_mask=host_mask)
         return b
 
+    def _env_buffers(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Each batch's observation and mask rows of one step, allocated once (the engines write into them)."""
+        if "env_obs" not in self._buffers:
+            self._buffers["env_obs"] = [np.zeros((b.num_games, b.obs_dim), np.float32) for b in self.batches]
+            self._buffers["env_mask"] = [np.zeros((b.num_games, b.n_actions), np.bool_) for b in self.batches]
+        return self._buffers["env_obs"], self._buffers["env_mask"]
+
     def collect(self, n_steps: int) -> dict[str, torch.Tensor]:
         """``n_steps`` steps of every batch; the learner's samples with advantages and returns (on the
         learner's device; ``obs`` and ``mask`` are views of buffers the next ``collect`` writes over). Each
         part's time goes to :attr:`split`."""
         clock, net = self.split, self.net
-        cap = n_steps * sum(b.n for b in self.batches)
+        cap = n_steps * sum(b.num_games for b in self.batches)
         buf = self._buffer(cap)
         actions = np.empty(cap, np.int64)
         logp = np.empty(cap, np.float32)
@@ -501,16 +405,17 @@ class SelfPlay:
         rewards = np.zeros(cap, np.float32)
         done = np.zeros(cap, np.bool_)
         next_idx = np.full(cap, -1, np.int64)
-        last = [np.full((b.n, b.num_players), -1, np.int64) for b in self.batches]
+        last = [np.full((b.num_games, b.num_players), -1, np.int64) for b in self.batches]
+        env_obs, env_mask = self._env_buffers()
         k = 0
         for _ in range(n_steps):
             for j, b in enumerate(self.batches):
                 with clock("env"):
-                    cur = b.acting()
+                    cur = b.current_player.astype(np.int64, copy=False)
                     live = np.flatnonzero(cur >= 0)
-                    obs = b.observe(np.maximum(cur, 0))
-                    masks = b.masks()
-                acts = np.zeros(b.n, np.int64)
+                    obs = b.observe(np.maximum(cur, 0), out=env_obs[j])
+                    masks = b.legal_mask(out=env_mask[j])
+                acts = np.zeros(b.num_games, np.int64)
                 who = self.owner[j][live, cur[live]]
                 rows = live[who == LEARNER]
                 if rows.size:
@@ -547,10 +452,10 @@ class SelfPlay:
                             acts[sel] = self.opponents[int(o_)].act(b, sel, obs, masks)
                 with clock("env"):
                     b.step(acts)
-                    ended = np.flatnonzero(b.acting() < 0)
+                    ended = np.flatnonzero(b.done)
                 if ended.size:
                     with clock("env"):
-                        win, margin = b.outcome(ended)
+                        win, margin = outcome(b, ended)
                     r = win + self.cfg.margin_coef * margin
                     for p in range(b.num_players):
                         ix = last[j][ended, p]
@@ -560,13 +465,13 @@ class SelfPlay:
                     self._record(j, ended, win)
                     last[j][ended] = -1
                     with clock("env"):
-                        b.restart(ended)
+                        b.reset(_ended(ended, b.num_games))
                     self._assign(j, ended)
         boot = np.zeros(k, np.float32)
         for j, b in enumerate(self.batches):  # cut trajectories continue from the seat's own value
             g, p = np.nonzero(last[j] >= 0)
             if g.size:
-                players = np.zeros(b.n, np.int64)
+                players = np.zeros(b.num_games, np.int64)
                 for seat in np.unique(p):
                     players[:] = seat
                     with clock("env"):
@@ -632,15 +537,15 @@ def collect_teacher(
     per = max(1, decisions // len(players))
     for j, p in enumerate(players):
         b = make_batch(spec, num_envs, p, seed + 7 * j)
-        mine: list[list[list[int]]] = [[[] for _ in range(p)] for _ in range(b.n)]
+        mine: list[list[list[int]]] = [[[] for _ in range(p)] for _ in range(b.num_games)]
         start = len(ret)
         while True:  # past the quota, the games under way play to their end (every sample gets its reward)
-            cur = b.acting()
+            cur = b.current_player.astype(np.int64, copy=False)
             live = np.flatnonzero(cur >= 0)
             if live.size == 0:
                 break
-            obs, masks = b.observe(np.maximum(cur, 0)), b.masks()
-            acts = np.zeros(b.n, np.int64)
+            obs, masks = b.observe(np.maximum(cur, 0)), b.legal_mask()
+            acts = np.zeros(b.num_games, np.int64)
             acts[live] = agent.act(b, live, obs, masks)
             for i in live:
                 mine[i][cur[i]].append(len(ret))
@@ -650,16 +555,16 @@ def collect_teacher(
             act_l.append(acts[live])
             seat_l.append(cur[live])
             b.step(acts)
-            ended = np.flatnonzero(b.acting() < 0)
+            ended = np.flatnonzero(b.done)
             if ended.size:
-                win, _ = b.outcome(ended)
+                win, _ = outcome(b, ended)
                 for e, i in enumerate(ended):
                     for q in range(p):
                         for k in mine[i][q]:
                             ret[k] = float(win[e, q])
                         mine[i][q] = []
                 if len(ret) - start < per:
-                    b.restart(ended)
+                    b.reset(_ended(ended, b.num_games))
     out = {
         "obs": np.concatenate(obs_l),
         "mask": np.concatenate(mask_l),

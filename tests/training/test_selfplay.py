@@ -54,7 +54,7 @@ def test_a_count_named_twice_gets_a_second_batch_with_its_own_deals():
     sp = SelfPlay(_tiny(players=(2, 3, 3)))
     assert [b.num_players for b in sp.batches] == [2, 3, 3]
     a, b = sp.batches[1], sp.batches[2]
-    assert not np.array_equal(a.observe(a.acting()), b.observe(b.acting()))
+    assert not np.array_equal(a.observe(a.current_player), b.observe(b.current_player))
 
 
 def test_final_reward_reaches_each_learner_seat_once_per_finished_game():
@@ -80,14 +80,32 @@ def test_the_loop_is_game_agnostic_goofspiel_through_forward_models():
 
 
 def test_fast_and_model_batches_agree_on_observations_and_masks():
+    """Both deal row ``i`` from the one seed recipe: the compiled engine and the forward models see the same
+    games (the same acting seats, observations and masks)."""
     fast = make_batch("artificium", 2, 3, seed=5)
     slow = make_batch("artificium", 2, 3, seed=5, fast=False)
+    assert isinstance(slow, ModelBatch) and not isinstance(fast, ModelBatch)
+    seen = []
     for b in (fast, slow):
-        cur = b.acting()
+        cur = b.current_player
         assert (cur >= 0).all()
-        obs, m = b.observe(cur), b.masks()
-        assert obs.shape == (2, AL.OBS_DIM) and m.shape == (2, AL.N_ACTIONS)
+        obs, m = b.observe(cur), b.legal_mask()
+        assert obs.shape == (2, AL.OBS_DIM) and m.shape == (2, AL.N_ACTIONS) and m.dtype == np.bool_
         assert m.any(axis=1).all()
+        seen.append((cur, obs, m))
+    for x, y in zip(*seen, strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_every_game_with_a_batch_engine_trains_on_the_one_path():
+    """Oh my Goods! through the same loop (its BatchGames behind the protocol): no table of games in the loop."""
+    import ohmygoods_training.selfplay as sp_mod
+
+    assert not hasattr(sp_mod, "FAST_BATCHES")
+    sp = SelfPlay(_tiny(game="ohmygoods", players=(2,), league="self:0.8,random:0.2", n_steps=8))
+    assert type(sp.batches[0]).__name__ == "BatchGames"
+    info = sp.iterate()
+    assert np.isfinite(info["pg_loss"]) and info["samples"] > 0
 
 
 def test_warm_start_clones_the_teacher_and_every_sample_has_its_seats_final_reward():
