@@ -499,6 +499,8 @@ class BatchGames:
         return out
 
     # ------------------------------------------------------------------ framework.batch.BatchEngine
+    # (with ``model(i)``, which ``ohmygoods_env.learner_batch.OhMyGoodsBatch`` adds: the forward model lives
+    # above this module)
     #: the width of an observation row and of a mask row (the names the learners use)
     obs_dim = L.OBS_DIM
     n_actions = L.N_ACTIONS
@@ -518,12 +520,6 @@ class BatchGames:
             for p in range(self.num_players):
                 out[i, p] = core.score_player(self.state[i], C, AS, p)[0]
         return out
-
-    def model(self, i: int):
-        """Game ``i`` as the framework's forward model (:class:`~ohmygoods_env.game_spec.OhMyGoodsModel`, a copy)."""
-        from .game_spec import OhMyGoodsModel
-
-        return OhMyGoodsModel(self.game(i))
 
     # ------------------------------------------------------------------ acting
     def step(self, actions: np.ndarray, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

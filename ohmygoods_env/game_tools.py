@@ -59,5 +59,5 @@ TOOLS = GameTools(
         "train": "ohmygoods_env.apps.train:main",
     },
     training_loop="fast_ppo",
-    batch_engine="ohmygoods_env.batch:BatchGames",  # framework.batch.BatchEngine
+    batch_engine="ohmygoods_env.learner_batch:OhMyGoodsBatch",  # BatchGames as framework.batch.BatchEngine
 )

@@ -64,6 +64,12 @@ def test_shapes_dtypes_and_buffers(game, kind):
     assert cur.shape == (3,) and cur.dtype.kind == "i" and (cur >= 0).all() and not b.done.any()
     np.testing.assert_array_equal(b.observe(np.maximum(cur, 0)), obs)  # default seat: the acting one
     assert b.rewards.shape == (3, P) and b.scores().shape == (3, P)
+    m = b.model(1)  # row 1 as the game's forward model, a copy
+    assert m.current_player == cur[1]
+    np.testing.assert_array_equal(m.observe(int(cur[1])), obs[1])
+    np.testing.assert_array_equal(m.legal_mask(int(cur[1])) != 0, mask[1])
+    m.step(int(np.flatnonzero(mask[1])[0]))
+    np.testing.assert_array_equal(b.observe(), obs)  # stepping the copy leaves the batch alone
 
 
 @pytest.mark.parametrize(("game", "kind"), CASES, ids=IDS)

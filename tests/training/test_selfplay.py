@@ -28,6 +28,7 @@ from ohmygoods_training.selfplay import (
 import ohmygoods_env.goofspiel.game_spec  # noqa: F401  (registers goofspiel)
 from ohmygoods_env.artificium import Game
 from ohmygoods_env.artificium import layout as AL
+from ohmygoods_env.batch import BatchGames
 from ohmygoods_env.framework.agents import agent_names, choose, make_agent
 
 
@@ -103,7 +104,7 @@ def test_every_game_with_a_batch_engine_trains_on_the_one_path():
 
     assert not hasattr(sp_mod, "FAST_BATCHES")
     sp = SelfPlay(_tiny(game="ohmygoods", players=(2,), league="self:0.8,random:0.2", n_steps=8))
-    assert type(sp.batches[0]).__name__ == "BatchGames"
+    assert isinstance(sp.batches[0], BatchGames)
     info = sp.iterate()
     assert np.isfinite(info["pg_loss"]) and info["samples"] > 0
 
