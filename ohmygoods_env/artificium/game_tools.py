@@ -13,19 +13,13 @@ from ..framework.game import GameTools
 __all__ = ["TOOLS"]
 
 
-def _bench_rows(seconds: float) -> list:
-    from ..bench.artificium import artificium_rows
-
-    return artificium_rows(seconds)
-
-
 TOOLS = GameTools(
     commands={
         "demo": "ohmygoods_env.apps.game_demo:main",  # the framework's demo: its agents, its render_text
         "fuzz": "ohmygoods_env.apps.fuzz_artificium:main",  # its compiled fuzzer (artificium.fuzz)
         "train": "ohmygoods_env.apps.game_train:main",  # the framework's self-play loop
     },
-    bench_rows=_bench_rows,
+    bench_rows="ohmygoods_env.bench.artificium:artificium_rows",  # the bench layer, imported by it only
     checkpoint_layout="ohmygoods_agents.artificium.policy:checkpoint_layout",
     batch_engine="ohmygoods_env.artificium.batch:ArtBatch",  # framework.batch.BatchEngine
 )

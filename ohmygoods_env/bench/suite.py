@@ -27,7 +27,7 @@ def suite(sizes: tuple[int, ...] = SIZES, seconds: float = 2.0, with_anchors: bo
     rows.append(engine.bench_gym(seconds))
     rows.append(engine.bench_aec(seconds))
     for name in game_names():  # each game's own rows, as its tools name them (Artificium's compiled engine)
-        own = game_tools(name).bench_rows
+        own = game_tools(name).load("bench_rows")
         if own is not None:
             rows.extend(own(seconds))
     rows.extend(forward.forward_rows(seconds))  # every registered game's forward model, the generic row

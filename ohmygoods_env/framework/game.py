@@ -572,7 +572,7 @@ class GameTools:
     play_game: Callable[..., tuple] | None = None
     hello: Callable[..., dict] | None = None
     commands: Mapping[str, str] = field(default_factory=dict)
-    bench_rows: Callable[[float], list] | None = None
+    bench_rows: str | Callable[[float], list] | None = None
     training_loop: str = "selfplay"
     checkpoint_layout: str | Callable[[], dict] | None = None
     batch_engine: str | Callable[..., Any] | None = None
