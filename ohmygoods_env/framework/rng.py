@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from . import jit as _jit
+from .seeds import SPLITMIX_GOLDEN, SPLITMIX_MIX1, SPLITMIX_MIX2
 
 __all__ = [
     "GOLDEN",
@@ -37,10 +38,10 @@ __all__ = [
     "store_word",
 ]
 
-#: splitmix64's increment (the golden ratio in 64 bits) and its two finaliser multipliers
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+#: splitmix64's increment (the golden ratio in 64 bits) and its two finaliser multipliers (framework.seeds)
+GOLDEN = np.uint64(SPLITMIX_GOLDEN)
+_MIX1 = np.uint64(SPLITMIX_MIX1)
+_MIX2 = np.uint64(SPLITMIX_MIX2)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _BYTE_LOW = np.uint64(0x0101010101010101)
 

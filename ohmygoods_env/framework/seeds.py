@@ -39,13 +39,16 @@ __all__ = ["SEED_RECIPE_VERSION", "episode_seed", "mix64"]
 SEED_RECIPE_VERSION = 1
 
 _MASK = (1 << 64) - 1
+#: splitmix64's increment (the golden ratio in 64 bits) and its two finaliser multipliers, written
+#: once in the package: ``framework.rng`` builds its kernel's ``uint64`` constants from these
+SPLITMIX_GOLDEN, SPLITMIX_MIX1, SPLITMIX_MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
 
 def mix64(z: int) -> int:
     """splitmix64 on a 64-bit int (the same function as the kernel ``framework.rng.mix64``)."""
-    z = (z + 0x9E3779B97F4A7C15) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = (z + SPLITMIX_GOLDEN) & _MASK
+    z = ((z ^ (z >> 30)) * SPLITMIX_MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * SPLITMIX_MIX2) & _MASK
     return z ^ (z >> 31)
 
 
