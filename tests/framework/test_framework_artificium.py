@@ -118,7 +118,7 @@ def test_ismcts_beats_random_play_at_artificium() -> None:
     from ohmygoods_agents.ismcts import ISMCTSAgent
 
     from ohmygoods_env.framework.agents import RandomAgent
-    from ohmygoods_env.stats import wilson
+    from ohmygoods_env.framework.stats import wilson
 
     games, wins = 20, 0.0
     for i in range(games):
