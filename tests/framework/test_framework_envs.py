@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
+from env_traces import aec_trace, parallel_trace
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
@@ -45,53 +46,12 @@ def test_pettingzoo_api_and_seed_tests(game: str, n: int) -> None:
     parallel_seed_test(lambda: parallel_env(game, num_players=n, illegal="penalty"), num_cycles=200)
 
 
-def _digest(x):
-    """``x`` (observations, rewards, infos ...) as nested tuples that compare by value."""
-    if isinstance(x, np.ndarray):
-        return (x.dtype.str, x.shape, x.tobytes())
-    if isinstance(x, dict):
-        return tuple(sorted((str(k), _digest(v)) for k, v in x.items()))
-    if isinstance(x, (list, tuple)):
-        return tuple(_digest(v) for v in x)
-    return x.item() if isinstance(x, np.generic) else x
-
-
-def _aec_trace(env: GameAECEnv, seed: int, games: int = 2) -> list:
-    """Every step of whole games with masked random actions (first reset seeded, then the env's own draw)."""
-    rng = np.random.default_rng(seed)
-    trace = []
-    for k in range(games):
-        env.reset(seed=seed if k == 0 else None)
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
-            trace.append(_digest((agent, obs, reward, term, trunc, info)))
-            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        assert env.agents == []
-        trace.append(("game over", len(trace)))
-    return trace
-
-
-def _parallel_trace(env: GameParallelEnv, seed: int, games: int = 2) -> list:
-    """:func:`_aec_trace` for the parallel env: every seat's masked random action at every step."""
-    rng = np.random.default_rng(seed)
-    trace = []
-    for k in range(games):
-        obs, infos = env.reset(seed=seed if k == 0 else None)
-        trace.append(_digest((obs, infos)))
-        while env.agents:
-            actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
-            obs, rewards, terms, truncs, infos = env.step(actions)
-            trace.append(_digest((actions, obs, rewards, terms, truncs, infos)))
-        trace.append(("game over", len(trace)))
-    return trace
-
-
 @pytest.mark.parametrize(("game", "n"), GAMES)
 def test_same_seed_same_whole_games(game: str, n: int) -> None:
     """Determinism over whole games with masked actions (the stock parallel_seed_test samples unmasked
     actions, so its penalty-mode game ends at the first step): one seed, the same two games step by step
     (the second dealt from the env's own draw) in the AEC and the parallel env; another seed differs."""
-    for make, trace in ((aec_env, _aec_trace), (parallel_env, _parallel_trace)):
+    for make, trace in ((aec_env, aec_trace), (parallel_env, parallel_trace)):
         a = trace(make(game, num_players=n), 42)
         assert a == trace(make(game, num_players=n), 42)
         ends = [i for i, t in enumerate(a) if t[0] == "game over"]
