@@ -41,18 +41,7 @@ from ..artificium.picture import render_svg, table_facts
 from ..artificium.render import render_text
 from ..framework import agents as fa
 from ..framework.checks import offset_seed
-from .web_shell import (
-    PUBLIC,
-    BadRequest,
-    ReplayError,
-    Table,
-    bots_of,
-    buildable,
-    opponents_of,
-    replay_page,
-    seed_of,
-    view_of,
-)
+from .web_shell import PUBLIC, BadRequest, ReplayError, Table, buildable, replay_page, replay_seats, table_of
 
 NAME = "artificium"
 #: Actions whose card another seat may not see (A9.2): the face-down choice until the reveal, and discards.
@@ -263,22 +252,8 @@ class ArtificiumWeb:
         }
 
     def new_game(self, body: dict) -> ArtWebGame:
-        players, seat = body.get("players", 3), body.get("seat", 0)
-        for key, value in (("players", players), ("seat", seat)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise BadRequest(f"{key} must be an integer, got {value!r}")
-        if not L.MIN_PLAYERS <= players <= L.MAX_PLAYERS:
-            raise BadRequest(f"players must be in {L.MIN_PLAYERS}..{L.MAX_PLAYERS}, got {players}")
-        if not 0 <= seat < players:
-            raise BadRequest(f"seat must be in 0..{players - 1}, got {seat}")
-        seed = seed_of(body.get("seed"))
-        watch = body.get("watch", False)
-        if not isinstance(watch, bool):
-            raise BadRequest(f"watch must be true or false, got {watch!r}")
-        if watch:
-            view = view_of(body, players)
-            return ArtWebGame(players, None, bots_of(body, players, "random"), seed, None if view == PUBLIC else view)
-        return ArtWebGame(players, seat, opponents_of(body, players, "random"), seed)
+        players, seat, agents, seed, viewer = table_of(body, L.MIN_PLAYERS, L.MAX_PLAYERS, 3, "random")
+        return ArtWebGame(players, seat, agents, seed, viewer)
 
     def record_size(self, row: dict, where: str) -> tuple[int, int]:
         record = record_of(row, where)
@@ -332,15 +307,7 @@ def replay_html(row: dict, viewer: int | str | None, title: str = "") -> str:
     (a seat; ``None`` or ``"public"``: the public view), on the shared template ``static/replay.html``."""
     record = record_of(row)
     n = record.num_players
-    seat = None if viewer in (None, PUBLIC) else viewer
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-        raise ReplayError(f"seat {viewer!r} is out of range: this game has seats 0..{n - 1}")
-    seats = row.get("seats")
-    if seats is not None and (
-        not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, str) for s in seats)
-    ):
-        raise ReplayError(f"field 'seats' must list {n} agent names, got {seats!r}"[:300])
-    names = [f"seat {p} ({s})" for p, s in enumerate(seats)] if seats else [f"seat {p}" for p in range(n)]
+    seat, names = replay_seats(row, viewer, n)
     pictures, log, notes = frames(record, seat, names)
     who = "public view (every hand hidden)" if seat is None else f"view of seat {seat}"
     heading = f"Artificium replay ({n} players, seed {record.seed}) \u2014 {who}"

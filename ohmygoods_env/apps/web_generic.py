@@ -34,18 +34,7 @@ from typing import Any
 from ..framework import agents as fa
 from ..framework.checks import check_seed
 from ..framework.game import GameSpec, game_spec
-from .web_shell import (
-    PUBLIC,
-    BadRequest,
-    ReplayError,
-    Table,
-    bots_of,
-    buildable,
-    opponents_of,
-    replay_page,
-    seed_of,
-    view_of,
-)
+from .web_shell import PUBLIC, BadRequest, ReplayError, Table, buildable, replay_page, replay_seats, table_of
 
 #: the keys of a step record (``record().to_dict()``), the form this page replays
 STEP_RECORD_KEYS = ("game", "num_players", "seed", "options", "actions")
@@ -228,23 +217,10 @@ class GenericWeb:
 
     def new_game(self, body: dict) -> GenericTable:
         spec = self.spec
-        players, seat = body.get("players", spec.min_players), body.get("seat", 0)
-        for key, value in (("players", players), ("seat", seat)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise BadRequest(f"{key} must be an integer, got {value!r}")
-        if not spec.min_players <= players <= spec.max_players:
-            raise BadRequest(f"players must be in {spec.min_players}..{spec.max_players}, got {players}")
-        if not 0 <= seat < players:
-            raise BadRequest(f"seat must be in 0..{players - 1}, got {seat}")
-        seed = seed_of(body.get("seed"))
-        watch = body.get("watch", False)
-        if not isinstance(watch, bool):
-            raise BadRequest(f"watch must be true or false, got {watch!r}")
-        if watch:
-            view = view_of(body, players)
-            viewer = None if view == PUBLIC else view
-            return GenericTable(spec, players, None, bots_of(body, players, "random"), seed, viewer)
-        return GenericTable(spec, players, seat, opponents_of(body, players, "random"), seed)
+        players, seat, agents, seed, viewer = table_of(
+            body, spec.min_players, spec.max_players, spec.min_players, "random"
+        )
+        return GenericTable(spec, players, seat, agents, seed, viewer)
 
     def record_size(self, row: dict, where: str) -> tuple[int, int]:
         record = record_of(self.spec, row, where)
@@ -312,15 +288,7 @@ def replay_html(row: dict, viewer: int | str | None, title: str = "", spec: Game
             raise ReplayError(f"field 'record.game': {exc}"[:300]) from None
     record = record_of(spec, row)
     n = record["num_players"]
-    seat = None if viewer in (None, PUBLIC) else viewer
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-        raise ReplayError(f"seat {viewer!r} is out of range: this game has seats 0..{n - 1}")
-    seats = row.get("seats")
-    if seats is not None and (
-        not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, str) for s in seats)
-    ):
-        raise ReplayError(f"field 'seats' must list {n} agent names, got {seats!r}"[:300])
-    names = [f"seat {p} ({s})" for p, s in enumerate(seats)] if seats else [f"seat {p}" for p in range(n)]
+    seat, names = replay_seats(row, viewer, n)
     pictures, log, notes = frames(spec, record, seat, names)
     who = "spectator's view" if seat is None else f"view of seat {seat}"
     heading = f"{spec.title} replay ({n} players, seed {record['seed']}) \u2014 {who}"

@@ -4,9 +4,10 @@ This module knows no game. It holds the HTTP server and its checks (:class:`Game
 :class:`Handler`: the ``Host`` allow-list, the page's token on every POST, bounded reads), the
 sessions (games kept in memory), the table every game's page builds on (:class:`Table`: seats,
 agents, undo, hints, watch mode), the checks of a new-game request (:func:`seed_of`,
-:func:`opponents_of`, :func:`bots_of`, :func:`view_of`), the page files (:func:`page_html`: a
-game's page with ``static/shell.js`` and ``shell.css`` put in) and what a replay page is made of
-(:func:`pack_svg`, :func:`fill_template`, :func:`replay_page`, :class:`ReplayError`).
+:func:`opponents_of`, :func:`bots_of`, :func:`view_of`; all at once: :func:`table_of`), the page files
+(:func:`page_html`: a game's page with ``static/shell.js`` and ``shell.css`` put in) and
+what a replay page is made of (:func:`pack_svg`, :func:`fill_template`, :func:`replay_page`,
+:func:`replay_seats`, :class:`ReplayError`).
 
 A game supplies its page through its spec: :attr:`ohmygoods_env.framework.game.GameSpec.web`
 names its page kind (``"module:Class"``, a :class:`WebKind`), imported here when the game is
@@ -230,6 +231,29 @@ def view_of(body: dict, players: int) -> int | str:
     if isinstance(view, bool) or not isinstance(view, int) or not 0 <= view < players:
         raise BadRequest(f"view must be 'public' or a seat in 0..{players - 1}, got {view!r}")
     return view
+
+
+def table_of(body: dict, min_players: int, max_players: int, players: int, agent: str) -> tuple:
+    """What a new-game request asks for, checked, for a game of ``min_players..max_players`` seats:
+    ``(players, seat, agents, seed, viewer)``. ``players`` is the default count, ``agent`` the default
+    agent; a watched game (``watch``) has seat None, an agent at every seat and ``viewer`` None (the
+    public view) or a seat; a person's game has ``viewer`` None. A bad field is a :class:`BadRequest`."""
+    players, seat = body.get("players", players), body.get("seat", 0)
+    for key, value in (("players", players), ("seat", seat)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadRequest(f"{key} must be an integer, got {value!r}")
+    if not min_players <= players <= max_players:
+        raise BadRequest(f"players must be in {min_players}..{max_players}, got {players}")
+    if not 0 <= seat < players:
+        raise BadRequest(f"seat must be in 0..{players - 1}, got {seat}")
+    seed = seed_of(body.get("seed"))
+    watch = body.get("watch", False)
+    if not isinstance(watch, bool):
+        raise BadRequest(f"watch must be true or false, got {watch!r}")
+    if watch:
+        view = view_of(body, players)
+        return players, None, bots_of(body, players, agent), seed, None if view == PUBLIC else view
+    return players, seat, opponents_of(body, players, agent), seed, None
 
 
 class WebKind(Protocol):
@@ -613,6 +637,22 @@ def fill_template(template: str, texts: dict[str, str], scripts: dict[str, str])
     safe = {k: v.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") for k, v in scripts.items()}
     values = {**texts, **safe}
     return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+def replay_seats(row: dict, viewer: int | str | None, n: int) -> tuple[int | None, list[str]]:
+    """The seat a replay of an ``n``-seat game row is drawn for (``viewer``: a seat; ``None`` or
+    ``"public"``: None) and the seats' names (``seat P (AGENT)`` from the row's optional ``seats``, else
+    ``seat P``); a seat out of range or a bad ``seats`` field is a :class:`ReplayError`."""
+    seat = None if viewer in (None, PUBLIC) else viewer
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+        raise ReplayError(f"seat {viewer!r} is out of range: this game has seats 0..{n - 1}")
+    seats = row.get("seats")
+    if seats is not None and (
+        not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, str) for s in seats)
+    ):
+        raise ReplayError(f"field 'seats' must list {n} agent names, got {seats!r}"[:300])
+    names = [f"seat {p} ({s})" for p, s in enumerate(seats)] if seats else [f"seat {p}" for p in range(n)]
+    return seat, names
 
 
 def replay_page(
