@@ -5,7 +5,7 @@ This module knows no game. It holds the HTTP server and its checks (:class:`Game
 sessions (games kept in memory), the table every game's page builds on (:class:`Table`: seats,
 agents, undo, hints, watch mode), the checks of a new-game request (:func:`seed_of`,
 :func:`opponents_of`, :func:`bots_of`, :func:`view_of`; all at once: :func:`table_of`), the page files
-(:func:`page_html`: a game's page with ``static/shell.js`` and ``shell.css`` put in) and
+(:func:`page_html`: a game's page with ``static/shell.js``, ``shell.css`` and ``table.js`` put in) and
 what a replay page is made of (:func:`pack_svg`, :func:`fill_template`, :func:`replay_page`,
 :func:`replay_seats`, :class:`ReplayError`).
 
@@ -327,15 +327,20 @@ STATIC = Path(__file__).parent / "static"
 SHELL_INCLUDE = "//@include shell.js"
 #: the include lines of a game's page and the shared file each stands for
 SHELL_PARTS: dict[str, str] = {SHELL_INCLUDE: "shell.js", "/*@include shell.css*/": "shell.css"}
+#: the include lines a page may hold (at most once) and the shared file each stands for: ``static/table.js``,
+#: the table of a page that shows the seat's view and its legal actions as buttons (the generic page, Artificium's)
+PAGE_PARTS: dict[str, str] = {"//@include table.js": "table.js"}
 
 
 def page_html(name: str) -> str:
     """The page ``static/<name>`` with what every game's page shares put in place of its include lines
-    (``//@include shell.js``: ``static/shell.js``; ``/*@include shell.css*/``: ``static/shell.css``); a page
-    without each line exactly once is refused (``ValueError``)."""
+    (``//@include shell.js``: ``static/shell.js``; ``/*@include shell.css*/``: ``static/shell.css``), and
+    what some pages share in place of theirs (:data:`PAGE_PARTS`); a page without each shell line exactly
+    once, or with a page part's line more than once, is refused (``ValueError``)."""
     page = (STATIC / name).read_text(encoding="utf-8")
-    for line, part in SHELL_PARTS.items():
-        if page.count(line) != 1:
+    for line, part in {**SHELL_PARTS, **PAGE_PARTS}.items():
+        count = page.count(line)
+        if count != 1 and (line in SHELL_PARTS or count > 1):
             raise ValueError(f"static/{name} must hold the line {line!r} once")
         page = page.replace(line, (STATIC / part).read_text(encoding="utf-8").rstrip("\n"))
     return page

@@ -164,3 +164,26 @@ def test_a_person_chooses_the_game_in_the_page(server) -> None:
         assert len(started) == 1 and type(started[0]).__name__ == "ArtWebGame"
     finally:
         browser.quit()
+
+
+def test_the_pages_that_show_a_view_and_buttons_share_one_table_script(tmp_path: Path, monkeypatch) -> None:
+    """static/table.js stands once in the generic page and Artificium's (each defines its hooks before it),
+    in no other page; a page that names it twice is refused."""
+    table = (WS.STATIC / "table.js").read_text(encoding="utf-8").rstrip("\n")
+    for name, picture in (("generic.html", 'id="text"'), ("artificium.html", 'id="picture"')):
+        page = WS.page_html(name)
+        assert page.count(table) == 1 and "//@include" not in page and picture in page
+        assert page.index("function render(view)") < page.index(table)  # the hooks come first
+        assert page.index("function offered(offer)") < page.index(table)
+    assert table not in WS.page_html("serve.html")
+    for part in ("shell.js", "shell.css", "table.js"):
+        (tmp_path / part).write_text((WS.STATIC / part).read_text(encoding="utf-8"), encoding="utf-8")
+    twice = (
+        (WS.STATIC / "generic.html")
+        .read_text(encoding="utf-8")
+        .replace("//@include table.js", "//@include table.js\n//@include table.js")
+    )
+    (tmp_path / "twice.html").write_text(twice, encoding="utf-8")
+    monkeypatch.setattr(WS, "STATIC", tmp_path)
+    with pytest.raises(ValueError, match=r"static/twice.html must hold the line '//@include table.js' once"):
+        WS.page_html("twice.html")
