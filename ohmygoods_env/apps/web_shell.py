@@ -328,8 +328,9 @@ SHELL_INCLUDE = "//@include shell.js"
 #: the include lines of a game's page and the shared file each stands for
 SHELL_PARTS: dict[str, str] = {SHELL_INCLUDE: "shell.js", "/*@include shell.css*/": "shell.css"}
 #: the include lines a page may hold (at most once) and the shared file each stands for: ``static/table.js``,
-#: the table of a page that shows the seat's view and its legal actions as buttons (the generic page, Artificium's)
-PAGE_PARTS: dict[str, str] = {"//@include table.js": "table.js"}
+#: the table of a page that shows the seat's view and its legal actions as buttons (the generic page, Artificium's),
+#: and ``static/table.html``, the setup form it reads
+PAGE_PARTS: dict[str, str] = {"//@include table.js": "table.js", "<!--@include table.html-->": "table.html"}
 
 
 def page_html(name: str) -> str:

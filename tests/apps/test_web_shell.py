@@ -167,16 +167,20 @@ def test_a_person_chooses_the_game_in_the_page(server) -> None:
 
 
 def test_the_pages_that_show_a_view_and_buttons_share_one_table_script(tmp_path: Path, monkeypatch) -> None:
-    """static/table.js stands once in the generic page and Artificium's (each defines its hooks before it),
-    in no other page; a page that names it twice is refused."""
+    """static/table.js and its setup form, static/table.html, stand once in the generic page and
+    Artificium's (each defines its hooks before the script), in no other page; a page that names a part
+    twice is refused."""
     table = (WS.STATIC / "table.js").read_text(encoding="utf-8").rstrip("\n")
+    setup = (WS.STATIC / "table.html").read_text(encoding="utf-8").rstrip("\n")
     for name, picture in (("generic.html", 'id="text"'), ("artificium.html", 'id="picture"')):
         page = WS.page_html(name)
         assert page.count(table) == 1 and "//@include" not in page and picture in page
         assert page.index("function render(view)") < page.index(table)  # the hooks come first
         assert page.index("function offered(offer)") < page.index(table)
-    assert table not in WS.page_html("serve.html")
-    for part in ("shell.js", "shell.css", "table.js"):
+        assert page.count(setup) == 1 and "<!--@include" not in page
+    serve = WS.page_html("serve.html")
+    assert table not in serve and setup not in serve
+    for part in ("shell.js", "shell.css", "table.js", "table.html"):
         (tmp_path / part).write_text((WS.STATIC / part).read_text(encoding="utf-8"), encoding="utf-8")
     twice = (
         (WS.STATIC / "generic.html")
