@@ -291,10 +291,11 @@ def run_match(args: argparse.Namespace) -> dict[str, Any]:
 
     from .stats import match
 
-    agent = make_agent(args.agent, seed=args.seed)
+    search = {k: getattr(args, k) for k in ("c_scale", "c_visit") if getattr(args, k) is not None}
+    agent = make_agent(args.agent, seed=args.seed, **search)  # search options: gumbel agents only
     t0 = _cpu_seconds()
     r = match(agent, args.opponent, args.games, 2, "omg2", seed=args.seed).as_dict()  # mcts1000: 1,000 simulations
-    r.update(agent=args.agent, seed=args.seed, cpu_s=round(_cpu_seconds() - t0, 1))
+    r.update(agent=args.agent, seed=args.seed, cpu_s=round(_cpu_seconds() - t0, 1), **search)
     print(json.dumps(r), flush=True)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -351,6 +352,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--games", type=int_at_least(1), default=20, help="games")
     m.add_argument("--seed", type=int_at_least(0), default=31_000, help="seed of the deals (fresh: one no choice saw)")
     m.add_argument("--out", default="", help="write the result as JSON here")
+    m.add_argument("--c-scale", type=float, default=None, help="sigma's c_scale of a gumbel agent (default 1)")
+    m.add_argument("--c-visit", type=float, default=None, help="sigma's c_visit of a gumbel agent (default 50)")
     return p
 
 

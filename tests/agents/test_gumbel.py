@@ -17,9 +17,9 @@ from ohmygoods_agents.ismcts import ISMCTSAgent, completed_q, halving_visits
 
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
-from ohmygoods_env.goofspiel.game_spec import Goofspiel
 from ohmygoods_env.framework.game import InformationSet, JointStepMixin
 from ohmygoods_env.game_spec import OhMyGoodsModel
+from ohmygoods_env.goofspiel.game_spec import Goofspiel
 from ohmygoods_env.infostate import hidden_cards, swap_cards
 from ohmygoods_env.policy import info_state_of, make_agent
 
