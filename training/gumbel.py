@@ -24,7 +24,10 @@ at every evaluation. Every ``--eval-every`` iterations the network alone (determ
 ``eval.csv`` records the decisions, the games, the process CPU seconds and the wall seconds
 of the run at each evaluation, so a curve can be drawn against CPU time.
 
-Two measuring commands sit beside it (docs/training.md, "Gumbel search"):
+Three measuring commands sit beside it (docs/training.md, "Gumbel search"):
+
+* ``python -m ohmygoods_training.gumbel calibrate --games 300`` — the fit behind the value head's
+  win-share map (``VALUE_SLOPE``, ``VALUE_BIAS`` of :mod:`ohmygoods_agents.gumbel`);
 
 * ``python -m ohmygoods_training.gumbel cost --sims 8,16,32,200`` — milliseconds per searched
   decision at each budget (the network agent against ``ppo``, a few deals);
@@ -286,6 +289,53 @@ def cost(args: argparse.Namespace) -> list[dict[str, Any]]:
     return rows
 
 
+def calibrate(args: argparse.Namespace) -> dict[str, Any]:
+    """The win-share map of :mod:`ohmygoods_agents.gumbel`: a logistic fit of each seat's result (1, 0.5, 0)
+    on ``v / REWARD_SCALE + potential`` at every decision of ``--games`` games of ``ppo`` (sampling) against
+    itself, and for comparison the fit on the raw value ``v`` alone (cross-entropies in nats)."""
+    from ohmygoods_agents.gumbel import REWARD_SCALE, potentials
+
+    from ohmygoods_env.policy import make_agent
+
+    ppo = make_agent("ppo", seed=1, deterministic=False)
+    v_all, pot_all, result = [], [], []
+    for gi in range(args.games):
+        g = Game(2, seed=args.seed + gi)
+        rows = []
+        while not g.done:
+            p = g.current_player
+            with torch.no_grad():
+                v = ppo.net.v(ppo.net.features(torch.as_tensor(np.stack([g.observe(0), g.observe(1)])))).squeeze(1)
+            rows.append((v.numpy().astype(np.float64), potentials(g)))
+            g.step(ppo.act(g.observe(p), g.legal_mask(), info_state_of(g.state, p)))
+        r = (np.asarray(g.rewards("win"), np.float64) + 1.0) / 2.0
+        for v, pot in rows:
+            v_all.extend(v)
+            pot_all.extend(pot)
+            result.extend(r)
+    v, pot, y = (torch.tensor(x, dtype=torch.float64) for x in (v_all, pot_all, result))
+
+    def fit(x: torch.Tensor) -> tuple[float, float, float]:
+        a = torch.tensor([0.3], dtype=torch.float64, requires_grad=True)
+        b = torch.tensor([0.0], dtype=torch.float64, requires_grad=True)
+        opt = torch.optim.LBFGS([a, b], max_iter=300)
+
+        def closure() -> torch.Tensor:
+            opt.zero_grad()
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(a * x + b, y)
+            loss.backward()
+            return loss
+
+        opt.step(closure)
+        return round(a.item(), 4), round(b.item(), 4), round(closure().item(), 4)
+
+    slope, bias, ce = fit(v / REWARD_SCALE + pot)
+    _, _, raw = fit(v)
+    out = {"samples": len(result), "slope": slope, "bias": bias, "cross_entropy": ce, "raw_value_cross_entropy": raw}
+    print(json.dumps(out), flush=True)
+    return out
+
+
 def run_match(args: argparse.Namespace) -> dict[str, Any]:
     from ohmygoods_env.policy import make_agent
 
@@ -346,6 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="other agents timed the same way, comma separated (mcts1000: MCTS with 1,000 simulations)",
     )
     c.add_argument("--seed", type=int_at_least(0), default=0, help="seed of the deals and the search")
+    k = sub.add_parser("calibrate", help="fit the value head's win-share map (ppo against itself)")
+    k.add_argument("--games", type=int_at_least(1), default=300, help="games of ppo against itself")
+    k.add_argument("--seed", type=int_at_least(0), default=900_000, help="seed of the first deal")
     m = sub.add_parser("match", help="an agent against a baseline (seats rotating, ties half, Wilson)")
     m.add_argument("--agent", default="gumbel:200", help="agent spec")
     m.add_argument("--opponent", default="mcts1000", help="opponent (mctsN: N simulations)")
@@ -367,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(train(args)))
     elif args.command == "cost":
         cost(args)
+    elif args.command == "calibrate":
+        calibrate(args)
     else:
         run_match(args)
     return 0

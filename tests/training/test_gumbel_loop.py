@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import numpy as np
 import pytest
@@ -73,3 +74,12 @@ def test_bad_options_exit_2_and_write_nothing(tmp_path, capsys) -> None:
     with pytest.raises(SystemExit) as e:
         G.main(["cost", "--sims", "8,x"])
     assert e.value.code == 2
+
+
+def test_calibrate_fits_the_win_share_map(capsys) -> None:
+    """The fit behind VALUE_SLOPE and VALUE_BIAS: with the potential added the value tells the winner (a
+    cross-entropy below coin flips' 0.693 and below the raw value's)."""
+    assert G.main(["calibrate", "--games", "3", "--seed", "900000"]) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["samples"] > 300 and out["slope"] > 0
+    assert out["cross_entropy"] < out["raw_value_cross_entropy"] and out["cross_entropy"] < 0.69
