@@ -27,4 +27,10 @@ def test_names_include_entry_points_of_this_game_only_and_each_resolves() -> Non
     assert out.returncode == 0, out.stderr
     art, goof = out.stdout.strip().split("] [")
     assert all(f"'{n}'" in art for n in ("random", "greedy", "heuristic", "ismcts", "ppo", "exec"))
-    assert "greedy" not in goof and "exec" not in goof and "heuristic" not in goof and "'ismcts'" in goof and "'random'" in goof
+    assert (
+        "greedy" not in goof
+        and "exec" not in goof
+        and "heuristic" not in goof
+        and "'ismcts'" in goof
+        and "'random'" in goof
+    )

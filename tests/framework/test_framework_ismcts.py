@@ -7,9 +7,9 @@ import pytest
 from ohmygoods_agents.ismcts import ISMCTSAgent
 
 from ohmygoods_env.framework.agents import RandomAgent, choose, make_agent
-from ohmygoods_env.goofspiel.game_spec import Goofspiel
 from ohmygoods_env.framework.game import InformationSet, game_spec
 from ohmygoods_env.framework.stats import wilson
+from ohmygoods_env.goofspiel.game_spec import Goofspiel
 
 
 def _play(g: Goofspiel, agents: dict) -> None:
