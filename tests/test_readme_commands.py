@@ -34,7 +34,7 @@ def test_the_test_command_uses_every_core_and_xdist_is_in_the_dev_extra():
 def test_ci_runs_the_deselected_markers_too():
     """What the default run leaves out (``addopts -m``) is run by .ci/run with its own ``-m``."""
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    addopts = re.search(r'^addopts = \[(.*)\]$', pyproject, re.M)
+    addopts = re.search(r"^addopts = \[(.*)\]$", pyproject, re.M)
     assert addopts
     deselected = re.findall(r"not (\w+)", addopts.group(1))
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
