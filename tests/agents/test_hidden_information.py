@@ -14,51 +14,19 @@ import functools
 
 import numpy as np
 import pytest
+from hidden_twins import hidden_twins
 from ohmygoods_agents import Agent, info_state_of, make_agent
 from ohmygoods_agents.tournament import play_game
 
 from ohmygoods_env import Game
 from ohmygoods_env import layout as L
-from ohmygoods_env.infostate import hidden_cards, redact, swap_cards
+from ohmygoods_env.infostate import redact
 
 
 @functools.lru_cache(maxsize=4)
 def _twin_states(n: int, seed: int) -> tuple[tuple[Game, Game, int], ...]:
     """Pairs (g, h): h differs from g only in hidden information of the player to move."""
-    return tuple(_make_twins(n, seed))
-
-
-def _make_twins(n: int, seed: int):
-    rng = np.random.default_rng(seed)
-    heur = make_agent("heuristic", seed=0)
-    made = 0
-    for i in range(200):
-        players = 2 + i % 3
-        g = Game(players, "omg2" if i % 2 == 0 else "royal", seed=500 + i)
-        for _ in range(int(rng.integers(5, 200))):
-            if g.done:
-                break
-            p = g.current_player
-            g.step(heur.act(g.observe(p), g.legal_mask(), info_state_of(g.state, p)))
-        if g.done or len(g.legal_actions()) < 2:
-            continue
-        me = g.current_player
-        hidden = hidden_cards(g.state, me)
-        # swap hidden cards of different resources, so the swap changes what is where
-        res = g.cards.buildings[:, 2]
-        pairs = [(a, b) for a in hidden for b in hidden if a < b and res[a] != res[b]]
-        if len(pairs) < 3:
-            continue
-        h = g.clone()
-        for k in rng.choice(len(pairs), 6, replace=False):
-            swap_cards(h.state, *pairs[int(k)])
-        h.state[L.F_RNG] ^= 0x3C3C3C3
-        assert h.check_invariants() == 0
-        assert not np.array_equal(g.state, h.state)
-        yield g, h, me
-        made += 1
-        if made >= n:
-            return
+    return tuple(hidden_twins(n, seed))
 
 
 def _choice(agent: Agent, g: Game, me: int) -> int:
