@@ -328,7 +328,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the tables (``--json`` for the raw numbers)."""
     from .fast_ppo import DEVICES, InputError, resolve_device, threads_arg
 
-    p = argparse.ArgumentParser(prog="ohmygoods bench --train", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(
+        prog="ohmygoods bench --train",
+        description="Training benchmark: where the time of a training iteration goes (env, copy, forward, update).",
+    )
     p.add_argument("--game", choices=GAMES, default="ohmygoods", help="whose loop: fast_ppo or the framework loop")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--iters", type=int, default=2, help="timed rollout+update iterations per configuration")

@@ -299,6 +299,19 @@ def test_help_reads_as_plain_text(name) -> None:
     assert not re.search(r"\bnone \(default: (?!none)", text, flags=re.I), name
 
 
+def test_the_training_benchmark_help_reads_as_plain_text(capsys) -> None:
+    """``ohmygoods bench --train --help``: the same rules as every command's help."""
+    pytest.importorskip("torch")
+    from ohmygoods_training import bench_train
+
+    with pytest.raises(SystemExit) as exc:
+        bench_train.main(["--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    assert text.startswith("usage: ohmygoods bench --train") and "`" not in text
+    assert not re.search(r"\(default: (None|False|\(|\[)", text)
+
+
 def test_the_demo_is_told_round_by_round_as_the_readme_says(capsys) -> None:
     readme = (ROOT / "README.md").read_text()
     told = set(re.findall(r"demo game between bots, told (\w+ by \w+)|a game between bots, told (\w+ by \w+)", readme))
