@@ -42,6 +42,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from ohmygoods_env.argtypes import DefaultsFormatter, int_at_least
 from ohmygoods_env.rules import EDITIONS
 
+from .fast_ppo import EVAL_SEED, FINAL_SEED
 from .league import LeagueVecEnv, OpponentPool, snapshot
 from .league_spec import SNAPSHOT
 from .stats import MatchResult, match
@@ -173,8 +174,8 @@ def check_inputs(args: argparse.Namespace) -> None:
         check_agent(args.bc_teacher, "--bc-teacher")
     from ohmygoods_agents.reserved import check_unreserved
 
-    # the games, the evaluations that keep the best model (seed + 7919) and the final one (seed + 104729)
-    check_unreserved((args.seed, args.seed + 7919, args.seed + 104729), f"--seed {args.seed}")
+    # the games, the evaluations that keep the best model and the final one (the fast loop's offsets)
+    check_unreserved((args.seed, args.seed + EVAL_SEED, args.seed + FINAL_SEED), f"--seed {args.seed}")
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise ValueError(f"--out {args.out}: a file is there; expected a folder")
     if args.resume and not Path(args.resume).is_file():
@@ -255,7 +256,7 @@ class LeagueCallback(BaseCallback):
         """Evaluate the current policy, write the CSV rows, save checkpoints."""
         n = self.model.num_timesteps
         agent = snapshot(self.model.policy, deterministic=True, name="learner")
-        results = run_eval(agent, self.args, seed=self.args.seed + 7919)
+        results = run_eval(agent, self.args, seed=self.args.seed + EVAL_SEED)
         wall = time.perf_counter() - self.t_start
         write_eval_rows(self.csv_path, n, wall, results)
         for r in results:
@@ -343,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         from .imitation import warm_start
 
         bc_stats = warm_start(model.policy, args.bc_games, args, scale)
-        results = run_eval(snapshot(model.policy, deterministic=True), args, seed=args.seed + 7919)
+        results = run_eval(snapshot(model.policy, deterministic=True), args, seed=args.seed + EVAL_SEED)
         write_eval_rows(out / "eval.csv", 0, time.perf_counter() - t0, results)
         print("[bc] " + "; ".join(str(r) for r in results), file=sys.stderr, flush=True)
     if args.resume or SNAPSHOT in pool.kinds:
@@ -397,7 +398,7 @@ def write_final(out: Path, args: argparse.Namespace) -> tuple[Path, list[MatchRe
         return path, []
     agent = load_policy(path, deterministic=True)
     names = [s.strip() for s in args.eval_opponents.split(",") if s.strip()]
-    seed = args.seed + 104729
+    seed = args.seed + FINAL_SEED
     return path, [match(agent, n, args.final_games, args.players, args.rules, seed=seed) for n in names]
 
 
