@@ -54,6 +54,8 @@ __all__ = [
     "NetworkEvaluator",
     "RowInformationSet",
     "gumbel",
+    "gumbel_win",
+    "load_win_value",
     "potentials",
 ]
 
@@ -79,14 +81,22 @@ class NetworkEvaluator:
     its current weights (the caller keeps it in eval mode while searching).
     """
 
-    def __init__(self, net: Any, slope: float = VALUE_SLOPE, bias: float = VALUE_BIAS) -> None:
+    def __init__(self, net: Any, slope: float = VALUE_SLOPE, bias: float = VALUE_BIAS, value: Any = None) -> None:
         net = getattr(net, "net", net)
         if not all(callable(getattr(net, f, None)) for f in ("features", "policy_logits", "v")):
             raise TypeError(
                 f"the Gumbel search needs a policy-value network (a SlotNet, e.g. make_agent('ppo')), got "
                 f"{type(net).__name__}: an mlp checkpoint has no value head"
             )
+        if value is not None and not all(callable(getattr(value, f, None)) for f in ("features", "v")):
+            raise TypeError(
+                f"value must be a SlotNet whose v is a win logit (load_win_value), got {type(value).__name__}"
+            )
         self.net, self.slope, self.bias = net, float(slope), float(bias)
+        #: a win-logit network (:func:`load_win_value`) read in place of the mapped value head, or None
+        self.value = value
+        #: the value network has the policy network's trunk (a new head only): one trunk pass serves both
+        self.shared_trunk = value is not None and _same_trunk(net, value)
         self._prior = None
         if getattr(net, "prior", None) is not None:
             from .slotnet import make_prior
@@ -106,14 +116,62 @@ class NetworkEvaluator:
             infos = np.stack([world.info_state(p) for p in pending])
             prior = prior_actions(self._prior, "the Gumbel search", obs[pending], masks, infos)
         with torch.no_grad():
-            h = self.net.features(torch.as_tensor(obs))
-            v = self.net.v(h).squeeze(1).double().numpy()
+            x = torch.as_tensor(obs)
+            h = self.net.features(x)
             logits = self.net.policy_logits(h[pending], prior).double().numpy() if pending else np.zeros((0, 0))
+            if self.value is not None:  # each seat's win probability from its own observation
+                hv = h if self.shared_trunk else self.value.features(x)
+                return {p: logits[i] for i, p in enumerate(pending)}, torch.sigmoid(
+                    self.value.v(hv).squeeze(1)
+                ).double().numpy()
+            v = self.net.v(h).squeeze(1).double().numpy()
         return {p: logits[i] for i, p in enumerate(pending)}, self.win_share(v, potentials(world.game))
 
     def win_share(self, v: np.ndarray, potential: np.ndarray) -> np.ndarray:
         """The win shares of value-head outputs ``v`` at potentials ``potential`` (module docstring)."""
         return 1.0 / (1.0 + np.exp(-(self.slope * (np.asarray(v) / REWARD_SCALE + potential) + self.bias)))
+
+
+def _same_trunk(a: Any, b: Any) -> bool:
+    """Whether two SlotNets have the same slot encoder and trunk weights (the value one a new head only)."""
+    sa, sb = a.state_dict(), b.state_dict()
+    keys = [k for k in sa if k.startswith(("slot.", "trunk."))]
+    return bool(keys) and all(k in sb and sa[k].shape == sb[k].shape and bool((sa[k] == sb[k]).all()) for k in keys)
+
+
+#: the card entry of a win-value checkpoint (``ohmygoods_training.value_head``)
+WIN_VALUE = "win logit"
+
+
+def load_win_value(spec: str) -> Any:
+    """The win-value network of checkpoint ``spec`` (``NAME.json`` or a shipped value's short name: ``win-2p``),
+    read by the safe checkpoint reader only (:func:`ohmygoods_agents.checkpoint.read_checkpoint`): a SlotNet
+    whose ``v`` is the logit of the seat's win probability from its own observation (its card says
+    ``value: "win logit"``; ``python -m ohmygoods_training.value_head fit`` writes one)."""
+    from pathlib import Path
+
+    from .checkpoint import CheckpointError, current_layout, read_checkpoint, same_layout
+    from .slotnet import from_tensors
+
+    path = Path(spec).with_suffix(".json")
+    if not path.is_file() and spec in SHIPPED_VALUES:
+        from importlib import resources
+
+        path = Path(str(resources.files("ohmygoods_agents") / "checkpoints" / SHIPPED_VALUES[spec]))
+    tensors, desc = read_checkpoint(path)
+    card = desc.get("card")
+    if desc["network"].get("kind") != "slotnet" or not isinstance(card, dict) or card.get("value") != WIN_VALUE:
+        raise CheckpointError(
+            f"{str(path)!r} is not a win-value checkpoint: expected a slotnet whose card says value: {WIN_VALUE!r} "
+            "(python -m ohmygoods_training.value_head fit writes one)"
+        )
+    if not same_layout(desc["layout"], current_layout()):
+        raise CheckpointError(f"{str(path)!r} was made for another observation/action layout than this engine's")
+    return from_tensors(tensors, desc["network"])
+
+
+#: short names of the win-value checkpoints shipped in ``agents/checkpoints`` (file names there)
+SHIPPED_VALUES: dict[str, str] = {}
 
 
 def potentials(game: Game) -> np.ndarray:
@@ -203,13 +261,16 @@ class GumbelAgent(Agent):
         simulations: int = DEFAULT_SIMULATIONS,
         seed: int | None = None,
         name: str | None = None,
+        value: Any = None,
         **search: Any,
     ) -> None:
         if network is None:
             from ohmygoods_env.policy import make_agent
 
             network = make_agent("ppo")
-        self.evaluator = NetworkEvaluator(network)
+        if isinstance(value, str):
+            value = load_win_value(value)
+        self.evaluator = NetworkEvaluator(network, value=value)
         self.search = ISMCTSAgent(iterations=simulations, seed=seed, root="gumbel", evaluator=self.evaluator, **search)
         self.simulations = simulations
         self.name = name or f"gumbel:{simulations}"
@@ -233,7 +294,20 @@ class GumbelAgent(Agent):
 
 
 def gumbel(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> GumbelAgent:
-    """``gumbel`` (``ppo``, 32 simulations), ``gumbel:N`` or ``gumbel:N:SPEC`` (network ``SPEC``): the factory."""
+    """``gumbel`` (``ppo``, 32 simulations), ``gumbel:N`` or ``gumbel:N:SPEC`` (network ``SPEC``): the factory.
+
+    ``value=PATH`` (a keyword) reads the values from a win-value checkpoint (:func:`load_win_value`)."""
+    return _factory("gumbel", arg, seed, kwargs)
+
+
+def gumbel_win(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> GumbelAgent:
+    """``gumbel-win`` (32 simulations), ``gumbel-win:N``, ``gumbel-win:N:SPEC``: as ``gumbel``, the values from
+    the shipped win-value network ``win-2p`` (:data:`SHIPPED_VALUES`) instead of ``ppo``'s mapped value head."""
+    kwargs.setdefault("value", "win-2p")
+    return _factory("gumbel-win", arg, seed, kwargs)
+
+
+def _factory(kind: str, arg: str | None, seed: int | None, kwargs: dict[str, Any]) -> GumbelAgent:
     from ohmygoods_env.policy import make_agent
 
     sims, spec = DEFAULT_SIMULATIONS, "ppo"
@@ -242,9 +316,9 @@ def gumbel(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) ->
         try:
             sims = int(head)
         except ValueError:
-            raise ValueError(f"gumbel:N[:SPEC] takes a number of simulations first, got gumbel:{arg}") from None
+            raise ValueError(f"{kind}:N[:SPEC] takes a number of simulations first, got {kind}:{arg}") from None
         if sims < 1:
-            raise ValueError(f"gumbel:N needs N >= 1 simulations, got gumbel:{arg}")
+            raise ValueError(f"{kind}:N needs N >= 1 simulations, got {kind}:{arg}")
         spec = tail or spec
-    name = f"gumbel:{sims}" + (f":{spec}" if spec != "ppo" else "")
+    name = f"{kind}:{sims}" + (f":{spec}" if spec != "ppo" else "")
     return GumbelAgent(make_agent(spec, seed=seed), sims, seed=seed, name=name, **kwargs)

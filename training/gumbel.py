@@ -266,7 +266,10 @@ def cost(args: argparse.Namespace) -> list[dict[str, Any]]:
     net = make_agent("ppo")
     rows = []
     for sims in [*args.sims, *args.baselines]:
-        agent = make_agent(f"gumbel:{sims}", seed=args.seed) if isinstance(sims, int) else opponent_agent(sims, 0)
+        value = {"value": args.value} if args.value else {}
+        agent = (
+            make_agent(f"gumbel:{sims}", seed=args.seed, **value) if isinstance(sims, int) else opponent_agent(sims, 0)
+        )
         wall = cpu = 0.0
         searched = 0
         for i in range(args.games):
@@ -341,7 +344,7 @@ def run_match(args: argparse.Namespace) -> dict[str, Any]:
 
     from .stats import match
 
-    search = {k: getattr(args, k) for k in ("c_scale", "c_visit") if getattr(args, k) is not None}
+    search = {k: getattr(args, k) for k in ("c_scale", "c_visit", "value") if getattr(args, k) is not None}
     agent = make_agent(args.agent, seed=args.seed, **search)  # search options: gumbel agents only
     t0 = _cpu_seconds()
     r = match(agent, args.opponent, args.games, 2, "omg2", seed=args.seed).as_dict()  # mcts1000: 1,000 simulations
@@ -396,6 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="other agents timed the same way, comma separated (mcts1000: MCTS with 1,000 simulations)",
     )
     c.add_argument("--seed", type=int_at_least(0), default=0, help="seed of the deals and the search")
+    c.add_argument("--value", default=None, help="the gumbel agents' values from this win-value checkpoint")
     k = sub.add_parser("calibrate", help="fit the value head's win-share map (ppo against itself)")
     k.add_argument("--games", type=int_at_least(1), default=300, help="games of ppo against itself")
     k.add_argument("--seed", type=int_at_least(0), default=900_000, help="seed of the first deal")
@@ -407,6 +411,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--out", default="", help="write the result as JSON here")
     m.add_argument("--c-scale", type=float, default=None, help="sigma's c_scale of a gumbel agent (default 1)")
     m.add_argument("--c-visit", type=float, default=None, help="sigma's c_visit of a gumbel agent (default 50)")
+    m.add_argument(
+        "--value", default=None, help="a gumbel agent's values from this win-value checkpoint (value_head fit)"
+    )
     return p
 
 
