@@ -47,13 +47,13 @@ import numpy as np
 from ohmygoods_env.framework import files as F
 from ohmygoods_env.framework.agents import TRUST_KWARGS
 from ohmygoods_env.framework.game import DEFAULT_GAME, game_tools, is_default_game, resolve_game
+from ohmygoods_env.framework.matches import agent_result
 from ohmygoods_env.framework.stats import (
     ahead_share,
     anchored_rating,
     mean_interval,
     rate_difference,
     value_difference,
-    wilson,
     win_share,
 )
 
@@ -409,20 +409,19 @@ def opponent_row(label: str, spec: str, games: list[dict], players: int) -> dict
         g["scores"][s] - max(g["scores"][t] for t in range(players) if t != s)
         for g, s in zip(games, seats, strict=True)
     ]
-    won = float(sum(shares))
-    lo, hi = wilson(won, len(games))
+    r = agent_result(label, shares)  # the one result of a series (docs/evaluation.md, One win rate)
     m, m_lo, m_hi = mean_interval([float(x) for x in margins])
     return {
         "opponent": label,
         "spec": spec,
         "games": len(games),
         "deals": len(games) // players,
-        "wins": sum(1 for x in shares if x == 1.0),
-        "ties": sum(1 for x in shares if 0.0 < x < 1.0),
-        "losses": sum(1 for x in shares if x == 0.0),
-        "win_rate": won / len(games),
-        "win_lo": lo,
-        "win_hi": hi,
+        "wins": r.wins,
+        "ties": r.ties,
+        "losses": r.losses,
+        "win_rate": r.win_rate,
+        "win_lo": r.win_lo,
+        "win_hi": r.win_hi,
         "margin_mean": m,
         "margin_lo": m_lo,
         "margin_hi": m_hi,

@@ -60,4 +60,5 @@ TOOLS = GameTools(
     },
     training_loop="fast_ppo",
     batch_engine="ohmygoods_env.learner_batch:OhMyGoodsBatch",  # BatchGames as framework.batch.BatchEngine
+    batch_policy="ohmygoods_env.policy:batch_policy",  # its agents read the engine's redacted state rows
 )

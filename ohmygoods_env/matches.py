@@ -1,23 +1,24 @@
-"""Playing matches between agents of the one agent protocol (:mod:`ohmygoods_env.policy`): the one place
-that plays finished games for evaluation, tournaments, training statistics and the league.
+"""Playing matches between agents of the one agent protocol (:mod:`ohmygoods_env.policy`): *Oh my Goods!*'s
+names for the framework's match loops.
 
 * :func:`play_game` — one :class:`~ohmygoods_env.engine.Game`, each agent given only its
   observation, the legal mask and its redacted information state; returns the finished game,
   each seat's thinking time and decisions (the tournament harness). The loop is the
   framework's :func:`~ohmygoods_env.framework.matches.play_match`, the one loop of every game.
-* :func:`play_batch` — ``G`` games in one :class:`~ohmygoods_env.batch.BatchGames`, seats
-  rotating game by game (:func:`rotating_seats`); the agents answer batched, one call per
-  agent per step (training statistics, quick matches). Its old name ``play_games`` still
-  works (the same function).
+* :func:`play_batch` — ``G`` games at once, seats rotating game by game (:func:`rotating_seats`):
+  the framework's batched series player :func:`~ohmygoods_env.framework.matches.play_batch` on this
+  game's batch engine (:class:`~ohmygoods_env.batch.BatchGames`; game ``i`` dealt from
+  ``framework.seeds.episode_seed(seed, i, 0)``), its agents asked through
+  :class:`~ohmygoods_env.policy.BatchPolicy` (the game's ``GameTools.batch_policy``), one call per
+  agent per step. Returns ``(rewards, seat_of)``; the training statistics recorded so far
+  (``ohmygoods_training.stats.match``) come from this stream, which is the same, byte for byte, as
+  the game's own loop over :func:`~ohmygoods_env.policy.play_owned` played before (pinned in
+  ``tests/framework/test_series_players.py``). Its old name ``play_games`` still works.
 
-The one series player of every game is the framework's
-:func:`~ohmygoods_env.framework.matches.play_games` (one model per game, seeds from
-``derive_seed``, a :class:`~ohmygoods_env.framework.matches.GamesResult`). :func:`play_batch` is
-this game's batched fast path, kept beside it: it plays every game of a series at once in the
-compiled batch engine (game ``i`` dealt from ``framework.seeds.episode_seed(seed, i, 0)``; random
-play 1.2 ms a game against 7.9 ms one model at a time, heuristic 44 against 67 ms, on 2 shared
-cores), and the training statistics recorded so far (``ohmygoods_training.stats.match``) come from
-its stream, so it keeps its seeds and its ``(rewards, seat_of)`` result.
+The framework's :func:`~ohmygoods_env.framework.matches.play_games` plays a series one forward
+model after another (seeds from ``derive_seed``; every agent, searches included): the player of
+tournaments and evaluation. Batched, random play costs 1.2 ms a game against 7.9 ms one model at a
+time, the heuristic 44 against 67 ms, on 2 shared cores.
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from .batch import BatchGames
 from .engine import Game
+from .framework import matches as _fm
 from .framework.matches import play_match, rotating_seats
 from .game_spec import OhMyGoodsModel
-from .policy import BatchPolicy, info_state_of, play_owned
+from .policy import GAME, info_state_of
 
 __all__ = ["play_batch", "play_game", "play_games", "rotating_seats"]
 
@@ -58,16 +59,13 @@ def play_batch(
 
     An agent may also be a :class:`~ohmygoods_env.policy.BatchPolicy` (used as it is). Agent ``k``
     sits in seat ``(k + i) % P`` of game ``i``. Returns ``(rewards float32[G, P], seat_of
-    int64[G, P])``: the ``win`` rewards by seat and the seat of each agent per game.
+    int64[G, P])``: the ``win`` rewards by seat (solo: the score) and the seat of each agent per game
+    (``framework.matches.play_batch(...)``'s ``rewards`` and ``seat_of``).
     """
     if len(agents) != num_players:
         raise ValueError(f"need {num_players} agents, got {len(agents)}")
-    games = BatchGames(num_games, num_players, rules, seed, illegal="raise", reward_mode="win")
-    seat_of, owner = rotating_seats(num_games, num_players)
-    rows = np.arange(num_games, dtype=np.int64)
-    policies = [a if isinstance(a, BatchPolicy) else BatchPolicy(a) for a in agents]
-    rewards = play_owned(games, rows, owner, policies.__getitem__)  # no learner seat: to the end
-    return rewards, seat_of
+    res = _fm.play_batch(GAME, agents, num_games, seed, options={"rules": rules})
+    return res.rewards, res.seat_of
 
 
 play_games = play_batch  # its earlier name (the framework's play_games is the series player of every game)

@@ -6,7 +6,8 @@ This module owns
   -> int`` and ``act_batch(observations, masks, info_states=None) -> int[N]``;
 * :class:`RandomAgent` — uniformly random legal play (one numba call per batch);
 * :class:`BatchPolicy` and :func:`play_owned` — how the env adapters, the training league,
-  evaluation and tournaments ask agents to move in a :class:`~ohmygoods_env.batch.BatchGames`;
+  evaluation and tournaments ask agents to move in a :class:`~ohmygoods_env.batch.BatchGames`
+  (:func:`batch_policy`: the game's hook for the framework's batched series player);
 * the agent **registry**: :func:`make_agent` builds an agent from a spec string.
 
 Protocol
@@ -200,6 +201,13 @@ class BatchPolicy:
         return self.act(obs, games.masks(copy=False)[rows], infos)
 
 
+def batch_policy(agent: Any) -> BatchPolicy:
+    """``agent`` as a :class:`BatchPolicy` (one already is, as it is): this game's ``GameTools.batch_policy``,
+    so the framework's batched series player (``framework.matches.play_batch``) asks its agents as
+    :func:`play_owned` does, with the redacted state rows of the batch engine."""
+    return agent if isinstance(agent, BatchPolicy) else BatchPolicy(agent)
+
+
 def play_owned(
     games: BatchGames, rows: np.ndarray, owner: np.ndarray, policy_of: Callable[[int], BatchPolicy]
 ) -> np.ndarray:
@@ -290,6 +298,7 @@ __all__ = [
     "BatchPolicy",
     "RandomAgent",
     "agent_names",
+    "batch_policy",
     "info_state_of",
     "info_states_of",
     "make_agent",

@@ -61,7 +61,7 @@ from ohmygoods_env.rules import DEFAULT_MAX_ROUNDS
 
 from .league_spec import BASELINES, SEARCH_PREFIX, League, keep_snapshot, opponent_agent, search_sims
 from .shaping import SHAPED_MODES, potentials
-from .stats import MatchResult, SoloResult, match, solo_score
+from .stats import AgentResult, SoloResult, match, solo_score
 
 LEARNER = -1
 
@@ -970,7 +970,7 @@ def prepare(args: argparse.Namespace) -> tuple[PPOConfig, SlotNet | None]:
     return cfg, net
 
 
-def evaluate(net: SlotNet, opponent: str, games: int, players: int, rules: str, seed: int) -> MatchResult | SoloResult:
+def evaluate(net: SlotNet, opponent: str, games: int, players: int, rules: str, seed: int) -> AgentResult | SoloResult:
     """Deterministic policy in one seat against ``players - 1`` copies of ``opponent`` (seats
     rotating); alone (``players == 1``) its mean solo score."""
     was = net.training
@@ -1020,7 +1020,7 @@ def plot_learning_curves(runs: dict[str, str | Path], png: str | Path, title: st
     return png
 
 
-def final_evaluation(net: SlotNet, args: argparse.Namespace, cfg: PPOConfig) -> list[MatchResult | SoloResult]:
+def final_evaluation(net: SlotNet, args: argparse.Namespace, cfg: PPOConfig) -> list[AgentResult | SoloResult]:
     """The network against random and ``--eval-vs`` (alone: its solo score) in ``--final-games`` games on
     deals the evaluations during training did not play."""
     if not args.final_games:
@@ -1062,7 +1062,7 @@ def _warm_start(ppo: FastPPO, args: argparse.Namespace, out: Path, meta: dict[st
         print(json.dumps({"bc": bc, "bc_games": args.bc_games, "wall_s": round(time.perf_counter() - t0, 1)}), file=f)
 
 
-def _eval_row(path: Path, steps: int, wall: float, r: MatchResult | SoloResult) -> None:
+def _eval_row(path: Path, steps: int, wall: float, r: AgentResult | SoloResult) -> None:
     """Append one row to ``eval.csv`` (header on a new file)."""
     new = not path.exists()
     with path.open("a", newline="") as f:
@@ -1111,7 +1111,7 @@ class _Progress:
         self.bar.close()
 
 
-def _result_text(r: MatchResult | SoloResult) -> str:
+def _result_text(r: AgentResult | SoloResult) -> str:
     return " ".join(str(r).split("  (")[0].split())
 
 

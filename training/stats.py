@@ -1,48 +1,32 @@
 """Training's match results: one agent against a baseline (:func:`match`) or alone (:func:`solo_score`).
 
-The games are played in one batch by :func:`ohmygoods_env.matches.play_batch` (*Oh my Goods!*'s
-batched series player, whose seeds every recorded training statistic was played from); the win
-rate and its Wilson 95% interval come from :mod:`ohmygoods_env.framework.stats` (ties count half).
-:class:`BaselineResult` (called ``MatchResult`` before; the old name still works) is one agent's
-series against a baseline; ``framework.matches.MatchResult`` is one finished game. Nothing here
-imports stable-baselines3.
+The games are played in one batch by the framework's batched series player
+(:func:`ohmygoods_env.framework.matches.play_batch` on *Oh my Goods!*'s batch engine, the stream
+every recorded training statistic was played from: the same seeds and games as before). A series
+against a baseline is the framework's one result type, :class:`~ohmygoods_env.framework.matches.AgentResult`
+(the agent's share of the win, a ``k``-way shared win counting ``1/k``, with its Wilson 95% interval;
+with two players a tie counts half). ``BaselineResult`` and ``MatchResult``, its names here before,
+still work with a deprecation warning. Nothing here imports stable-baselines3.
+
+With three or more players the statistic changed when the two result types became one: before,
+a shared win counted as a win and a game every seat tied as half a win (``wins`` counted every
+positive reward, ``ties`` the all-tied games). Figures recorded before (the ``eval`` and
+``final_evaluation`` of the 3- and 4-player checkpoint cards) keep that meaning
+(``docs/evaluation.md``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import warnings
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import numpy as np
-
-from ohmygoods_env.framework.stats import mean_interval, wilson, win_rate_interval
-from ohmygoods_env.matches import play_batch
+from ohmygoods_env.framework.matches import AgentResult, play_batch
+from ohmygoods_env.framework.stats import mean_interval, wilson
+from ohmygoods_env.policy import GAME
 
 from .league_spec import opponent_agent
-
-
-@dataclass
-class BaselineResult:
-    """Outcome of ``games`` games of one agent against a baseline (win rate: ties count half)."""
-
-    opponent: str
-    games: int
-    wins: int
-    ties: int
-    losses: int
-    win_rate: float
-    ci_low: float
-    ci_high: float
-    seconds: float = 0.0
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def __str__(self) -> str:
-        return (
-            f"vs {self.opponent:<10} {self.win_rate:6.1%} [{self.ci_low:.1%}, {self.ci_high:.1%}]  "
-            f"(W{self.wins} T{self.ties} L{self.losses} of {self.games})"
-        )
 
 
 def match(
@@ -52,22 +36,32 @@ def match(
     num_players: int = 2,
     rules: str = "omg2",
     seed: int = 12345,
-) -> BaselineResult:
-    """``agent`` (batched ``act_batch``) against ``num_players - 1`` copies of a baseline, seats rotating."""
+) -> AgentResult:
+    """``agent`` (batched ``act_batch``) against ``num_players - 1`` copies of a baseline, seats rotating:
+    its :class:`~ohmygoods_env.framework.matches.AgentResult` with ``opponent`` set."""
     import time
 
     t0 = time.perf_counter()
     opp = opponent_agent(opponent, seed)
     agents = [agent] + [opp] * (num_players - 1)
-    rewards, seat_of = play_batch(agents, games, num_players, rules, seed)
-    mine = rewards[np.arange(games), seat_of[:, 0]]
-    wins, ties = int((mine > 0).sum()), int((mine == 0).sum())
-    losses = games - wins - ties
-    rate, lo, hi = win_rate_interval(wins, ties, games)
-    return BaselineResult(opponent, games, wins, ties, losses, rate, lo, hi, time.perf_counter() - t0)
+    labels = [str(getattr(agent, "name", "agent"))] + [opponent] * (num_players - 1)
+    res = play_batch(GAME, agents, games, seed, names=labels, options={"rules": rules})
+    return dataclasses.replace(res.agents[0], opponent=opponent, seconds=time.perf_counter() - t0)
 
 
-MatchResult = BaselineResult  # its earlier name
+_OLD_NAMES = {"BaselineResult", "MatchResult"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _OLD_NAMES:  # the result type of this module before there was one result type
+        warnings.warn(
+            f"ohmygoods_training.stats.{name} is ohmygoods_env.framework.matches.AgentResult (the one result "
+            "type of every series); import that name",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return AgentResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -97,9 +91,9 @@ def solo_score(agent: Any, games: int, rules: str = "omg2", seed: int = 12345) -
     import time
 
     t0 = time.perf_counter()
-    rewards, _ = play_batch([agent], games, 1, rules, seed)  # solo: the reward is the score in every mode
+    rewards = play_batch(GAME, [agent], games, seed, options={"rules": rules}).rewards  # solo: the score
     mean, lo, hi = mean_interval(rewards[:, 0])
     return SoloResult(games, float(mean), float(lo), float(hi), time.perf_counter() - t0)
 
 
-__all__ = ["BaselineResult", "MatchResult", "SoloResult", "match", "solo_score", "wilson"]
+__all__ = ["AgentResult", "SoloResult", "match", "solo_score", "wilson"]

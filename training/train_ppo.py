@@ -45,7 +45,7 @@ from ohmygoods_env.rules import EDITIONS
 from .fast_ppo import EVAL_SEED, FINAL_SEED
 from .league import LeagueVecEnv, OpponentPool, snapshot
 from .league_spec import SNAPSHOT
-from .stats import MatchResult, match
+from .stats import AgentResult, match
 
 EVAL_FIELDS = (
     "timesteps",
@@ -252,7 +252,7 @@ class LeagueCallback(BaseCallback):
             self.logger.record(f"train/games_vs_{kind}", len(w))
         self.outcomes = {}
 
-    def evaluate(self) -> list[MatchResult]:
+    def evaluate(self) -> list[AgentResult]:
         """Evaluate the current policy, write the CSV rows, save checkpoints."""
         n = self.model.num_timesteps
         agent = snapshot(self.model.policy, deterministic=True, name="learner")
@@ -273,7 +273,7 @@ class LeagueCallback(BaseCallback):
         return results
 
 
-def write_eval_rows(path: Path, timesteps: int, wall: float, results: list[MatchResult]) -> None:
+def write_eval_rows(path: Path, timesteps: int, wall: float, results: list[AgentResult]) -> None:
     """Append one ``eval.csv`` row per result (header on a new file)."""
     new = not path.exists()
     with path.open("a", newline="") as f:
@@ -285,7 +285,7 @@ def write_eval_rows(path: Path, timesteps: int, wall: float, results: list[Match
             w.writerow({"timesteps": timesteps, "wall_s": round(wall, 1), **row})
 
 
-def run_eval(agent: Any, args: argparse.Namespace, seed: int) -> list[MatchResult]:
+def run_eval(agent: Any, args: argparse.Namespace, seed: int) -> list[AgentResult]:
     """The agent against each of ``--eval-opponents`` in ``--eval-games`` games."""
     names = [s.strip() for s in args.eval_opponents.split(",") if s.strip()]
     return [match(agent, name, args.eval_games, args.players, args.rules, seed=seed) for name in names]
@@ -384,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def write_final(out: Path, args: argparse.Namespace) -> tuple[Path, list[MatchResult]]:
+def write_final(out: Path, args: argparse.Namespace) -> tuple[Path, list[AgentResult]]:
     """``best.zip`` exported to the safe format as ``OUT/final.json`` (the agent ``ppo:OUT/final.json``;
     nothing is unpickled), and its deterministic play against ``--eval-opponents`` in ``--final-games``
     games on deals the evaluations during training did not play."""

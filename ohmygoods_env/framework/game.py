@@ -554,7 +554,11 @@ class GameTools:
       (``None``: one observation block and one action range from the spec's sizes);
     * ``batch_engine``: its batch engine, a class satisfying :class:`ohmygoods_env.framework.batch.BatchEngine`
       built as ``(num_games, num_players, seed=seed, **options)`` (``None``: none; the self-play loop plays
-      its forward models through ``framework.batch.ModelBatch``).
+      its forward models through ``framework.batch.ModelBatch``);
+    * ``batch_policy(agent) -> policy``: an agent as a policy over rows of that engine, ``policy(engine, rows)
+      -> int64[len(rows)]`` (``framework.matches.play_batch``; ``None``: ``framework.matches.BatchAgent``,
+      which asks an agent that reads an information state through ``engine.model(i)``). A game whose agents
+      read its engine's own rows (*Oh my Goods!*'s redacted state rows) names its own here.
 
     A callable field may be given as ``"module:function"`` (read with :meth:`load`): a game package
     names that way what lives in a layer above it (its agents' checkpoints, its command lines in
@@ -576,6 +580,7 @@ class GameTools:
     training_loop: str = "selfplay"
     checkpoint_layout: str | Callable[[], dict] | None = None
     batch_engine: str | Callable[..., Any] | None = None
+    batch_policy: str | Callable[[Any], Callable[..., Any]] | None = None
 
     def load(self, field_name: str) -> Any:
         """The callable of field ``field_name`` (a ``"module:function"`` string imported now), or None."""

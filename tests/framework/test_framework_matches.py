@@ -56,11 +56,12 @@ def test_play_games_rotates_seats_and_reports_each_agent(game: str, players: int
     names = [f"r{k}" for k in range(players)]
     res = play_games(game, agents, 2 * players, seed=8, names=names)
     assert res.names == names and res.parity == pytest.approx(1 / players)
-    assert sum(a.wins for a in res.agents) == pytest.approx(2 * players)  # shared wins split, every game won
+    assert sum(a.won for a in res.agents) == pytest.approx(2 * players)  # shared wins split, every game won
     for k, a in enumerate(res.agents):
         seats = [g["agent_index"].index(k) for g in res.games]
         assert sorted(seats) == sorted(list(range(players)) * 2)
-        assert (a.win_lo, a.win_hi) == pytest.approx(wilson(a.wins, a.games))
+        assert (a.win_lo, a.win_hi) == pytest.approx(wilson(a.won, a.games))
+        assert a.wins + a.ties + a.losses == a.games
     assert [g["seed"] for g in res.games] == [derive_seed(8, i) for i in range(2 * players)]
     again = play_games(game, agents, 2 * players, seed=8, names=names)
     assert [g["scores"] for g in again.games] == [g["scores"] for g in res.games]
