@@ -505,11 +505,12 @@ class BatchGames:
     obs_dim = L.OBS_DIM
     n_actions = L.N_ACTIONS
 
-    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
-        """bool[N, N_ACTIONS]: :meth:`masks` as booleans, into ``out`` when given."""
+    def legal_mask(self, out: np.ndarray | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+        """bool[N, N_ACTIONS]: :meth:`masks` as booleans (of games ``rows`` only, in that order), into ``out``."""
+        m = self._masks if rows is None else self._masks[_as_rows(rows, self.num_games)]
         if out is None:
-            return self._masks != 0
-        np.not_equal(self._masks, 0, out=out)
+            return m != 0
+        np.not_equal(m, 0, out=out)
         return out
 
     def scores(self) -> np.ndarray:

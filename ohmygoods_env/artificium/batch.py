@@ -82,9 +82,14 @@ class ArtBatch:
             out[rows] = win
         return out
 
-    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
-        """bool[n, N_ACTIONS]: :meth:`masks` as booleans, into ``out`` when given."""
-        m = self.masks()
+    @property
+    def episode(self) -> np.ndarray:
+        """int64[n]: each row's episode (the protocol's name of :attr:`episodes`)."""
+        return self.episodes
+
+    def legal_mask(self, out: np.ndarray | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+        """bool[n, N_ACTIONS]: :meth:`masks` as booleans (of rows ``rows`` only, in that order), into ``out``."""
+        m = self.masks() if rows is None else self._masks_of(np.asarray(rows, np.int64).reshape(-1))
         if out is None:
             return m != 0
         np.not_equal(m, 0, out=out)
@@ -134,19 +139,34 @@ class ArtBatch:
         _masks(self.state, *self._t(), out)
         return out
 
-    def observe(self, players: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+    def _masks_of(self, rows: np.ndarray) -> np.ndarray:
+        if rows.size and (rows.min() < 0 or rows.max() >= self.n):
+            raise ValueError(f"rows must be in [0, {self.n - 1}]")
+        out = np.zeros((rows.size, L.N_ACTIONS), np.int8)
+        _masks(self.state[rows], *self._t(), out)
+        return out
+
+    def observe(
+        self, players: np.ndarray | None = None, out: np.ndarray | None = None, rows: np.ndarray | None = None
+    ) -> np.ndarray:
         """float32[n, OBS_DIM] from ``players[i]``'s seat (default: each row's current player, 0 at the end);
-        written into ``out`` (float32[n, OBS_DIM]) when given."""
-        p = np.maximum(self.state[:, L.F_CUR], 0) if players is None else np.asarray(players, np.int64)
-        if p.shape != (self.n,) or (p < 0).any() or (p >= self.num_players).any():
-            raise ValueError(f"players must be {self.n} seats in [0, {self.num_players - 1}]")
+        written into ``out`` (float32[n, OBS_DIM]) when given. With ``rows``, of those rows only, in that
+        order (``players``: one seat per row)."""
+        r = None if rows is None else np.asarray(rows, np.int64).reshape(-1)
+        if r is not None and r.size and (r.min() < 0 or r.max() >= self.n):
+            raise ValueError(f"rows must be in [0, {self.n - 1}]")
+        state = self.state if r is None else self.state[r]
+        n = state.shape[0]
+        p = np.maximum(state[:, L.F_CUR], 0) if players is None else np.asarray(players, np.int64)
+        if p.shape != (n,) or (p < 0).any() or (p >= self.num_players).any():
+            raise ValueError(f"players must be {n} seats in [0, {self.num_players - 1}]")
         if out is None:
-            out = np.zeros((self.n, L.OBS_DIM), np.float32)
+            out = np.zeros((n, L.OBS_DIM), np.float32)
         else:
-            if out.shape != (self.n, L.OBS_DIM) or out.dtype != np.float32:
-                raise ValueError(f"out must be float32[{self.n}, {L.OBS_DIM}], got {out.dtype}{list(out.shape)}")
+            if out.shape != (n, L.OBS_DIM) or out.dtype != np.float32:
+                raise ValueError(f"out must be float32[{n}, {L.OBS_DIM}], got {out.dtype}{list(out.shape)}")
             out[:] = 0.0
-        _observe(self.state, *self._t(), p.astype(np.int64), out)
+        _observe(state, *self._t(), p.astype(np.int64), out)
         return out
 
     def step(self, actions: np.ndarray) -> None:

@@ -1,11 +1,14 @@
 """The batch-engine protocol: ``N`` games of one player count stepped together, as the learners use them.
 
-:class:`BatchEngine` is what the self-play loop (:mod:`ohmygoods_training.selfplay`) reads of a
+:class:`BatchEngine` is what the one self-play loop (:mod:`ohmygoods_training.fast_ppo`) reads of a
 game's batch engine, and nothing more: the intersection of *Oh my Goods!*'s
 :class:`~ohmygoods_env.batch.BatchGames` and *Artificium*'s
-:class:`~ohmygoods_env.artificium.batch.ArtBatch`. A game names its engine in its tools
-(``GameTools.batch_engine``, ``"module:Class"``, imported on first use); :func:`make_engine`
-builds one as ``factory(num_games, num_players, seed=seed, **options)``. A game without one
+:class:`~ohmygoods_env.artificium.batch.ArtBatch`. The loop observes and masks only the rows it
+needs (``rows=``: the learner's rows straight into their sample slots) and builds each engine with
+the options its game's training kit names (``make_engine(..., **options)``: *Oh my Goods!*'s rules,
+reward mode and round cap); ``rewards`` are those of the mode the engine was built with. A game
+names its engine in its tools (``GameTools.batch_engine``, ``"module:Class"``, imported on first
+use); :func:`make_engine` builds one as ``factory(num_games, num_players, seed=seed, **options)``. A game without one
 (*Goofspiel*) gets :class:`ModelBatch`, the same protocol over a list of its forward models
 (a Python loop), or a refusal from :func:`batch_engine` naming what is missing.
 
@@ -48,17 +51,25 @@ class BatchEngine(Protocol):
     def done(self) -> np.ndarray:
         """bool[N]: the game has ended (it stays so until :meth:`reset`)."""
 
+    #: int64[N]: each slot's episode (how many games it has finished and restarted)
+    episode: np.ndarray
+
     @property
     def rewards(self) -> np.ndarray:
-        """float32[N, P]: the game's ``win`` reward (+1 winners, -1 others, 0 when every seat ties) of the
-        games that ended in the last :meth:`step`; read it before :meth:`reset`."""
+        """float32[N, P]: the final reward of the games that ended in the last :meth:`step`, in the mode the
+        engine was built with (by default the game's ``win`` reward: +1 winners, -1 others, 0 when every
+        seat ties); read it before :meth:`reset`."""
 
-    def observe(self, players: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+    def observe(
+        self, players: np.ndarray | None = None, out: np.ndarray | None = None, rows: np.ndarray | None = None
+    ) -> np.ndarray:
         """float32[N, obs_dim]: game ``i`` from seat ``players[i]``'s view only (default: its acting seat,
-        seat 0 in finished games); written into ``out`` when given (preallocated by the caller)."""
+        seat 0 in finished games); written into ``out`` when given (preallocated by the caller). With
+        ``rows`` (int[n]), only those games, in that order: float32[n, obs_dim], ``players`` one per row."""
 
-    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
-        """bool[N, n_actions]: the acting seat's legal actions (all False in finished games); into ``out``."""
+    def legal_mask(self, out: np.ndarray | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+        """bool[N, n_actions]: the acting seat's legal actions (all False in finished games); into ``out``.
+        With ``rows``, only those games, in that order."""
 
     def step(self, actions: np.ndarray) -> Any:
         """One action per game for its acting seat (ignored in finished games); an illegal one raises."""
@@ -137,22 +148,30 @@ class ModelBatch:
                 out[i] = g.rewards("win")
         return out
 
-    def observe(self, players: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        p = np.maximum(self.current_player, 0) if players is None else np.asarray(players, np.int64)
+    def _rows(self, rows: np.ndarray | None) -> np.ndarray:
+        return np.arange(self.num_games) if rows is None else np.asarray(rows, np.int64).reshape(-1)
+
+    def observe(
+        self, players: np.ndarray | None = None, out: np.ndarray | None = None, rows: np.ndarray | None = None
+    ) -> np.ndarray:
+        r = self._rows(rows)
+        p = np.maximum(self.current_player[r], 0) if players is None else np.asarray(players, np.int64)
         if out is None:
-            out = np.empty((self.num_games, self.obs_dim), np.float32)
-        for i, g in enumerate(self.games):
-            out[i] = g.observe(int(p[i]))
+            out = np.empty((r.size, self.obs_dim), np.float32)
+        for j, i in enumerate(r):
+            out[j] = self.games[int(i)].observe(int(p[j]))
         return out
 
-    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+    def legal_mask(self, out: np.ndarray | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+        r = self._rows(rows)
         if out is None:
-            out = np.empty((self.num_games, self.n_actions), np.bool_)
-        for i, g in enumerate(self.games):
+            out = np.empty((r.size, self.n_actions), np.bool_)
+        for j, i in enumerate(r):
+            g = self.games[int(i)]
             if g.done:
-                out[i] = False
+                out[j] = False
             else:
-                out[i] = g.legal_mask(g.current_player) != 0
+                out[j] = g.legal_mask(g.current_player) != 0
         return out
 
     def step(self, actions: np.ndarray) -> None:

@@ -160,3 +160,31 @@ def test_a_rows_games_do_not_depend_on_the_batch_size(game, kind):
         if resets >= 2:
             break
     assert resets >= 2
+
+
+@pytest.mark.parametrize(("game", "kind"), CASES, ids=IDS)
+def test_rows_observe_and_mask_those_games_only_and_episode_counts_resets(game, kind):
+    """``observe(players, rows=, out=)`` and ``legal_mask(rows=, out=)`` give the rows of the whole batch's
+    answer, in the order asked (what the training loop reads of its learner rows); ``episode`` counts each
+    slot's restarts."""
+    P = _players(game)
+    b = _make(game, kind, 5, P, seed=9)
+    assert b.episode.tolist() == [0] * 5
+    rows = np.array([3, 0, 4], np.int64)
+    for t in range(40):
+        cur = b.current_player.astype(np.int64)
+        seats = np.array([(t + int(r)) % P for r in rows], np.int64)  # any seat's view, not only the actor's
+        whole = b.observe(np.array([(t + i) % P for i in range(5)], np.int64))
+        out = np.full((rows.size, b.obs_dim), 7.0, np.float32)
+        assert b.observe(seats, rows=rows, out=out) is out
+        np.testing.assert_array_equal(out, whole[rows])
+        mask = np.ones((rows.size, b.n_actions), np.bool_)
+        assert b.legal_mask(rows=rows, out=mask) is mask
+        np.testing.assert_array_equal(mask, b.legal_mask()[rows])
+        np.testing.assert_array_equal(b.observe(rows=rows), b.observe(np.maximum(cur, 0))[rows])
+        b.step(_pick(b.legal_mask(), t))
+        if b.done.any():
+            before = b.episode.copy()
+            restarted = b.reset()
+            assert (b.episode[restarted] == before[restarted] + 1).all()
+            assert (np.delete(b.episode, restarted) == np.delete(before, restarted)).all()
