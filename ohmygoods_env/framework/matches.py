@@ -297,6 +297,20 @@ def _agent_name(agent: Any) -> str:
     return agent if isinstance(agent, str) else str(getattr(agent, "name", type(agent).__name__))
 
 
+def _series(
+    game: str | GameSpec, agents: Sequence[Any], num_games: int, seed: int, names: Sequence[str] | None
+) -> tuple[GameSpec, int, int, int, list[str]]:
+    """The checked arguments of a series: the spec, player count, game count, seed and the agents' labels."""
+    spec = resolve_game(game)
+    num_players = spec.check_num_players(len(agents))
+    num_games = check_int(num_games, "num_games", 1, 10**9)
+    seed = check_seed(seed)
+    labels = [str(n) for n in names] if names is not None else [_agent_name(a) for a in agents]
+    if len(labels) != num_players:
+        raise ValueError(f"names must label each of the {num_players} agents, got {len(labels)}")
+    return spec, num_players, num_games, seed, labels
+
+
 def play_games(
     game: str | GameSpec,
     agents: Sequence[Any],
@@ -314,13 +328,7 @@ def play_games(
     the names, or the objects' ``name``). ``options`` go to the game's ``new_game``;
     ``progress(i)`` is called after game ``i``. Same arguments, same games.
     """
-    spec = resolve_game(game)
-    num_players = spec.check_num_players(len(agents))
-    num_games = check_int(num_games, "num_games", 1, 10**9)
-    seed = check_seed(seed)
-    labels = [str(n) for n in names] if names is not None else [_agent_name(a) for a in agents]
-    if len(labels) != num_players:
-        raise ValueError(f"names must label each of the {num_players} agents, got {len(labels)}")
+    spec, num_players, num_games, seed, labels = _series(game, agents, num_games, seed, names)
     fixed = [None if isinstance(a, str) else resolve_agent(spec, a) for a in agents]
     for a in agents:  # an unknown name fails before any game is played
         if isinstance(a, str):
@@ -413,13 +421,7 @@ def play_batch(
     Returns a :class:`GamesResult` like :func:`play_games` (game records without the tie-break
     ``leftover``: the engines report the score only). Same arguments, same games.
     """
-    spec = resolve_game(game)
-    num_players = spec.check_num_players(len(agents))
-    num_games = check_int(num_games, "num_games", 1, 10**9)
-    seed = check_seed(seed)
-    labels = [str(n) for n in names] if names is not None else [_agent_name(a) for a in agents]
-    if len(labels) != num_players:
-        raise ValueError(f"names must label each of the {num_players} agents, got {len(labels)}")
+    spec, num_players, num_games, seed, labels = _series(game, agents, num_games, seed, names)
     objects = [
         resolve_agent(spec, a, seed=derive_seed(seed, k, 7)) if isinstance(a, str) else a for k, a in enumerate(agents)
     ]
