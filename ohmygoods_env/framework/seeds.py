@@ -22,7 +22,9 @@ it did. A change of the recipe changes which games a seed deals, so it bumps
 The seeds of *scheduled* games (tournaments, evaluation, ``framework.matches.play_games``)
 are another derivation, :func:`ohmygoods_env.framework.matches.derive_seed` (numpy's
 ``SeedSequence`` of the seed and the game's indices): a schedule is not a slot replaying
-episodes, and the recorded tournament and report-card games depend on it.
+episodes, and the recorded tournament and report-card games depend on it. A series played in a
+batch engine (``framework.matches.play_batch``, the training statistics) is a batch: its game ``i``
+is slot ``i``'s first episode, ``episode_seed(seed, i, 0)``.
 
 Pure Python (no numba, so a game without compiled kernels loads none). *Oh my Goods!*'s batch
 engine seeds its slots in a kernel, ``ohmygoods_env.batch._episode_seed``: the same recipe
