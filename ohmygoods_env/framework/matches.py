@@ -375,26 +375,21 @@ class BatchAgent:
         self.needs_info_state = bool(getattr(agent, "needs_info_state", False))
         self.batched = hasattr(agent, "act_batch") and not self.needs_info_state
 
-    def act(
-        self, engine: BatchEngine, rows: np.ndarray, obs: np.ndarray | None, masks: np.ndarray | None
-    ) -> np.ndarray:
-        """The actions of ``rows`` given every game's observation ``obs`` and mask ``masks`` (``[N, ...]``,
-        indexed by row; unused, and may be None, for an agent that reads an information state)."""
+    def act_rows(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One action per row of ``observations`` and ``masks`` (an agent that reads no information state)."""
+        if self.batched:
+            return np.asarray(self.agent.act_batch(observations, masks), np.int64).reshape(-1)
+        act = getattr(self.agent, "act", self.agent)
+        return np.asarray([act(o, m) for o, m in zip(observations, masks, strict=True)], np.int64)
+
+    def __call__(self, engine: BatchEngine, rows: np.ndarray) -> np.ndarray:
         if self.needs_info_state:
             out = []
             for i in rows:
                 m = engine.model(int(i))
                 out.append(choose(self.agent, m, int(m.current_player)))
             return np.asarray(out, np.int64)
-        if self.batched:
-            return np.asarray(self.agent.act_batch(obs[rows], masks[rows]), np.int64).reshape(-1)
-        act = getattr(self.agent, "act", self.agent)
-        return np.asarray([act(obs[i], masks[i]) for i in rows], np.int64)
-
-    def __call__(self, engine: BatchEngine, rows: np.ndarray) -> np.ndarray:
-        if self.needs_info_state:
-            return self.act(engine, rows, None, None)
-        return self.act(engine, rows, engine.observe(), engine.legal_mask())
+        return self.act_rows(engine.observe(rows=rows), engine.legal_mask(rows=rows))
 
 
 def play_batch(
