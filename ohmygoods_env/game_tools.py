@@ -58,7 +58,8 @@ TOOLS = GameTools(
         "fuzz": "ohmygoods_env.apps.fuzz:main",
         "train": "ohmygoods_env.apps.train:main",
     },
-    training_loop="fast_ppo",
+    # the one training loop's Oh my Goods! parts: the slot network, its prior, shaping, numba league agents
+    training_kit="ohmygoods_training.ohmygoods_kit:OhMyGoodsKit",
     batch_engine="ohmygoods_env.learner_batch:OhMyGoodsBatch",  # BatchGames as framework.batch.BatchEngine
     batch_policy="ohmygoods_env.policy:batch_policy",  # its agents read the engine's redacted state rows
 )

@@ -27,8 +27,8 @@ per CPU-second of the process.
 Where the time goes: the new loop's :class:`~ohmygoods_training.fast_ppo.Split` times each part of an
 iteration (:data:`~ohmygoods_training.fast_ppo.PARTS`: ``env``, ``copy``, ``forward``, ``prior``,
 ``opponents``, ``update``; ``other`` is the rest), printed in milliseconds per iteration, wall and CPU.
-``--game artificium`` runs the same rows for the framework games' loop
-(:class:`ohmygoods_training.selfplay.SelfPlay`; no MaskablePPO column).
+``--game artificium`` runs the same rows for that game on the same loop (its training kit's defaults,
+:mod:`ohmygoods_training.kits`; no MaskablePPO column).
 """
 
 from __future__ import annotations
@@ -43,10 +43,9 @@ import numpy as np
 import torch
 
 from ohmygoods_env.bench.timer import Tally, timed
-from ohmygoods_env.framework.game import game_tools
 
 SHIPPED_LEAGUE = "heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1"
-#: the games ``--game`` measures: Oh my Goods! (fast_ppo) and the framework games' loop (selfplay)
+#: the games ``--game`` measures (each on the one loop, fast_ppo)
 GAMES: tuple[str, ...] = ("ohmygoods", "artificium")
 
 
@@ -215,14 +214,18 @@ def bench_fast(
 def bench_selfplay(
     game: str, players: int, iters: int, env_steps: int, seed: int = 0, device: str = "cpu", **overrides: Any
 ) -> dict[str, Any]:
-    """The same rows for a framework game's loop (:class:`ohmygoods_training.selfplay.SelfPlay`, its
-    :class:`~ohmygoods_training.selfplay.Config` defaults at ``players`` unless ``overrides``): env only is
-    the game's batch with random legal actions, every decision's observation and mask into preallocated
+    """The same rows for another game on the one loop (:class:`ohmygoods_training.fast_ppo.FastPPO` with
+    ``game``: its training kit's defaults at ``players`` unless ``overrides``): env only is the game's
+    batch engine with random legal actions, every decision's observation and mask into preallocated
     buffers."""
-    from .selfplay import Config, SelfPlay, make_batch
+    from .fast_ppo import FastPPO, PPOConfig
+    from .kits import kit_of
 
-    cfg = Config(game=game, players=(players,), seed=seed, **overrides)
-    b = make_batch(game, cfg.num_envs, players, seed, cfg.fast)
+    kit = kit_of(game)
+    fields = set(PPOConfig.__dataclass_fields__)
+    own = {k: v for k, v in kit.defaults.items() if k in fields}
+    cfg = PPOConfig(**{**own, "game": game, "players": players, "seed": seed, **overrides})
+    b = kit.engine(cfg.num_envs, players, seed, cfg)
     rng = np.random.default_rng(seed)
     obs = np.empty((b.num_games, b.obs_dim), np.float32)
     masks = np.empty((b.num_games, b.n_actions), np.bool_)
@@ -239,19 +242,21 @@ def bench_selfplay(
         return live.size
 
     env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
-    sp = SelfPlay(cfg, device=device)
-    sp.add_snapshot()
-    sp.next_snapshot = 10**12
-    sp.iterate()  # warm-up
+    ppo = FastPPO(cfg, device=device)
+    ppo.rollout.add_snapshot()
+    ppo.next_snapshot = 10**12
+    ppo.iterate()  # warm-up
+    split = ppo.rollout.split
 
     def update(batch: dict) -> int:
-        with sp.split("update"):
-            sp.update(batch)
+        with split("update"):
+            ppo.update(batch)
         return int(batch["obs"].shape[0])
 
-    rates: dict[str, Any] = _iterations(iters, lambda: sp.collect(cfg.n_steps), update, sp.split)
+    rates: dict[str, Any] = _iterations(iters, lambda: ppo.rollout.collect(cfg.n_steps), update, split)
     rates["cpu_rates"]["env_only"] = env_cpu
-    return {"env_only": env_only, **rates, "params": sum(p.numel() for p in sp.net.parameters()), **_where(sp.device)}
+    params = sum(p.numel() for p in ppo.net.parameters())
+    return {"env_only": env_only, **rates, "params": params, **_where(ppo.device)}
 
 
 ROWS = (("env_only", "env only (steps/s)"), ("rollout", "rollout with policy (steps/s)"),
@@ -324,6 +329,13 @@ def ratio_lines(results: dict[str, dict[str, Any]]) -> list[str]:
     return out
 
 
+def kit_network(game: str) -> str:
+    """The network kind of ``game``'s training kit."""
+    from .kits import kit_of
+
+    return kit_of(game).network
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the tables (``--json`` for the raw numbers)."""
     from .fast_ppo import DEVICES, InputError, resolve_device, threads_arg
@@ -332,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="ohmygoods bench --train",
         description="Training benchmark: where the time of a training iteration goes (env, copy, forward, update).",
     )
-    p.add_argument("--game", choices=GAMES, default="ohmygoods", help="whose loop: fast_ppo or the framework loop")
+    p.add_argument("--game", choices=GAMES, default="ohmygoods", help="the game the one loop trains")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--iters", type=int, default=2, help="timed rollout+update iterations per configuration")
     p.add_argument("--env-steps", type=int, default=200, help="batch steps of the env-only measurement")
@@ -350,13 +362,13 @@ def main(argv: list[str] | None = None) -> int:
 
     _threads(args.threads)  # torch's and numba's, as the training loops set them
     results: dict[str, dict[str, Any]] = {}
-    if game_tools(args.game).training_loop == "fast_ppo":  # the game's own loop (Oh my Goods!), else selfplay
+    if kit_network(args.game) == "slotnet":  # beside the shipped MaskablePPO loop (the slot network's game only)
         if not args.skip_shipped:
             results["shipped (MaskablePPO, league)"] = bench_shipped(args.players, args.iters, args.env_steps)
         new = "new default (fast_ppo)"
         results[new] = bench_fast(args.players, args.iters, args.env_steps, device=device)
     else:
-        new = f"{args.game} (selfplay)"
+        new = f"{args.game} (fast_ppo, {kit_network(args.game)})"
         results[new] = bench_selfplay(args.game, args.players, args.iters, args.env_steps, device=device)
     if args.json:
         print(json.dumps(results, indent=2))

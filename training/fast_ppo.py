@@ -51,16 +51,12 @@ import torch
 from numba import njit
 from ohmygoods_agents.policy_agents import SlotNetAgent, sample_masked
 from ohmygoods_agents.reserved import check_unreserved
-from ohmygoods_agents.slotnet import NEG, SlotNet, make_prior
+from ohmygoods_agents.slotnet import NEG, SlotNet
 from torch import nn
 
-from ohmygoods_env import layout as L
-from ohmygoods_env.batch import BatchGames
-from ohmygoods_env.policy import BatchPolicy
 from ohmygoods_env.rules import DEFAULT_MAX_ROUNDS
 
-from .league_spec import BASELINES, SEARCH_PREFIX, League, keep_snapshot, opponent_agent, search_sims
-from .shaping import SHAPED_MODES, potentials
+from .league_spec import BASELINES, SEARCH_PREFIX, League, keep_snapshot, search_sims
 from .stats import AgentResult, SoloResult, match, solo_score
 
 LEARNER = -1
@@ -308,14 +304,26 @@ class Split:
 # ===================================================================== rollouts
 
 
+class _Table:
+    """One player count of a rollout: its batch engine and who owns each seat of each game."""
+
+    def __init__(self, engine: Any, owner: np.ndarray) -> None:
+        self.engine, self.owner = engine, owner
+        self.N, self.P = int(engine.num_games), int(engine.num_players)
+
+
 class SelfPlayRollout:
-    """``num_games`` games with per-seat owners; collects the learner's decisions (see the module docstring)."""
+    """``num_games`` games per player count with per-seat owners; collects the learner's decisions (see the module
+    docstring). The games are stepped through the batch-engine protocol only
+    (:class:`~ohmygoods_env.framework.batch.BatchEngine`); the game's training kit
+    (:func:`~ohmygoods_training.kits.kit_of`) builds the engines and supplies the league's agents, the prior
+    and the shaping potentials."""
 
     def __init__(
         self,
-        net: SlotNet,
+        net: Any,
         num_games: int,
-        num_players: int,
+        num_players: int | tuple[int, ...],
         rules: str = "omg2",
         league: League | None = None,
         reward: str = "margin",
@@ -326,7 +334,14 @@ class SelfPlayRollout:
         shaping: bool = False,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
         device: str | torch.device = "cpu",
+        *,
+        game: str = "ohmygoods",
+        margin_coef: float = 0.0,
+        fast: bool = True,
     ) -> None:
+        from .kits import kit_of
+
+        self.kit = kit_of(game)
         self.net = net
         #: where the network runs (its parameters must be there); the engine and the league stay on the host
         self.device = torch.device(device)
@@ -335,54 +350,75 @@ class SelfPlayRollout:
         #: the network reads device buffers that each step's rows are copied into (True off the CPU; a test
         #: sets it on the CPU to run the copying path of a GPU)
         self.staged = self.device.type != "cpu"
-        if shaping and reward not in SHAPED_MODES:
-            raise ValueError(f"shaping needs --reward {' or '.join(SHAPED_MODES)}, got {reward!r}")
+        if shaping and reward not in self.kit.shaped_modes:
+            modes = " or ".join(self.kit.shaped_modes) or "none (this game has no shaping)"
+            raise ValueError(f"shaping needs --reward {modes}, got {reward!r}")
         self.shaping = bool(shaping)
         self.reward_mode = reward
+        self.margin_coef = float(margin_coef)
         self.gamma, self.lam = float(gamma), float(lam)
-        self.N, self.P = int(num_games), int(num_players)
+        counts = (int(num_players),) if isinstance(num_players, (int, np.integer)) else tuple(num_players)
+        self.N, self.P = int(num_games), counts[0]
         self.league = league if league is not None else League()
         self.reward_scale = float(reward_scale)
-        self.games = BatchGames(self.N, self.P, rules, seed, illegal="raise", reward_mode=reward, max_rounds=max_rounds)
+        # options of the engines: what the game's kit reads (Oh my Goods!'s rules, reward mode, round cap)
+        opts = argparse.Namespace(rules=rules, reward=reward, max_rounds=max_rounds, fast=fast)
+        # the first count's games deal from ``seed``, count j's from seed + 1000 j (its own deals)
+        engines = [self.kit.engine(self.N, p, seed + 1000 * j, opts) for j, p in enumerate(counts)]
+        dims = {e.num_players: e.obs_dim for e in engines}
+        if len(set(dims.values())) > 1:
+            raise ValueError(
+                f"one network needs one observation size, {self.kit.spec.name} has {dims} by player count: "
+                "train one player count per run"
+            )
         self.rng = np.random.default_rng(seed)
         self.gen = torch.Generator().manual_seed(int(seed))
-        # owners: -1 learner, else an index into self.opponents (name, BatchPolicy)
-        self.opponents: list[tuple[str, BatchPolicy]] = []
+        # owners: -1 learner, else an index into self.opponents (name, policy(engine, rows))
+        self.opponents: list[tuple[str, Any]] = []
         self._fixed_idx: dict[str, int] = {}  # baselines and searches: one agent each
         self._fixed = [n for n in self.league.weights if n != "snapshot"]
         for k, name in enumerate(self._fixed):
             if self.league.weights[name] > 0:
                 self._fixed_idx[name] = len(self.opponents)
-                self.opponents.append((name, BatchPolicy(opponent_agent(name, seed + 17 * k))))
+                self.opponents.append((name, self.kit.league_agent(name, seed + 17 * k)))
         self.snapshots: list[int] = []
         # a network with a prior: the prior's choice for every learner decision (a training input)
-        self.prior = BatchPolicy(make_prior(net.prior)) if net.prior is not None else None
-        self.owner = np.full((self.N, self.P), LEARNER, np.int64)
-        self._assign(np.arange(self.N))
+        self.prior = self.kit.prior(net.prior) if getattr(net, "prior", None) is not None else None
+        self.tables = [_Table(e, np.full((e.num_games, e.num_players), LEARNER, np.int64)) for e in engines]
+        for j in range(len(self.tables)):
+            self._assign(np.arange(self.N), j)
         self.stats: dict[str, list[float]] = {}
         self.games_done = 0
+
+    @property
+    def games(self) -> Any:
+        """The batch engine of the first player count (the only one of a one-count run)."""
+        return self.tables[0].engine
+
+    @property
+    def owner(self) -> np.ndarray:
+        """Who plays each seat of the first player count's games (-1: the learner)."""
+        return self.tables[0].owner
 
     # -------------------------------------------------------------- league
     def add_snapshot(self) -> None:
         """Freeze the current network into the league (the oldest beyond ``max_snapshots`` is replaced)."""
-        frozen = copy.deepcopy(self.net).to("cpu").eval()  # league agents run on the host
-        for p in frozen.parameters():
-            p.requires_grad_(False)
-        agent = SlotNetAgent(frozen, deterministic=False, seed=int(self.rng.integers(1 << 31)), name="snapshot")
-        keep_snapshot(self.opponents, self.snapshots, ("snapshot", BatchPolicy(agent)), self.league.max_snapshots)
+        entry = ("snapshot", self.kit.snapshot(self.net, int(self.rng.integers(1 << 31))))
+        keep_snapshot(self.opponents, self.snapshots, entry, self.league.max_snapshots)
 
-    def _assign(self, rows: np.ndarray) -> None:
-        """Draw the owners of every seat of the games in ``rows`` (one learner seat at least)."""
+    def _assign(self, rows: np.ndarray, j: int = 0) -> None:
+        """Draw the owners of every seat of the games in ``rows`` of player count ``j`` (one learner seat at least)."""
         if rows.size == 0:
             return
+        P = self.tables[j].P
         names = ["self", "snapshot", *self._fixed]
         w = np.array([self.league.self_share] + [self.league.weights.get(n, 0.0) for n in names[1:]])
         if not self.snapshots:  # its seats are the learner's until the first snapshot (a copy would be the same net)
             w[0] += w[1]
             w[1] = 0.0
         w = w / w.sum()
-        draw = self.rng.choice(len(names), size=(rows.size, self.P), p=w)
-        keep = self.rng.integers(self.P, size=rows.size)  # the seat that is surely the learner's
+        draw = self.rng.choice(len(names), size=(rows.size, P), p=w)
+        keep = self.rng.integers(P, size=rows.size)  # the seat that is surely the learner's
         draw[np.arange(rows.size), keep] = 0
         owner = np.full(draw.shape, LEARNER, np.int64)
         for k, name in enumerate(names[1:], start=1):
@@ -393,7 +429,7 @@ class SelfPlayRollout:
                 owner[sel] = np.asarray(self.snapshots)[self.rng.integers(len(self.snapshots), size=int(sel.sum()))]
             else:
                 owner[sel] = self._fixed_idx[name]
-        self.owner[rows] = owner
+        self.tables[j].owner[rows] = owner
 
     def _buffer(self, cap: int) -> dict[str, Any]:
         """The rollout's observation and mask buffers, allocated once for ``cap`` samples (again only when a
@@ -407,15 +443,16 @@ class SelfPlayRollout:
             b.clear()
             pin = self.device.type == "cuda"
             staged = self.staged
-            host_obs = torch.empty((cap, L.OBS_DIM), dtype=torch.float32, pin_memory=pin)
-            host_mask = torch.empty((cap, L.N_ACTIONS), dtype=torch.bool, pin_memory=pin)
+            obs_dim, n_actions = self.games.obs_dim, self.games.n_actions
+            host_obs = torch.empty((cap, obs_dim), dtype=torch.float32, pin_memory=pin)
+            host_mask = torch.empty((cap, n_actions), dtype=torch.bool, pin_memory=pin)
             host_prior = torch.full((cap,), -1, dtype=torch.int64, pin_memory=pin)
             b.update(cap=cap, staged=staged, host_obs=host_obs, host_mask=host_mask, host_prior=host_prior)
             b.update(obs=host_obs.numpy(), masks=host_mask.numpy(), prior=host_prior.numpy())
             if staged:
                 b.update(
-                    dev_obs=torch.empty((cap, L.OBS_DIM), dtype=torch.float32, device=self.device),
-                    dev_mask=torch.empty((cap, L.N_ACTIONS), dtype=torch.bool, device=self.device),
+                    dev_obs=torch.empty((cap, obs_dim), dtype=torch.float32, device=self.device),
+                    dev_mask=torch.empty((cap, n_actions), dtype=torch.bool, device=self.device),
                     dev_prior=torch.empty((cap,), dtype=torch.int64, device=self.device),
                 )
             else:
@@ -432,19 +469,21 @@ class SelfPlayRollout:
 
     # -------------------------------------------------------------- collecting
     def collect(self, n_steps: int) -> dict[str, torch.Tensor]:
-        """Play ``n_steps`` batch steps; returns the learner's samples with advantages and returns.
+        """Play ``n_steps`` batch steps of every player count; returns the learner's samples with advantages
+        and returns.
 
         Keys: ``obs``, ``mask``, ``action``, ``prior`` (the prior's action; -1 without a prior),
         ``logp``, ``value``, ``adv``, ``ret``, ``reward`` (the final reward on a seat's last
         decision of a game, else 0; with shaping, the shaped rewards), ``done``, ``next`` (the
-        seat's next sample or -1), ``where`` (game slot, seat, episode of the slot) and ``phi``
-        (the seat's potential at the decision; 0 without shaping). ``obs``, ``mask``, ``action``,
-        ``prior``, ``logp``, ``adv`` and ``ret`` are on the rollout's device, the rest on the host.
-        ``obs``, ``mask`` and ``prior`` are views of the rollout's buffers: the next ``collect``
-        writes over them (copy them to keep them). Each part's time goes to :attr:`split`.
+        seat's next sample or -1), ``where`` (game slot, seat, episode of the slot; the slot of a
+        later player count counts on from the earlier counts' slots) and ``phi`` (the seat's
+        potential at the decision; 0 without shaping). ``obs``, ``mask``, ``action``, ``prior``,
+        ``logp``, ``adv`` and ``ret`` are on the rollout's device, the rest on the host. ``obs``,
+        ``mask`` and ``prior`` are views of the rollout's buffers: the next ``collect`` writes over
+        them (copy them to keep them). Each part's time goes to :attr:`split`.
         """
-        N, P, g, clock = self.N, self.P, self.games, self.split
-        cap = N * n_steps
+        clock = self.split
+        cap = sum(t.N for t in self.tables) * n_steps
         buf = self._buffer(cap)
         obs, masks, prior = buf["obs"], buf["masks"], buf["prior"]
         prior[:cap] = -1
@@ -456,86 +495,90 @@ class SelfPlayRollout:
         next_idx = np.full(cap, -1, np.int64)
         where = np.empty((cap, 3), np.int64)  # game slot, seat, episode of the slot
         phi = np.zeros(cap, np.float64)  # the seat's potential at each decision (shaping)
-        last = np.full((N, P), -1, np.int64)
-        all_rows = np.arange(N, dtype=np.int64)
-        act = np.zeros(N, np.int64)
+        lasts = [np.full((t.N, t.P), -1, np.int64) for t in self.tables]
+        acts = [np.zeros(t.N, np.int64) for t in self.tables]
+        offsets = np.cumsum([0] + [t.N for t in self.tables])
         k = 0
         net = self.net
         for _ in range(n_steps):
-            live = all_rows[~g.done]
-            cur = g.state[live, L.F_CUR].astype(np.int64)
-            who = self.owner[live, cur]
-            lrn = who == LEARNER
-            rows, seats = live[lrn], cur[lrn]
-            n = rows.size
-            if n:
-                with clock("env"):
-                    g.observe(rows=rows, out=obs[k : k + n])
-                    np.not_equal(g.masks(copy=False)[rows], 0, out=masks[k : k + n])
-                pa = None
-                if self.prior is not None:
-                    with clock("prior"):
-                        prior[k : k + n] = self.prior(g, rows)
-                with clock("copy"):
-                    x = self._to_device(buf, "obs", k, k + n)
-                    self._to_device(buf, "mask", k, k + n)  # for the update, which reads the masks there
+            for j, t in enumerate(self.tables):
+                g, P, last, act, all_rows = t.engine, t.P, lasts[j], acts[j], np.arange(t.N, dtype=np.int64)
+                live = all_rows[~g.done]
+                cur = g.current_player[live].astype(np.int64)
+                who = t.owner[live, cur]
+                lrn = who == LEARNER
+                rows, seats = live[lrn], cur[lrn]
+                n = rows.size
+                if n:
+                    with clock("env"):
+                        g.observe(rows=rows, out=obs[k : k + n])
+                        g.legal_mask(rows=rows, out=masks[k : k + n])
+                    pa = None
                     if self.prior is not None:
-                        pa = self._to_device(buf, "prior", k, k + n)
-                with clock("forward"), torch.inference_mode():
-                    h = net.features(x, seats=P)  # every row is a P-player game: no slot encoding of empty seats
-                    v = net.v(h).squeeze(1)
-                    ids_np, valid_np = legal_index_host(masks[k : k + n])  # from the host's copy of the masks
-                    ids, valid = torch.from_numpy(ids_np), torch.from_numpy(valid_np)
-                    dev_ids, dev_valid = ids.to(self.device), valid.to(self.device)
-                    lg = legal_logits(net.policy_logits(h, pa), dev_ids, dev_valid)
-                    # sampled on the host with the rollout's generator: the same draws on every device
-                    lg, v = lg.cpu(), v.cpu()
-                    j = sample_masked(lg, self.gen)
-                    a = ids.gather(1, j[:, None]).squeeze(1)
-                    lp = torch.log_softmax(lg, 1).gather(1, j[:, None]).squeeze(1)
-                idx = np.arange(k, k + n)
-                actions[idx] = a.numpy()
-                logp[idx] = lp.numpy()
-                values[idx] = v.numpy()
-                prev = last[rows, seats]
-                has = prev >= 0
-                next_idx[prev[has]] = idx[has]
-                if self.shaping:  # the previous decision earns the change of potential since
-                    phi[idx] = potentials(g, rows, seats, self.reward_mode)
-                    rewards[prev[has]] += self.reward_scale * (phi[idx[has]] - phi[prev[has]])
-                last[rows, seats] = idx
-                act[rows] = actions[idx]
-                where[idx, 0], where[idx, 1], where[idx, 2] = rows, seats, g.episode[rows]
-                k += n
-            opp_rows, opp_who = live[~lrn], who[~lrn]
-            if opp_rows.size:
-                with clock("opponents"):
-                    for o in np.unique(opp_who):
-                        sel = opp_rows[opp_who == o]
-                        act[sel] = self.opponents[int(o)][1](g, sel)
-            with clock("env"):
-                g.step(act[live], rows=live)
-            ended = live[g.done[live]]
-            if ended.size:
-                self._finish(ended, last, rewards, done, phi)
+                        with clock("prior"):
+                            prior[k : k + n] = self.prior(g, rows)
+                    with clock("copy"):
+                        x = self._to_device(buf, "obs", k, k + n)
+                        self._to_device(buf, "mask", k, k + n)  # for the update, which reads the masks there
+                        if self.prior is not None:
+                            pa = self._to_device(buf, "prior", k, k + n)
+                    with clock("forward"), torch.inference_mode():
+                        h = net.features(x, seats=P)  # every row is a P-player game: no slot encoding of empty seats
+                        v = net.v(h).squeeze(1)
+                        ids_np, valid_np = legal_index_host(masks[k : k + n])  # from the host's copy of the masks
+                        ids, valid = torch.from_numpy(ids_np), torch.from_numpy(valid_np)
+                        dev_ids, dev_valid = ids.to(self.device), valid.to(self.device)
+                        lg = legal_logits(net.policy_logits(h, pa), dev_ids, dev_valid)
+                        # sampled on the host with the rollout's generator: the same draws on every device
+                        lg, v = lg.cpu(), v.cpu()
+                        c = sample_masked(lg, self.gen)
+                        a = ids.gather(1, c[:, None]).squeeze(1)
+                        lp = torch.log_softmax(lg, 1).gather(1, c[:, None]).squeeze(1)
+                    idx = np.arange(k, k + n)
+                    actions[idx] = a.numpy()
+                    logp[idx] = lp.numpy()
+                    values[idx] = v.numpy()
+                    prev = last[rows, seats]
+                    has = prev >= 0
+                    next_idx[prev[has]] = idx[has]
+                    if self.shaping:  # the previous decision earns the change of potential since
+                        phi[idx] = self.kit.potentials(g, rows, seats, self.reward_mode)
+                        rewards[prev[has]] += self.reward_scale * (phi[idx[has]] - phi[prev[has]])
+                    last[rows, seats] = idx
+                    act[rows] = actions[idx]
+                    where[idx, 0], where[idx, 1], where[idx, 2] = rows + offsets[j], seats, g.episode[rows]
+                    k += n
+                opp_rows, opp_who = live[~lrn], who[~lrn]
+                if opp_rows.size:
+                    with clock("opponents"):
+                        for o in np.unique(opp_who):
+                            sel = opp_rows[opp_who == o]
+                            act[sel] = self.opponents[int(o)][1](g, sel)
                 with clock("env"):
-                    g.reset(np.isin(all_rows, ended))
-                self._assign(ended)
+                    g.step(act)  # every row: finished games ignore their action
+                ended = live[g.done[live]]
+                if ended.size:
+                    self._finish(j, ended, last, rewards, done, phi)
+                    with clock("env"):
+                        g.reset(np.isin(all_rows, ended))
+                    self._assign(ended, j)
         # trajectories cut by the end of the rollout continue from the value of the seat's own view
         boot = np.zeros(cap, np.float32)
-        cut_g, cut_p = np.nonzero(last >= 0)
-        if cut_g.size:
-            cut = last[cut_g, cut_p]
-            if self.shaping:
-                now = potentials(g, cut_g, cut_p, self.reward_mode)
-                rewards[cut] += self.reward_scale * (now - phi[cut])
-            with clock("env"):
-                o = g.observe(players=cut_p.astype(np.int64), rows=cut_g.astype(np.int64))
-            with clock("copy"):
-                o = torch.from_numpy(o).to(self.device)
-            with clock("forward"), torch.inference_mode():
-                v = net.v(net.features(o, seats=P)).squeeze(1).cpu()
-            boot[cut] = v.numpy()
+        for j, t in enumerate(self.tables):
+            g, last = t.engine, lasts[j]
+            cut_g, cut_p = np.nonzero(last >= 0)
+            if cut_g.size:
+                cut = last[cut_g, cut_p]
+                if self.shaping:
+                    now = self.kit.potentials(g, cut_g, cut_p, self.reward_mode)
+                    rewards[cut] += self.reward_scale * (now - phi[cut])
+                with clock("env"):
+                    o = g.observe(players=cut_p.astype(np.int64), rows=cut_g.astype(np.int64))
+                with clock("copy"):
+                    o = torch.from_numpy(o).to(self.device)
+                with clock("forward"), torch.inference_mode():
+                    v = net.v(net.features(o, seats=t.P)).squeeze(1).cpu()
+                boot[cut] = v.numpy()
         adv = np.zeros(k, np.float32)
         gae_per_seat(values[:k], rewards[:k], next_idx[:k], done[:k], boot[:k], self.gamma, self.lam, adv)
         with clock("copy"):
@@ -562,33 +605,46 @@ class SelfPlayRollout:
         }
 
     def _finish(
-        self, ended: np.ndarray, last: np.ndarray, rewards: np.ndarray, done: np.ndarray, phi: np.ndarray
+        self, j: int, ended: np.ndarray, last: np.ndarray, rewards: np.ndarray, done: np.ndarray, phi: np.ndarray
     ) -> None:
-        """Deliver the final rewards of the games in ``ended`` to every learner seat's last decision."""
-        r = self.games.rewards[ended]  # [n, P]
-        for p in range(self.P):
+        """Deliver the final rewards of the games in ``ended`` (of player count ``j``) to every learner seat's
+        last decision: the engine's reward (its mode) times ``reward_scale``, plus ``margin_coef`` times the
+        score margin."""
+        t = self.tables[j]
+        r = t.engine.rewards[ended]  # [n, P]
+        win = r
+        if self.margin_coef:
+            from .kits import margins
+
+            r = r * self.reward_scale + self.margin_coef * margins(np.asarray(t.engine.scores(), np.float32)[ended])
+            scale = 1.0
+        else:
+            scale = self.reward_scale
+        for p in range(t.P):
             idx = last[ended, p]
             has = idx >= 0
             i = idx[has]
-            rewards[i] = r[has, p] * self.reward_scale
+            rewards[i] = r[has, p] * scale
             if self.shaping:  # the final reward minus the potential the shaped rewards already paid
                 rewards[i] -= self.reward_scale * phi[i]
             done[i] = True
         last[ended] = -1
         # training-time outcomes of the learner seats, per kind of the other seats
-        if self.P == 1:  # solo (R10.3): the training-time score instead of a win rate
-            self.stats.setdefault("score", []).extend(r[:, 0].tolist())
-            self.stats.setdefault("rounds", []).extend(self.games.state[ended, L.F_ROUND].tolist())
+        if t.P == 1:  # solo (R10.3): the training-time score instead of a win rate
+            self.stats.setdefault("score", []).extend(win[:, 0].tolist())
+            for key, values in self.kit.solo_stats(t.engine, ended).items():
+                self.stats.setdefault(key, []).extend(values)
             self.games_done += ended.size
             return
-        for j, gi in enumerate(ended):
-            own = self.owner[gi]
+        prefix = f"{t.P}p:" if len(self.tables) > 1 else ""
+        for e, gi in enumerate(ended):
+            own = t.owner[gi]
             kinds = {self.opponents[int(o)][0] for o in own if o != LEARNER}
-            key = "self" if not kinds else "+".join(sorted(kinds))
+            key = prefix + ("self" if not kinds else "+".join(sorted(kinds)))
             for p in np.flatnonzero(own == LEARNER):
-                mine = r[j, p]  # win and margin rewards: > 0 for the winner, 0 for a tie
-                win = 1.0 if mine > 0 else (0.5 if mine == 0 else 0.0)
-                self.stats.setdefault(key, []).append(win)
+                mine = win[e, p]  # win and margin rewards: > 0 for the winner, 0 for a tie
+                w = 1.0 if mine > 0 else (0.5 if mine == 0 else 0.0)
+                self.stats.setdefault(key, []).append(w)
         self.games_done += ended.size
 
 
@@ -599,7 +655,7 @@ class SelfPlayRollout:
 class PPOConfig:
     """Hyperparameters of :class:`FastPPO` (the CLI flags have the same names)."""
 
-    players: int = 2
+    players: int | tuple[int, ...] = 2
     rules: str = "omg2"
     num_envs: int = 256
     n_steps: int = 32
@@ -628,23 +684,32 @@ class PPOConfig:
     max_snapshots: int = 5
     snapshot_every: int = 200_000
     seed: int = 0
+    #: the game (its training kit, :func:`ohmygoods_training.kits.kit_of`, supplies the network and the league)
+    game: str = "ohmygoods"
+    #: added to the final reward: this times the score margin (own score minus the best other)
+    margin_coef: float = 0.0
 
 
 class FastPPO:
-    """The learner: a :class:`SlotNet`, a :class:`SelfPlayRollout` and an Adam optimizer."""
+    """The learner: the game's network (:class:`SlotNet` for *Oh my Goods!*), a :class:`SelfPlayRollout` and
+    an Adam optimizer."""
 
-    def __init__(self, cfg: PPOConfig, net: SlotNet | None = None, device: str | torch.device = "cpu") -> None:
+    def __init__(self, cfg: PPOConfig, net: Any | None = None, device: str | torch.device = "cpu") -> None:
+        from .kits import kit_of
+
         self.cfg = cfg
+        self.kit = kit_of(cfg.game)
         #: where the network's inference and update run (:func:`resolve_device`); checkpoints are saved from the host
         self.device = resolve_device(device)
         torch.manual_seed(cfg.seed)
-        self.net = net if net is not None else SlotNet(cfg.hidden, cfg.embed, cfg.prior or None, cfg.prior_gain)
+        self.net = net if net is not None else self.kit.new_net(cfg)
         self.net.to(self.device)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
-        league = League.parse(cfg.league, cfg.max_snapshots)
+        league = self.kit.league(cfg.league, cfg.max_snapshots)
         self.rollout = SelfPlayRollout(
             self.net, cfg.num_envs, cfg.players, cfg.rules, league, cfg.reward, cfg.reward_scale, cfg.seed,
-            cfg.gamma, cfg.lam, bool(cfg.shaping), cfg.max_rounds, self.device,
+            cfg.gamma, cfg.lam, bool(cfg.shaping), cfg.max_rounds, self.device, game=cfg.game,
+            margin_coef=cfg.margin_coef, fast=getattr(cfg, "fast", True),
         )  # fmt: skip
         self.steps = 0
         self.next_snapshot = 0
@@ -653,8 +718,10 @@ class FastPPO:
     def update(self, batch: dict[str, torch.Tensor]) -> dict[str, float]:
         """PPO epochs over the batch (:func:`ppo_update`); returns mean losses of the last epoch."""
 
+        seats = self.cfg.players if isinstance(self.cfg.players, int) else None
+
         def forward(i: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            h = self.net.features(batch["obs"][i], seats=self.cfg.players)
+            h = self.net.features(batch["obs"][i], seats=seats)
             pa = batch["prior"][i] if self.net.prior is not None else None
             return self.net.policy_logits(h, pa), self.net.v(h).squeeze(1)
 
@@ -678,12 +745,17 @@ class FastPPO:
         info.update(samples=n, rollout_s=t1 - t0, update_s=t2 - t1)
         return info
 
-    def agent(self, deterministic: bool = True) -> SlotNetAgent:
+    def agent(self, deterministic: bool = True) -> Any:
         """The network as an agent (on the host: a copy when it trains on another device)."""
-        return SlotNetAgent(host_net(self.net), deterministic=deterministic, seed=0, name="fast_ppo")
+        return self.kit.agent(host_net(self.net), deterministic=deterministic, seed=0, name="fast_ppo")
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """The run's player counts."""
+        return (self.cfg.players,) if isinstance(self.cfg.players, int) else tuple(self.cfg.players)
 
 
-def host_net(net: SlotNet) -> SlotNet:
+def host_net(net: Any) -> Any:
     """``net`` itself when it is on the CPU, else a copy there (agents and evaluations run on the host)."""
     if all(p.device.type == "cpu" for p in net.parameters()):
         return net
@@ -782,6 +854,8 @@ CONFIG_HELP: dict[str, str] = {
     "max_snapshots": "frozen snapshots kept in the league",
     "snapshot_every": "learner decisions between snapshots",
     "seed": "seed of the games, the league and the network",
+    "game": "the game (its training kit: network, league agents, evaluation; ohmygoods_training.kits)",
+    "margin_coef": "added to the final reward: this times the score margin (own score minus the best other)",
 }
 CHOICES: dict[str, tuple[Any, ...]] = {
     "players": (1, 2, 3, 4),
@@ -802,19 +876,69 @@ def _prior_arg(text: str) -> str:
     return "" if text in ("", "none") else text
 
 
-def build_parser(prog: str = "python -m ohmygoods_training.fast_ppo") -> argparse.ArgumentParser:
-    """The options of the loop (also those of ``ohmygoods train``); ``--help`` shows each default once."""
+def players_arg(text: str) -> int | tuple[int, ...]:
+    """``--players`` of a game that trains several counts in one run: ``3`` or ``2,3,4`` (a count named twice
+    gets a second batch of games)."""
+    try:
+        counts = tuple(int(x) for x in str(text).split(",") if x.strip())
+    except ValueError:
+        counts = ()
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"expected a player count or counts such as 2,3,4, got {text!r}")
+    return counts[0] if len(counts) == 1 else counts
+
+
+#: the options that only a game with that feature takes (hidden from the help of other games)
+KIT_ONLY: dict[str, str] = {"prior": "priors", "prior_gain": "priors", "shaping": "shaped_modes", "embed": "priors"}
+#: options that only the games whose kit names them in ``own_options`` read (hidden from the others' help)
+KIT_OPTIONS: tuple[str, ...] = ("rules", "max_rounds", "bc_eps")
+
+
+def game_of(argv: list[str] | None) -> str:
+    """The ``--game`` of ``argv`` (default ``ohmygoods``)."""
+    argv = list(argv or [])
+    for i, tok in enumerate(argv):
+        if tok == "--game" and i + 1 < len(argv):
+            return argv[i + 1]
+        if tok.startswith("--game="):
+            return tok.split("=", 1)[1]
+    return PPOConfig.game
+
+
+def build_parser(
+    prog: str = "python -m ohmygoods_training.fast_ppo", game: str | None = None
+) -> argparse.ArgumentParser:
+    """The options of the loop (also those of ``ohmygoods train``) for ``game`` (default *Oh my Goods!*): its
+    training kit's defaults and choices; ``--help`` shows each default once."""
     from ohmygoods_env.argtypes import DefaultsFormatter, int_at_least
 
+    from .kits import kit_of
+
+    game = game or PPOConfig.game
+    try:
+        kit = kit_of(game)
+    except (ValueError, TypeError, KeyError, LookupError) as exc:
+        raise InputError(f"--game {game}: {' '.join(str(exc).split())}") from None
     p = argparse.ArgumentParser(
         prog=prog,
-        description="A lean masked PPO in plain torch on the batched engine.",
+        description=f"A lean masked PPO in plain torch on the batch engine of {kit.spec.title}.",
         formatter_class=DefaultsFormatter,
     )
+    kit_choices = kit.choices()
     for f, default in asdict(PPOConfig()).items():
-        p.add_argument(
-            "--" + f.replace("_", "-"), type=type(default), default=default, help=CONFIG_HELP[f], choices=CHOICES.get(f)
-        )
+        default = kit.defaults.get(f, default)
+        choices = kit_choices.get(f)
+        kind = players_arg if f == "players" and kit.several_counts else type(default)
+        helptext = kit.option_help.get(f, CONFIG_HELP[f])
+        if f == "game":
+            default, choices, kind = kit.spec.name, None, str
+        elif f in KIT_OPTIONS and f not in kit.own_options or f in KIT_ONLY and not getattr(kit, KIT_ONLY[f]):
+            helptext = argparse.SUPPRESS  # a feature this game has not
+        if f == "players" and kit.several_counts:
+            default = default if isinstance(default, int) else ",".join(map(str, default))
+        p.add_argument("--" + f.replace("_", "-"), type=kind, default=default, help=helptext, choices=choices)
+    if kit.several_counts:  # the parsed default: an int or a tuple, as players_arg gives
+        p.set_defaults(players=players_arg(str(p.get_default("players"))))
     p.set_defaults(prior=PPOConfig.prior)
     for a in p._actions:
         if a.dest == "prior":  # "none" on the command line: no prior
@@ -829,8 +953,10 @@ def build_parser(prog: str = "python -m ohmygoods_training.fast_ppo") -> argpars
         help="stop training after this wall time (0: no limit); the final evaluation comes after",
     )
     p.add_argument("--eval-every", type=int_at_least(1), default=250_000, help="learner decisions between evaluations")
-    p.add_argument("--eval-games", type=int_at_least(1), default=200, help="games per evaluation")
-    p.add_argument("--eval-vs", default="heuristic", help="opponent of the evaluations; the best network beats it most")
+    p.add_argument("--eval-games", type=int_at_least(1), default=kit.defaults.get("eval_games", 200),
+                   help="games per evaluation (per player count)")  # fmt: skip
+    p.add_argument("--eval-vs", default=kit.defaults.get("eval_vs", "heuristic"),
+                   help="opponent of the evaluations; the best network beats it most")  # fmt: skip
     p.add_argument(
         "--final-games",
         type=int_at_least(0),
@@ -850,18 +976,24 @@ def build_parser(prog: str = "python -m ohmygoods_training.fast_ppo") -> argpars
                    help="warm start: clone this many games of --bc-teacher first")  # fmt: skip
     p.add_argument("--bc-teacher", default="heuristic", help="teacher of the warm start")
     p.add_argument("--bc-epochs", type=int_at_least(1), default=4, help="passes of the warm start")
-    p.add_argument("--bc-eps", type=float, default=0.1, help="share of random moves played (labels stay the teacher's)")
+    eps_help = "share of random moves played (labels stay the teacher's)"
+    eps_help = eps_help if "bc_eps" in kit.own_options else argparse.SUPPRESS
+    p.add_argument("--bc-eps", type=float, default=0.1, help=eps_help)
     p.add_argument("--no-progress", action="store_true", help="no progress bar (it shows on a terminal only)")
     p.add_argument("--out", default="runs/fast", help="output folder")
     return p
 
 
 def parse_args(argv: list[str] | None, prog: str = "python -m ohmygoods_training.fast_ppo") -> argparse.Namespace:
-    """Parsed options of the loop (usage errors exit with status 2)."""
-    return build_parser(prog).parse_args(argv)
+    """Parsed options of the loop for the ``--game`` of ``argv`` (usage errors exit with status 2)."""
+    try:
+        parser = build_parser(prog, game_of(argv))
+    except InputError as exc:
+        build_parser(prog).error(str(exc))
+    return parser.parse_args(argv)
 
 
-def init_path(spec: str) -> Path:
+def init_path(spec: str, game: str = "ohmygoods") -> Path:
     """The checkpoint of ``--init``: a path (``.json`` optional) or the short name of a shipped agent
     (:class:`InputError` for neither, and for an SB3 ``.zip``: loading one can run code)."""
     from ohmygoods_agents.checkpoint import untrusted_zip_message
@@ -871,14 +1003,15 @@ def init_path(spec: str) -> Path:
     path = Path(spec).with_suffix(".json")
     if path.exists():
         return path
-    from ohmygoods_agents.checkpoint import shipped_checkpoints
+    from ohmygoods_env.framework.game import game_tools
 
-    shipped = shipped_checkpoints()
+    found = game_tools(game).load("checkpoints")
+    shipped = dict(found()) if found is not None else {}
     if spec in shipped:
         return Path(str(shipped[spec]))
     raise InputError(
         f"--init {spec}: no checkpoint {path} and no shipped agent of that name; expected NAME.json (next to "
-        f"NAME.safetensors) or one of {', '.join(sorted(shipped))}"
+        f"NAME.safetensors) or one of {', '.join(sorted(shipped)) or 'none (this game ships none)'}"
     )
 
 
@@ -897,16 +1030,25 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
 }  # fmt: skip
 
 
-def check_agent(spec: str, what: str) -> None:
-    """``spec`` names an agent the loop can build (:func:`~ohmygoods_training.league_spec.opponent_agent`,
-    without any opt-in: ``exec:`` and ``sb3:`` are refused); else :class:`InputError` naming ``what``."""
+def check_agent(spec: str, what: str, game: str = "ohmygoods") -> None:
+    """``spec`` names an agent of ``game`` the loop can build (*Oh my Goods!*:
+    :func:`~ohmygoods_training.league_spec.opponent_agent`), without any opt-in (``exec:`` and ``sb3:`` are
+    refused); else :class:`InputError` naming ``what``."""
+    from ohmygoods_env.framework.agents import agent_names
+
+    from .kits import kit_of
+
+    kit = kit_of(game)
     try:
-        opponent_agent(spec, 0)
+        kit.check_agent(spec)
     except (ValueError, TypeError, KeyError, LookupError, OSError, ImportError) as exc:
         text = " ".join(str(exc).split()) or type(exc).__name__
-        raise InputError(
-            f"{what} {spec!r}: {text} (expected an agent name: heuristic, greedy, random, mctsN, ppo, ppo:PATH.json)"
-        ) from None
+        names = (
+            "heuristic, greedy, random, mctsN, ppo, ppo:PATH.json"
+            if kit.network == "slotnet"
+            else ", ".join(n for n in agent_names(kit.spec) if n != "exec")
+        )
+        raise InputError(f"{what} {spec!r}: {text} (expected an agent name: {names})"[:600]) from None
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -922,21 +1064,41 @@ def check_options(args: argparse.Namespace) -> None:
         if (low is not None and value < low) or (high is not None and value > high):
             where = f"from {low}" if high is None else (f"up to {high}" if low is None else f"in {low}..{high}")
             raise InputError(f"{flag} {value}: expected a number {where}")
+    from .kits import kit_of
+
+    game = getattr(args, "game", PPOConfig.game)
     try:
-        League.parse(args.league, args.max_snapshots)
+        kit = kit_of(game)
+        counts = (args.players,) if isinstance(args.players, int) else tuple(args.players)
+        for p in counts:
+            kit.spec.check_num_players(p)
+    except (ValueError, TypeError, KeyError, LookupError) as exc:
+        raise InputError(f"--game {game} --players {args.players}: {' '.join(str(exc).split())}") from None
+    if len(counts) > 1 and not kit.several_counts:
+        raise InputError(f"--players {args.players}: {kit.spec.title} trains one player count per run")
+    try:
+        league = kit.league(args.league, args.max_snapshots)
     except ValueError as exc:
         raise InputError(f"--league {args.league!r}: {exc}") from None
+    for name in (n for n in league.weights if n != "snapshot" and league.weights[n] > 0):
+        check_agent(name, "--league entry", game)
+    if args.reward not in kit.reward_modes:
+        raise InputError(f"--reward {args.reward}: {kit.spec.title} has {', '.join(kit.reward_modes)}")
+    if args.shaping and args.reward not in kit.shaped_modes:
+        modes = " or ".join(kit.shaped_modes) or "none: this game has no shaping potentials"
+        raise InputError(f"--shaping {args.shaping}: needs --reward {modes}")
+    if args.prior and args.prior not in kit.priors:
+        raise InputError(f"--prior {args.prior}: {kit.spec.title} has {', '.join(kit.priors) or 'no prior'}")
     try:  # the games, the evaluations that choose the best network and the final one: never the reserved deals
         check_unreserved((args.seed, args.seed + EVAL_SEED, args.seed + FINAL_SEED), f"--seed {args.seed}")
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    if args.players > 1:
-        check_agent(args.eval_vs, "--eval-vs")
-    if args.bc_games:
-        check_agent(args.bc_teacher, "--bc-teacher")
+    if max(counts) > 1:
+        check_agent(args.eval_vs, "--eval-vs", game)
+    check_agent(args.bc_teacher, "--bc-teacher", game)  # even unused (no --bc-games): never a program to start
 
 
-def prepare(args: argparse.Namespace) -> tuple[PPOConfig, SlotNet | None]:
+def prepare(args: argparse.Namespace) -> tuple[PPOConfig, Any | None]:
     """Every input of a run checked before anything is trained or written (:func:`check_options`, the
     output folder, the ``--init`` checkpoint and its prior): the run's configuration and its starting
     network (``--init``: its widths and prior decide). :class:`InputError` names the first bad input."""
@@ -947,9 +1109,12 @@ def prepare(args: argparse.Namespace) -> tuple[PPOConfig, SlotNet | None]:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {args.out}: a file is there; expected a folder (new or of an earlier run)")
-    cfg = PPOConfig(**{f: getattr(args, f) for f in asdict(PPOConfig())})
+    from .kits import kit_of
+
+    cfg = PPOConfig(**{f: getattr(args, f) for f in asdict(PPOConfig()) if hasattr(args, f)})
+    kit = kit_of(cfg.game)
     try:
-        net = load_net(init_path(args.init)).train() if args.init else None
+        net = kit.load(init_path(args.init, cfg.game)).train() if args.init else None
     except (CheckpointError, OSError) as exc:
         text = " ".join(str(exc).split())
         raise InputError(f"--init {args.init}: {text}") from None
@@ -959,9 +1124,7 @@ def prepare(args: argparse.Namespace) -> tuple[PPOConfig, SlotNet | None]:
                 f"--prior {cfg.prior!r}, but the --init network has prior {net.prior!r}: "
                 "drop --prior or pass --prior none"
             )
-        cfg.hidden, cfg.embed, cfg.prior = net.hidden, net.embed, net.prior or ""
-        if net.prior is not None:
-            cfg.prior_gain = round(float(net.prior_gain.detach()), 4)
+        kit.config_from_net(cfg, net)
     if args.bc_games and cfg.prior:
         raise InputError(
             f"--bc-games {args.bc_games}: a warm start clones into a network without a prior; this one has prior "
@@ -1020,16 +1183,30 @@ def plot_learning_curves(runs: dict[str, str | Path], png: str | Path, title: st
     return png
 
 
-def final_evaluation(net: SlotNet, args: argparse.Namespace, cfg: PPOConfig) -> list[AgentResult | SoloResult]:
+def counts_of(cfg: PPOConfig) -> tuple[int, ...]:
+    """The distinct player counts of a run, in order."""
+    return tuple(dict.fromkeys((cfg.players,) if isinstance(cfg.players, int) else cfg.players))
+
+
+def evaluations(net: Any, opponent: str, games: int, cfg: PPOConfig, seed: int) -> list[Any]:
+    """The network against ``opponent`` at each player count of the run (the game's kit plays them; alone:
+    the solo score)."""
+    from .kits import kit_of
+
+    kit = kit_of(cfg.game)
+    return [kit.evaluate(net, "solo" if p == 1 else opponent, games, p, cfg.rules, seed) for p in counts_of(cfg)]
+
+
+def final_evaluation(net: Any, args: argparse.Namespace, cfg: PPOConfig) -> list[Any]:
     """The network against random and ``--eval-vs`` (alone: its solo score) in ``--final-games`` games on
-    deals the evaluations during training did not play."""
+    deals the evaluations during training did not play, at each player count of the run."""
     if not args.final_games:
         return []
     seed = cfg.seed + FINAL_SEED
-    if cfg.players == 1:
-        return [evaluate(net, "solo", args.final_games, 1, cfg.rules, seed)]
+    if counts_of(cfg) == (1,):
+        return evaluations(net, "solo", args.final_games, cfg, seed)
     opponents = dict.fromkeys(["random", args.eval_vs])
-    return [evaluate(net, o, args.final_games, cfg.players, cfg.rules, seed) for o in opponents]
+    return [r for o in opponents for r in evaluations(net, o, args.final_games, cfg, seed)]
 
 
 def _threads(n: int) -> None:
@@ -1044,30 +1221,38 @@ def _threads(n: int) -> None:
 
 def _warm_start(ppo: FastPPO, args: argparse.Namespace, out: Path, meta: dict[str, Any], say: Any) -> None:
     """``--bc-games``: clone the teacher's play into the network (written as ``bc.json``)."""
-    from .imitation import collect
-
     cfg, t0 = ppo.cfg, time.perf_counter()
-    data = collect(
-        args.bc_games, cfg.players, cfg.rules, args.bc_teacher, cfg.reward, cfg.reward_scale, cfg.gamma,
-        eps=args.bc_eps, seed=cfg.seed + 1, shaped=bool(cfg.shaping),
-    )  # fmt: skip
-    say(f"[bc] {len(data['actions'])} decisions of {args.bc_teacher} in {time.perf_counter() - t0:.0f}s")
+    data, n = ppo.kit.teacher_data(args, cfg)
+    say(f"[bc] {n} decisions of {args.bc_teacher} in {time.perf_counter() - t0:.0f}s")
     ppo.net.to("cpu")  # the cloning loop reads host tensors; the same parameters go back to the device after
-    bc = behaviour_clone(ppo.net, data, args.bc_epochs, seed=cfg.seed, log=lambda st: say(f"[bc] {st}"))
+    bc = ppo.kit.clone(ppo.net, data, args, cfg, log=lambda st: say(f"[bc] {st}"))
     ppo.net.to(ppo.device)
     del data
     bc_card = {**meta, "bc": bc, "bc_games": args.bc_games, "teacher": args.bc_teacher}
-    save_agent(ppo.net, out / "bc", bc_card, players=cfg.players)
+    ppo.kit.save(ppo.net, out / "bc", bc_card, _one_count(cfg))
     with (out / "train.log").open("a") as f:
         print(json.dumps({"bc": bc, "bc_games": args.bc_games, "wall_s": round(time.perf_counter() - t0, 1)}), file=f)
 
 
-def _eval_row(path: Path, steps: int, wall: float, r: AgentResult | SoloResult) -> None:
+def _one_count(cfg: PPOConfig) -> int | None:
+    """The player count a checkpoint records: the run's, if it trains only one."""
+    counts = counts_of(cfg)
+    return counts[0] if len(counts) == 1 else None
+
+
+def _eval_row(path: Path, steps: int, wall: float, r: Any) -> None:
     """Append one row to ``eval.csv`` (header on a new file)."""
+    from .kits import RateResult
+
     new = not path.exists()
     with path.open("a", newline="") as f:
         w = csv.writer(f)
-        if isinstance(r, SoloResult):  # solo: the mean score in the win-rate columns' place
+        if isinstance(r, RateResult):  # any game: the player count, the win rate with a shared win counting 1/k
+            if new:
+                w.writerow(["steps", "wall_s", "players", "opponent", "games", "win_rate", "lo", "hi"])
+            w.writerow([steps, round(wall, 1), r.players, r.opponent, r.games, round(r.win_rate, 4),
+                        round(r.ci_low, 4), round(r.ci_high, 4)])  # fmt: skip
+        elif isinstance(r, SoloResult):  # solo: the mean score in the win-rate columns' place
             if new:
                 w.writerow(["steps", "wall_s", "opponent", "games", "mean_score", "lo", "hi"])
             w.writerow([steps, round(wall, 1), "solo", r.games, r.mean, r.ci_low, r.ci_high])
@@ -1131,19 +1316,24 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     best, last_eval = -math.inf, -1
     csv_path = out / "eval.csv"
 
+    kit, players = ppo.kit, _one_count(cfg)
+
     def do_eval() -> None:
         nonlocal best, last_eval
-        r = evaluate(ppo.net, args.eval_vs, args.eval_games, cfg.players, cfg.rules, seed=cfg.seed + EVAL_SEED)
+        rs = evaluations(ppo.net, args.eval_vs, args.eval_games, cfg, seed=cfg.seed + EVAL_SEED)
         wall = time.perf_counter() - t0
         last_eval = ppo.steps
-        _eval_row(csv_path, ppo.steps, wall, r)
-        progress.say(f"[eval] {ppo.steps} steps {wall:.0f}s {r}")
-        progress.last_eval = _result_text(r)
-        m = {**meta, "steps": ppo.steps, "wall_s": round(wall, 1), "eval": r.as_dict(), "config": asdict(cfg)}
-        save_agent(ppo.net, out / "last", m, players=cfg.players)
-        if r.win_rate > best:
-            best = r.win_rate
-            save_agent(ppo.net, out / "best", m, players=cfg.players)
+        for r in rs:
+            _eval_row(csv_path, ppo.steps, wall, r)
+            progress.say(f"[eval] {ppo.steps} steps {wall:.0f}s {r}")
+        progress.last_eval = " | ".join(_result_text(r) for r in rs)
+        ev = rs[0].as_dict() if len(rs) == 1 else [r.as_dict() for r in rs]
+        m = {**meta, "steps": ppo.steps, "wall_s": round(wall, 1), "eval": ev, "config": asdict(cfg)}
+        kit.save(ppo.net, out / "last", m, players)
+        rate = float(np.mean([r.win_rate for r in rs]))  # several counts: the mean of their win rates
+        if rate > best:
+            best = rate
+            kit.save(ppo.net, out / "best", m, players)
 
     next_eval = args.eval_every
     with (out / "train.log").open("a") as log:
@@ -1167,7 +1357,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         do_eval()
     progress.close()
     train_s = time.perf_counter() - t0
-    final_net = load_net(out / "best")
+    final_net = kit.load(out / "best")
     chosen = json.loads((out / "best.json").read_text())["card"]
     final = final_evaluation(final_net, args, cfg)
     card = {
@@ -1175,7 +1365,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         "chosen": f"the best of the run's evaluations against {args.eval_vs} ({args.eval_games} games each)",
         "final_evaluation": [r.as_dict() for r in final],
     }
-    save_agent(final_net, out / FINAL, card, players=cfg.players)
+    kit.save(final_net, out / FINAL, card, players)
     info = {
         "args": vars(args),
         "command": command,

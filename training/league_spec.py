@@ -159,9 +159,10 @@ class League:
     max_snapshots: int = 5
 
     @classmethod
-    def parse(cls, text: str | Iterable[str], max_snapshots: int = 5) -> League:
-        """``"self:0.6,snapshot:0.2,heuristic:0.1,greedy:0.05,mcts200:0.05"`` (self = the learner's share of seats)."""
-        entries = parse_entries(text)
+    def parse(cls, text: str | Iterable[str], max_snapshots: int = 5, agents: Iterable[str] | None = None) -> League:
+        """``"self:0.6,snapshot:0.2,heuristic:0.1,greedy:0.05,mcts200:0.05"`` (self = the learner's share of seats);
+        ``agents``: another game's agent names (:func:`parse_entries`)."""
+        entries = parse_entries(text, agents)
         total = sum(entries.values())
         share = entries.pop(SELF, 0.0)
         return cls(share / total, {k: v / total for k, v in entries.items()}, max_snapshots)

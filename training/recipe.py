@@ -53,10 +53,12 @@ class Recipe:
     """A named sequence of stages (see the module docstring)."""
 
     name: str
-    players: int
+    players: int | tuple[int, ...]
     about: str
     shipped: dict[str, Any]
     stages: list[Stage]
+    #: the game its stages train (``--game``; the one loop with the game's training kit)
+    game: str = "ohmygoods"
 
     @property
     def minutes(self) -> float:
@@ -100,7 +102,7 @@ def with_option(argv: list[str], flag: str, value: str | None) -> list[str]:
 
 
 #: the keys of a recipe file and of its stages (anything else is refused)
-RECIPE_KEYS: tuple[str, ...] = ("name", "players", "about", "shipped", "stages")
+RECIPE_KEYS: tuple[str, ...] = ("name", "players", "about", "shipped", "stages", "game")
 STAGE_KEYS: tuple[str, ...] = ("name", "about", "args", "init", "keep")
 #: a recipe's or a stage's name (a stage's is a folder of the run)
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -130,7 +132,7 @@ def _text(value: Any, what: str, where: str, pattern: re.Pattern[str] | None = N
     return value
 
 
-def _stage_options(s: Stage, players: int, where: str) -> None:
+def _stage_options(s: Stage, players: int | tuple[int, ...], where: str, game: str = "ohmygoods") -> None:
     """A stage's ``args`` are options of the loop (its parser) that pass its checks
     (:func:`ohmygoods_training.fast_ppo.check_options`: numbers, league, ``--eval-vs``, ``--bc-teacher``;
     no ``exec:`` or ``sb3:`` agent, which only the command line could allow), for ``players`` players."""
@@ -138,7 +140,7 @@ def _stage_options(s: Stage, players: int, where: str) -> None:
 
     from .fast_ppo import build_parser, check_options
 
-    parser = build_parser(PROG)
+    parser = build_parser(PROG, game)
     parser.allow_abbrev = False  # "--ou DIR" is not --out
 
     def refuse(message: str) -> None:
@@ -148,8 +150,11 @@ def _stage_options(s: Stage, players: int, where: str) -> None:
     if any(tok in ("-h", "--help") for tok in s.args):
         refuse("--help is not an option of a run")
     ns = parser.parse_args(s.args)
-    if ns.players != players:
+    counts = set(ns.players) if isinstance(ns.players, tuple) else {ns.players}
+    if counts != (set(players) if isinstance(players, tuple) else {players}):  # a count named twice: more games
         refuse(f"--players {ns.players}, the recipe is for {players} players")
+    if ns.game != game:
+        refuse(f"--game {ns.game}, the recipe is for {game}")
     named = [("--league entry", e.partition(":")[0].strip()) for e in ns.league.split(",") if e.strip()]
     named += [("--eval-vs", ns.eval_vs), ("--bc-teacher", ns.bc_teacher)]
     try:
@@ -166,9 +171,26 @@ def parse(data: Any, where: str = "recipe") -> Recipe:
     (:func:`_stage_options`). :class:`RecipeError` names the first problem."""
     data = _object(data, RECIPE_KEYS, ("name", "players", "stages"), "the recipe", where)
     name = _text(data["name"], "name", where, NAME)
+    game = _text(data.get("game", "ohmygoods"), "game", where, NAME)
+    try:
+        from .kits import kit_of
+
+        spec = kit_of(game).spec
+    except (ValueError, TypeError, KeyError, LookupError) as exc:
+        raise RecipeError(f"{where}: game {game!r}: {' '.join(str(exc).split())}"[:300]) from None
     players = data["players"]
-    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
-        raise RecipeError(f"{where}: players must be an int in 1..4, got {players!r}"[:300])
+    if isinstance(players, list) and players and all(isinstance(p, int) and not isinstance(p, bool) for p in players):
+        players = tuple(players) if len(players) > 1 else players[0]
+    counts = players if isinstance(players, tuple) else (players,)
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, (int, tuple))
+        or not all(spec.min_players <= p <= spec.max_players for p in counts)
+    ):
+        raise RecipeError(
+            f"{where}: players must be an int in {spec.min_players}..{spec.max_players}, got {players!r} "
+            f"(or a list of such counts; the game {spec.name})"[:300]
+        )
     about = _text(data.get("about", ""), "about", where)
     shipped = data.get("shipped", {})
     if not isinstance(shipped, dict):
@@ -204,9 +226,9 @@ def parse(data: Any, where: str = "recipe") -> Recipe:
                 )
         if s.name in seen:
             raise RecipeError(f"{where}: two stages named {s.name!r}")
-        _stage_options(s, players, where)
+        _stage_options(s, players, where, game)
         seen[s.name] = s
-    return Recipe(name, players, about, shipped, stages)
+    return Recipe(name, players, about, shipped, stages, game)
 
 
 def load(name: str) -> Recipe:
@@ -270,8 +292,11 @@ def run(
 ) -> Path:
     """Run every stage, then write the last stage's final network as ``OUT/final.json`` (its card: the
     stages' commands and ``command``, the one that ran the recipe); returns its path."""
-    from .fast_ppo import FINAL, load_net, parse_args, save_agent
+    from .fast_ppo import FINAL, parse_args
     from .fast_ppo import run as run_stage
+    from .kits import kit_of
+
+    kit = kit_of(recipe.game)
 
     out = Path(out)
     commands = []
@@ -283,7 +308,8 @@ def run(
     last = out / recipe.stages[-1].name / f"{FINAL}.json"
     card = json.loads(last.read_text())["card"]
     card.update(recipe=recipe.name, stages=commands, command=command or f"ohmygoods train --recipe {recipe.name}")
-    path = save_agent(load_net(last), out / FINAL, card, players=recipe.players)
+    one = recipe.players if isinstance(recipe.players, int) else None
+    path = kit.save(kit.load(last), out / FINAL, card, one)
     print(f"[recipe {recipe.name}] {path} (ppo:{path})", file=sys.stderr, flush=True)
     return path
 

@@ -8,6 +8,10 @@
 * ``ohmygoods train --recipe NAME`` replays the documented run that made the shipped agent NAME
   (:mod:`ohmygoods_training.recipe`); ``--minutes``, ``--threads``, ``--out``, ``--eval-games``,
   ``--final-games`` and ``--no-progress`` may go with it, nothing else.
+* ``ohmygoods train --game NAME --players N --minutes M --out DIR`` trains any other registered game with
+  the same loop and the same outputs (its training kit, :mod:`ohmygoods_training.kits`: an MLP for
+  *Artificium* and *Goofspiel*; ``--players 2,3,4`` trains several counts in one run), ``--plan`` and
+  a bare command print the plan; a game's recipes are named ``GAME-NAME`` (``artificium-ppo``).
 * ``ohmygoods train --algo maskable-ppo ...`` runs sb3-contrib MaskablePPO
   (:mod:`ohmygoods_training.train_ppo`, its own options: ``--algo maskable-ppo --help``).
 
@@ -279,6 +283,88 @@ def _recipe(name: str, rest: list[str], plan_only: bool, parser: argparse.Argume
     warm_engine()
     R.run(recipe, out, args.max_minutes, threads, overrides, command)
     return 0
+
+
+def game_plan(args: argparse.Namespace) -> str:
+    """What a run of the loop on another game (``--game``) will do, in a few lines."""
+    counts = args.players if isinstance(args.players, tuple) else (args.players,)
+    stop = f"after {args.max_minutes:g} minutes or " if args.max_minutes else "after "
+    return "\n".join(
+        [
+            "training plan:",
+            f"  masked PPO self-play (ohmygoods_training.fast_ppo), game {args.game}, player count(s) "
+            f"{', '.join(map(str, counts))}, reward {args.reward!r} + {args.margin_coef:g} x score margin, "
+            f"seed {args.seed}",
+            f"  network: {'from ' + args.init if args.init else f'new MLP, two layers of {args.hidden}'}",
+            f"  league: {args.league}",
+            *([f"  warm start: clone {args.bc_games:,} games of {args.bc_teacher} first"] if args.bc_games else []),
+            f"  stops {stop}{args.total_steps:,} learner decisions; evaluation every {args.eval_every:,} "
+            f"({args.eval_games} games per player count against {args.eval_vs})",
+            f"  output folder {args.out}/: final.json + final.safetensors (the best network; ppo:{args.out}/final.json "
+            f"with --game {args.game}), best/last checkpoints, eval.csv, train.log, run.json",
+            f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} "
+            "torch and numba thread(s) (--device, --threads)",
+        ]
+    )
+
+
+def game_main(argv: list[str], game: str) -> int:
+    """``ohmygoods train --game NAME`` for a game other than *Oh my Goods!*: the one loop with the game's kit,
+    the same contract (``--players``, ``--minutes``, ``--out DIR`` -> ``DIR/final.json``, a progress bar,
+    ``--recipe``, ``--plan``)."""
+    prog = f"ohmygoods train --game {game}"
+    plan_only = not argv or "--plan" in argv
+    front, rest = _front_game(argv)
+    if front.algo != "fast-ppo":
+        return _refuse(f"--game {game}: --algo {front.algo} trains Oh my Goods! only")
+    try:
+        from ohmygoods_training.fast_ppo import InputError, prepare, run
+        from ohmygoods_training.fast_ppo import build_parser as loop_parser
+    except ImportError as exc:
+        return _needs_extra(exc)
+    try:
+        parser = loop_parser(prog, game)
+    except InputError as exc:
+        return _refuse(str(exc))
+    parser.allow_abbrev = False
+    parser.set_defaults(eval_every=100_000, out=f"runs/train-{game}")
+    g = parser.add_argument_group("ohmygoods train")
+    g.add_argument("--recipe", default=None, help=f"replay a documented run: {game}-NAME (ohmygoods_training.recipe)")
+    g.add_argument("--algo", choices=ALGOS, default="fast-ppo", help="fast-ppo only for this game")
+    g.add_argument("--plan", action="store_true", help="print the plan only")
+    if front.recipe:
+        from ohmygoods_training import recipe as R
+
+        name = front.recipe  # the game's recipes are named GAME-NAME: --recipe ppo is artificium-ppo
+        name = f"{game}-{name}" if f"{game}-{name}" in R.names() else name
+        return _recipe(name, rest, plan_only, parser, " ".join([prog, *argv]))
+    args = parser.parse_args(["--game", game, *rest])
+    try:
+        prepare(args)
+    except InputError as exc:
+        return _refuse(str(exc))
+    print(game_plan(args), file=sys.stderr)
+    if plan_only:
+        print("\nnothing started (any option starts the run; --plan prints the plan only)", file=sys.stderr)
+        return 0
+    run(args, " ".join([prog, *argv]))
+    return 0
+
+
+def _front_game(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """``--algo``, ``--recipe`` and ``--plan`` of ``argv`` (another game), and ``argv`` without them."""
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    p.add_argument("--algo", choices=ALGOS, default="fast-ppo")
+    p.add_argument("--recipe", default=None)
+    front, _ = p.parse_known_args(argv)
+    rest: list[str] = []
+    it = iter(argv)
+    for tok in it:
+        if tok in ("--algo", "--recipe"):
+            next(it, None)
+        elif tok != "--plan" and not tok.startswith(("--algo=", "--recipe=")):
+            rest.append(tok)
+    return front, rest
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -547,9 +547,9 @@ class GameTools:
       ``"train"``) as ``"module:main"``, ``main(argv) -> int``; a command missing here is refused
       for the game (exit 2) by :func:`ohmygoods_env.apps.common.game_command`;
     * ``bench_rows(seconds)``: its rows of ``ohmygoods bench`` after the engine rows (``None``: none);
-    * ``training_loop``: the loop that trains its agents, ``"selfplay"`` (the framework's,
-      ``ohmygoods_training.selfplay``) or ``"fast_ppo"`` (*Oh my Goods!*'s own); ``ohmygoods bench --train``
-      times that one;
+    * ``training_kit``: what the one self-play loop (``ohmygoods_training.fast_ppo``) needs of the game beyond
+      its batch engine, a ``"module:object"`` of the training layer (``ohmygoods_training.kits.Kit``: network,
+      league agents, prior, shaping, evaluation, warm start); ``None``: the kit of any game (an MLP);
     * ``checkpoint_layout()``: the layout a checkpoint of the self-play loop records for this game
       (``None``: one observation block and one action range from the spec's sizes);
     * ``batch_engine``: its batch engine, a class satisfying :class:`ohmygoods_env.framework.batch.BatchEngine`
@@ -577,7 +577,7 @@ class GameTools:
     hello: Callable[..., dict] | None = None
     commands: Mapping[str, str] = field(default_factory=dict)
     bench_rows: str | Callable[[float], list] | None = None
-    training_loop: str = "selfplay"
+    training_kit: str | None = None
     checkpoint_layout: str | Callable[[], dict] | None = None
     batch_engine: str | Callable[..., Any] | None = None
     batch_policy: str | Callable[[Any], Callable[..., Any]] | None = None

@@ -124,12 +124,13 @@ def test_a_recipe_stage_with_a_reserved_seed_is_refused():
 
 def test_selfplay_training_and_snapshot_choice_refuse_a_reserved_seed(tmp_path, capsys):
     pytest.importorskip("torch")
+    from ohmygoods_training.fast_ppo import main as loop
     from ohmygoods_training.selfplay import main
 
     seed = str(RESERVED_SEEDS.start + 2)
     out = tmp_path / "run"
     train = ["--game", "artificium", "--players", "2", "--total-steps", "8", "--seed", seed, "--out", str(out)]
-    assert main(train) == 2
+    assert loop(train) == 2
     assert f"--seed {seed}" in _one_line(capsys) and not out.exists()
     ckpt = "agents/checkpoints/artificium/ppo.json"
     choose = ["--game", "artificium", "--evaluate", ckpt, "--players", "2", "--eval-games", "2", "--seed", seed]

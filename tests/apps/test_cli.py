@@ -120,7 +120,7 @@ def test_usage_errors_exit_2_with_a_message_before_any_work(argv, message, capsy
     [
         (["train", "--players", "5"], "--players"),
         (["train", "--lr", "fast"], "--lr"),
-        (["train", "--recipe", "nosuch"], "unknown recipe 'nosuch': expected one of ppo, ppo-3p, ppo-4p, ppo-solo"),
+        (["train", "--recipe", "nosuch"], "unknown recipe 'nosuch': expected one of artificium-ppo, ppo, ppo-3p"),
         (["train", "--recipe", "ppo", "--lr", "1e-3"], "--recipe ppo fixes the run's options; --lr cannot go with it"),
         (["train", "--algo", "maskable-ppo", "--net-arch", "abc"], "--net-arch: expected layer sizes"),
         (["train", "--algo", "nosuch"], "--algo"),

@@ -85,8 +85,9 @@ def test_each_shipped_game_names_its_tools_and_reading_them_is_cheap() -> None:
         spec = G.game_spec(name)
         assert spec.tools is not None and isinstance(G.game_tools(name), G.GameTools)
     omg, art = G.game_tools("ohmygoods"), G.game_tools("artificium")
-    assert omg.rules == ("omg2", "royal") and omg.search_agents == ("mcts",) and omg.training_loop == "fast_ppo"
-    assert art.rules == () and art.search_agents == () and art.training_loop == "selfplay"
+    assert omg.rules == ("omg2", "royal") and omg.search_agents == ("mcts",)
+    assert omg.training_kit == "ohmygoods_training.ohmygoods_kit:OhMyGoodsKit"  # the one loop's OMG parts
+    assert art.rules == () and art.search_agents == () and art.training_kit is None  # the kit of any game
     assert set(G.games_with("demo")) >= {"ohmygoods", "artificium"} and "artificium" not in G.games_with("play")
     assert callable(omg.load("warm")) and omg.load("checkpoints")()["ppo-3p"].name.endswith(".json")
     assert callable(art.load("checkpoint_layout")) and art.load("warm") is None

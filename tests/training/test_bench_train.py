@@ -55,7 +55,7 @@ def test_bench_train_says_where_the_time_goes_for_both_loops(capsys):
     fast = bench_fast(2, iters=2, env_steps=3, **tiny)
     _check_split(fast)
     assert fast["split"]["opponents"] > 0  # the random seats
-    art = bench_selfplay("artificium", 2, iters=2, env_steps=3, num_envs=8, n_steps=8, hidden=(16,))
+    art = bench_selfplay("artificium", 2, iters=2, env_steps=3, num_envs=8, n_steps=8, hidden=16)
     _check_split(art)
     assert art["split"]["prior"] == 0.0  # the framework loop has no prior
     for name, r in (("fast", fast), ("art", art)):

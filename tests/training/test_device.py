@@ -11,7 +11,7 @@ import json
 
 import pytest
 import torch
-from ohmygoods_training import fast_ppo, selfplay
+from ohmygoods_training import fast_ppo
 from ohmygoods_training.fast_ppo import FastPPO, InputError, PPOConfig, resolve_device, threads_arg, usable_cores
 
 pytestmark = pytest.mark.training
@@ -95,7 +95,10 @@ def test_train_with_device_cuda_and_no_cuda_exits_2_with_one_line_and_writes_not
 
         code = train.main(["--players", "2", "--total-steps", "100", "--device", "cuda", "--out", str(out)])
     else:
-        code = selfplay.main(["--players", "2", "--total-steps", "100", "--device", "cuda", "--out", str(out)])
+        from ohmygoods_env.apps import game_train
+
+        argv = ["--players", "2", "--total-steps", "100", "--device", "cuda", "--out", str(out)]
+        code = game_train.main(argv, game="artificium")  # ohmygoods train --game artificium: the same loop
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert len(err) == 1 and "--device cuda" in err[0] and "no CUDA device" in err[0]
@@ -112,7 +115,7 @@ def test_threads_auto_is_every_usable_core_and_a_count_is_at_least_one():
     assert args.threads == usable_cores() and args.device == "cpu"
     with pytest.raises(SystemExit):
         fast_ppo.parse_args(["--threads", "0"])
-    assert selfplay.build_parser().parse_args(["--threads", "auto"]).threads == usable_cores()
+    assert fast_ppo.parse_args(["--game", "artificium", "--threads", "auto"]).threads == usable_cores()
 
 
 def test_a_run_records_its_device_and_threads_and_saves_host_tensors(tmp_path):
@@ -131,14 +134,16 @@ def test_a_run_records_its_device_and_threads_and_saves_host_tensors(tmp_path):
     assert all(p.device.type == "cpu" for p in net.parameters())
 
 
-def test_selfplay_staged_path_gives_the_same_losses():
-    """The framework loop: the copying path of a GPU, run on the CPU, changes no number."""
+def test_artificium_staged_path_gives_the_same_losses():
+    """The one loop on Artificium (an MLP, two player counts): the copying path of a GPU, run on the CPU,
+    changes no number."""
 
     def run(staged: bool) -> list[dict[str, float]]:
-        cfg = selfplay.Config(players=(2,), num_envs=6, n_steps=12, hidden=(16,), minibatch=64, seed=0)
-        sp = selfplay.SelfPlay(cfg, device="cpu")
-        sp.staged = staged
-        return [sp.iterate() for _ in range(2)]
+        cfg = PPOConfig(game="artificium", players=(2, 3), num_envs=6, n_steps=12, hidden=16, minibatch=64, seed=0,
+                        league="self:0.5,snapshot:0.3,random:0.2", snapshot_every=100)  # fmt: skip
+        ppo = FastPPO(cfg, device="cpu")
+        ppo.rollout.staged = staged
+        return [ppo.iterate() for _ in range(2)]
 
     plain, staged = run(False), run(True)
     for a, b in zip(plain, staged, strict=True):

@@ -26,7 +26,7 @@ from ohmygoods_env.policy import info_state_of  # noqa: E402
 FAST_PATH = (
     "import sys; "
     "import ohmygoods_training.fast_ppo as F, ohmygoods_training.stats, ohmygoods_training.imitation, "
-    "ohmygoods_training.league_spec, ohmygoods_training.convert, ohmygoods_training.selfplay, "
+    "ohmygoods_training.league_spec, ohmygoods_training.convert, ohmygoods_training.selfplay, ohmygoods_training.kits, "
     "ohmygoods_env.apps.train as T; "
     "F.build_parser(); F.League.parse(F.PPOConfig.league); "
     "print(sorted(m for m in sys.modules if m.split('.')[0] in ('stable_baselines3', 'sb3_contrib')))"
@@ -97,16 +97,16 @@ def test_both_loops_clone_with_one_loop(monkeypatch) -> None:
 
 
 def test_the_self_play_loop_of_any_game_clones_with_the_same_loop(monkeypatch) -> None:
-    """training/selfplay.py (any framework game) warm-starts through imitation.clone too."""
-    from ohmygoods_training import selfplay
+    """Any other game's training kit (training/kits.py: the MLP) warm-starts through imitation.clone too."""
+    from ohmygoods_training import kits
 
     from ohmygoods_env.artificium import layout as AL
 
     calls: list[int] = []
     real = imitation.clone
-    monkeypatch.setattr(selfplay, "clone", lambda *a, **k: calls.append(1) or real(*a, **k))
-    data = selfplay.collect_teacher("artificium", "greedy", (2,), decisions=40, num_envs=2, seed=1)
-    st = selfplay.behaviour_clone(selfplay.ActorCritic(AL.OBS_DIM, AL.N_ACTIONS, (16,)), data, epochs=1)
+    monkeypatch.setattr(imitation, "clone", lambda *a, **k: calls.append(1) or real(*a, **k))
+    data = kits.collect_teacher("artificium", "greedy", (2,), decisions=40, num_envs=2, seed=1)
+    st = kits.behaviour_clone(kits.ActorCritic(AL.OBS_DIM, AL.N_ACTIONS, (16,)), data, epochs=1)
     assert calls == [1] and 0.0 <= st["accuracy"] <= 1.0
 
 

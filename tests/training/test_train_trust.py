@@ -102,7 +102,11 @@ def test_an_init_checkpoint_cannot_be_a_pickle(tmp_path, capsys):
 
 @pytest.mark.parametrize("flag", ["--league", "--eval-vs", "--bc-teacher"])
 def test_the_self_play_loop_starts_no_program_from_its_options(tmp_path, capsys, flag):
-    from ohmygoods_training.selfplay import main
+    from functools import partial
+
+    from ohmygoods_env.apps.game_train import main as game_train
+
+    main = partial(game_train, game="artificium")  # ohmygoods train --game artificium: the one loop
 
     marker, out = tmp_path / "marker", tmp_path / "run"
     spec = _exec(marker)
