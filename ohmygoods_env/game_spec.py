@@ -9,10 +9,17 @@ the engine game itself. Importing this module registers :data:`OHMYGOODS` (impor
 Simultaneous choices: the engine asks the simultaneous choices of phases I and II (R4.1,
 R5.2-R5.5) one seat at a time, each seat taking several decisions in a row, so through this
 interface ``pending_players()`` is always the one seat the engine asks,
-``(current_player,)``. The generic front ends therefore play *Oh my Goods!* one seat per
-step (observations still hide every undisclosed choice). Its own parallel env,
-:mod:`ohmygoods_env.envs.parallel`, is the one where every seat of a simultaneous phase acts
-in the same step.
+``(current_player,)``. The spec declares those phases (``simultaneous``: a
+:class:`~ohmygoods_env.envs.simultaneous.PhaseChoice`), so the framework's parallel env acts
+every seat of a phase in the same step; the AEC env asks them one seat at a time (observations
+still hide every undisclosed choice).
+
+Envs: the spec's :data:`ENV_HOOKS` (:class:`~ohmygoods_env.framework.env_hooks.EnvHooks`) give
+the framework's PettingZoo envs this game's infos (``decision``, ``score``, ``leftover_coins``,
+``winner``), its privileged ``state()`` / ``state_space``, the picture render modes (``rgb_array``,
+``svg``), the fused observe-with-mask kernel and the engine's own action checks and error
+wording; :mod:`ohmygoods_env.envs` names those envs with the game's argument spelling
+(``raw_env``, ``env``, ``parallel_env``).
 
 ``determinize(player, seed)`` redacts the state to ``player``'s information state and
 samples a full state from it (:mod:`ohmygoods_env.infostate`); ``info_state(player)`` is the
@@ -32,15 +39,19 @@ from typing import Any
 
 import numpy as np
 
-from . import engine
+from . import core, engine
 from . import layout as L
 from .engine import REWARD_MODES, Game, GameRecord
 from .framework.agents import register_agent
+from .framework.env_hooks import EnvHooks
 from .framework.game import GameSpec, JointStepMixin, check_player, register_game
 from .infostate import determinize as _determinize
 from .infostate import redact
 
-__all__ = ["OHMYGOODS", "OhMyGoodsModel"]
+__all__ = ["ENV_HOOKS", "INFO_KEYS", "OHMYGOODS", "OhMyGoodsModel"]
+
+
+_F_CUR, _F_DEC, _D_OVER = L.F_CUR, L.F_DEC, L.D_OVER
 
 
 def _seed_word(seed: int) -> int:
@@ -60,6 +71,9 @@ class OhMyGoodsModel(JointStepMixin):
             raise TypeError(f"game must be an ohmygoods_env.engine.Game, got {type(game).__name__}")
         self.game = game
         self.num_players = game.num_players
+        # the engine game's own bound ``step`` (it checks the action and raises the framework's errors):
+        # one Python call less per env step than the method below, which documents it
+        self.step = game.step
 
     @classmethod
     def new(cls, num_players: int = 2, seed: int | None = None, **options: Any) -> OhMyGoodsModel:
@@ -68,11 +82,11 @@ class OhMyGoodsModel(JointStepMixin):
 
     @property
     def current_player(self) -> int:
-        return self.game.current_player
+        return self.game.state.item(_F_CUR)  # read off the row directly: the envs ask it every step
 
     @property
     def done(self) -> bool:
-        return self.game.done
+        return self.game.state.item(_F_DEC) == _D_OVER
 
     @property
     def seed(self) -> int:
@@ -168,6 +182,88 @@ def _new_game(num_players: int, seed: int | None = None, **options: Any) -> OhMy
     return OhMyGoodsModel.new(num_players, seed=seed, **options)
 
 
+# ===================================================================== what its PettingZoo envs show
+
+#: The keys of every agent's info dict, at every step (values are ints).
+INFO_KEYS: tuple[str, ...] = ("decision", "score", "leftover_coins", "winner")
+
+
+def _seat_info(model: OhMyGoodsModel, player: int, acting: bool, choice: Any = None) -> dict[str, int]:
+    """Seat ``player``'s info (:data:`INFO_KEYS`): the pending decision id (``layout.D_*``) of a seat to
+    act, -1 for the others, ``D_OVER`` for everyone at the end; ``score``, ``leftover_coins`` and
+    ``winner`` (0/1) 0 until the end, then the final values. In a simultaneous phase a seat's
+    decision is the one on its own line (``choice``)."""
+    g = model.game
+    dec = g.state.item(_F_DEC)
+    if dec == _D_OVER:
+        score, leftover = g.scores()[player]
+        won = int(player in g.winners())
+        return {"decision": dec, "score": int(score), "leftover_coins": int(leftover), "winner": won}
+    if not acting:
+        return {"decision": -1, "score": 0, "leftover_coins": 0, "winner": 0}
+    if choice is not None:
+        dec = choice.decision(player)
+    return {"decision": dec, "score": 0, "leftover_coins": 0, "winner": 0}
+
+
+def _decision_name(model: OhMyGoodsModel, player: int, choice: Any = None) -> str:
+    """The name of the decision ``player`` faces: its own line's in a simultaneous phase, else the game's."""
+    if choice is not None and player in choice.order:
+        return L.DECISION_NAMES[choice.decision(player)]
+    return model.game.decision_name
+
+
+def _observe_with_mask(model: OhMyGoodsModel, player: int, obs: np.ndarray, mask: np.ndarray) -> None:
+    """One kernel call writes ``player``'s observation and mask (all 0 unless the seat is to act)."""
+    g = model.game
+    cards = g.cards
+    core.observe_with_mask(g.state, cards.buildings, cards.assistants, player, obs, mask)
+
+
+def _state(model: OhMyGoodsModel) -> np.ndarray:
+    """The **privileged** global state (:func:`ohmygoods_env.spaces.global_state`): critics only."""
+    from .spaces import global_state
+
+    g = model.game
+    return global_state(g.state[None], g.observe(0)[None])[0]
+
+
+def _state_space(model: OhMyGoodsModel) -> Any:
+    from .spaces import state_space
+
+    return state_space(model.game.cards, model.game.rules)
+
+
+def _render_picture(model: OhMyGoodsModel, mode: str) -> Any:
+    """``"rgb_array"``: ``uint8[H, W, 3]`` (:func:`~ohmygoods_env.picture.render_image`, needs cairosvg);
+    ``"svg"``: the SVG text (:func:`~ohmygoods_env.picture.render_svg`)."""
+    from . import picture
+
+    return picture.render_image(model.game) if mode == "rgb_array" else picture.render_svg(model.game)
+
+
+def _deal_options(model: OhMyGoodsModel) -> dict[str, Any]:
+    """Every reset deals with the card set of the env's first game (loading the tables again costs ~0.2 ms)."""
+    return {"cards": model.game.cards}
+
+
+ENV_HOOKS = EnvHooks(
+    info=_seat_info,
+    info_keys=INFO_KEYS,
+    idle_info={"decision": -1, "score": 0, "leftover_coins": 0, "winner": 0},
+    state=_state,
+    state_space=_state_space,
+    render_modes=("rgb_array", "svg"),
+    render=_render_picture,
+    render_fps=2,
+    observe_with_mask=_observe_with_mask,
+    checks_actions=True,  # Game.step checks and raises IllegalActionError naming action, player and decision
+    decision_name=_decision_name,
+    wait_label="A_WAIT",
+    deal_options=_deal_options,
+)
+
+
 OHMYGOODS = register_game(
     GameSpec(
         name="ohmygoods",
@@ -188,6 +284,7 @@ OHMYGOODS = register_game(
         web="ohmygoods_env.apps.web_ohmygoods:OhMyGoodsWeb",  # its browser page (imported by the web shell only)
         agent_entry_points=("ohmygoods.agents",),  # the older group of this game's agents, still read
         tools="ohmygoods_env.game_tools:TOOLS",  # what the shared commands need (imported on use)
+        env_hooks=ENV_HOOKS,  # its infos, state(), pictures, fused observe and engine errors in the PettingZoo envs
     )
 )
 register_agent(OHMYGOODS.name, "random", _random_agent, "uniformly random legal action (the engine's RNG words)")

@@ -1,4 +1,5 @@
-"""The observation and action spaces every env uses: :func:`observation_space`, :func:`action_space`.
+"""The observation and action spaces every env uses: :func:`observation_space`, :func:`action_space`,
+and the privileged global state of the PettingZoo envs (:func:`global_state`, :func:`state_space`).
 
 The observation's blocks and features are declared once in :mod:`ohmygoods_env.layout`,
 each with its scale and the name of its bound. This module turns the bound names into the
@@ -31,12 +32,16 @@ from .cards import (
 from .rules import RuleSet
 
 __all__ = [
+    "N_PLACES",
+    "STATE_DIM",
     "action_space",
     "bound_values",
     "feature_table",
+    "global_state",
     "observation_high",
     "observation_space",
     "observation_table",
+    "state_space",
 ]
 
 
@@ -119,3 +124,47 @@ def feature_table(table: tuple[tuple[str, int, int, float, str], ...]) -> str:
         ids = f"{off}..{off + n - 1}" if n > 1 else f"{off}"
         lines.append(f"| {ids} | {n} | {_scaled(name, scale)} |")
     return "\n".join(lines)
+
+
+# ===================================================================== the privileged global state
+
+#: Card places in the global state: deck, discard, market rows 1 and 2, escrow, empty-deck
+#: discards, then hand, set-aside, built and goods for each of ``MAX_PLAYERS`` seats.
+N_PLACES = L.L_GOODS + L.MAX_PLAYERS
+#: Length of :func:`global_state`: seat 0's observation, each deck card's true place
+#: (one-hot over ``N_PLACES``), each seat's phase-I choice (1 discard) and staff per slot / 3.
+STATE_DIM = L.OBS_DIM + L.N_CARDS * N_PLACES + L.MAX_PLAYERS + L.MAX_PLAYERS * L.MAX_SLOTS
+
+
+def global_state(states: np.ndarray, obs_seat0: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The **privileged** global state (float32[N, STATE_DIM]) of ``N`` games, for centralised critics.
+
+    ``states`` is ``int32[N, STATE_LEN]`` (engine rows), ``obs_seat0`` their observations
+    from seat 0 (``float32[N, OBS_DIM]``). Layout: ``obs_seat0`` | per deck card a one-hot of
+    its true place (:data:`N_PLACES`) | per seat the phase-I choice | per seat x slot the
+    staff code / 3. It holds every hand, set-aside card and the deck's contents: never feed
+    it to a policy.
+    """
+    states = np.asarray(states)
+    n = states.shape[0]
+    if out is None:
+        out = np.empty((n, STATE_DIM), np.float32)
+    out[:, : L.OBS_DIM] = obs_seat0
+    loc = states[:, L.F_LOC : L.F_LOC + L.N_CARDS].astype(np.int64)
+    place = np.where(loc < L.L_GOODS, loc, L.L_GOODS + (loc - L.L_GOODS) // L.MAX_SLOTS)
+    o = L.OBS_DIM
+    onehot = out[:, o : o + L.N_CARDS * N_PLACES].reshape(n, L.N_CARDS, N_PLACES)
+    onehot[:] = 0.0
+    np.put_along_axis(onehot, place[:, :, None], 1.0, axis=2)
+    o += L.N_CARDS * N_PLACES
+    out[:, o : o + L.MAX_PLAYERS] = states[:, L.F_P1 : L.F_P1 + L.MAX_PLAYERS]
+    o += L.MAX_PLAYERS
+    out[:, o:] = states[:, L.F_STAFF : L.F_STAFF + L.MAX_PLAYERS * L.MAX_SLOTS] / 3.0
+    return out
+
+
+def state_space(cards: CardSet | None = None, rules: RuleSet | None = None) -> gymnasium.spaces.Box:
+    """The space of :func:`global_state` rows (privileged: for critics only)."""
+    high = np.ones(STATE_DIM, np.float32)
+    high[: L.OBS_DIM] = observation_high(cards, rules)
+    return gymnasium.spaces.Box(0.0, high, (STATE_DIM,), np.float32)

@@ -13,7 +13,10 @@ PettingZoo ids (PettingZoo >= 1.27 keeps its own registries, ``pettingzoo.aec_re
 and older ids fail with a message that names the current one.
 
 Modules: each adapter is a thin file over the engine and imports no other adapter
-(``tests/envs/test_adapter_imports.py``):
+(``tests/envs/test_adapter_imports.py``); the PettingZoo AEC and parallel envs are the
+framework's (:class:`~ohmygoods_env.framework.envs.aec.GameAECEnv`,
+:class:`~ohmygoods_env.framework.envs.parallel.GameParallelEnv` over the spec ``"ohmygoods"`` and
+its env hooks), :mod:`.pettingzoo_env` and :mod:`.parallel` only spell the game's arguments:
 
 =====================  ============================================================================
 adapters               :mod:`.pettingzoo_env` (AEC), :mod:`.parallel`, :mod:`.gym_env`, :mod:`.vector`,
@@ -22,7 +25,8 @@ shared                 :mod:`.common` (action ids, spaces, infos, global state, 
                        PettingZoo envs' common part), :mod:`.learner` (:class:`LearnerConfig`,
                        :class:`LearnerGames`: the single-learner core of the Gymnasium, vector and SB3
                        envs and the training league), :mod:`.sb3_base` (SB3 ``VecEnv`` plumbing),
-                       :mod:`.simultaneous` (the parallel env's simultaneous phases)
+                       :mod:`.simultaneous` (the spec's simultaneous phases, which the parallel
+                       env plays)
 built on adapters      :mod:`.benchmarl_task` (a BenchMARL task over the parallel env)
 =====================  ============================================================================
 

@@ -3,7 +3,10 @@
 The rules have all players choose at the same time in phase I (keep or discard the hand,
 R4.1) and phase II (move assistants and pay for them, place the worker, set a card aside,
 R5.2-R5.5). The engine asks those choices one seat at a time; this module turns them back
-into simultaneous ones for :class:`~ohmygoods_env.envs.parallel.OhMyGoodsParallelEnv`:
+into simultaneous ones: the spec declares them (``GameSpec.simultaneous``, :func:`simultaneous_choice`,
+a :class:`PhaseChoice`) and the framework's parallel env
+(:class:`~ohmygoods_env.framework.envs.parallel.GameParallelEnv`, which
+:class:`~ohmygoods_env.envs.parallel.OhMyGoodsParallelEnv` is) plays them:
 
 * When the game reaches phase I or phase II with a decision pending, a
   :class:`SimultaneousPhase` starts. Every seat still to choose in it gets a
@@ -162,6 +165,10 @@ class PhaseChoice:
     def legal_mask(self, player: int) -> np.ndarray:
         line = self.phase.lines.get(player)
         return line.mask() if line is not None else np.zeros(L.N_ACTIONS, np.int8)
+
+    def decision(self, player: int) -> int:
+        """The decision (``layout.D_*``) on ``player``'s own line (the env hooks' infos and error words)."""
+        return int(self.phase.lines[player].row[L.F_DEC])
 
     def observe(self, player: int) -> np.ndarray:
         line = self.phase.lines.get(player)

@@ -415,7 +415,11 @@ class GameSpec:
     * ``tools``: the game's :class:`GameTools` (what the shared commands need of it: commands, rule
       sets, search agents, leaderboard place, ...), or ``"module:OBJECT"`` of it, imported on first
       use by :func:`game_tools` so importing a spec stays cheap; ``None``: the defaults (a game on
-      the framework alone).
+      the framework alone);
+    * ``env_hooks``: what its PettingZoo envs show beyond the generic ones, an
+      :class:`~ohmygoods_env.framework.env_hooks.EnvHooks` (infos, privileged ``state()``, picture
+      render modes, a fused observe-with-mask kernel, its own action checks and error wording);
+      ``None``: the generic envs.
     """
 
     name: str
@@ -438,6 +442,7 @@ class GameSpec:
     agent_entry_points: tuple[str, ...] = ()
     protocol: str | None = None
     tools: str | GameTools | None = None
+    env_hooks: Any = None
 
     def check_num_players(self, num_players: object) -> int:
         """``num_players`` as an int in ``[min_players, max_players]`` (``TypeError`` / ``ValueError``)."""
@@ -454,7 +459,9 @@ class GameSpec:
     def check_reward_mode(self, mode: object) -> str:
         """``mode`` if it is one of :attr:`reward_modes`, else ``ValueError``."""
         if mode not in self.reward_modes:
-            raise ValueError(f"reward mode must be one of {list(self.reward_modes)} for {self.title}, got {mode!r}")
+            raise ValueError(
+                f"reward must be one of {list(self.reward_modes)}, got {mode!r} (the reward modes of {self.title})"
+            )
         return str(mode)
 
     def make(self, num_players: int, seed: int | None = None, **options: Any) -> ForwardModel:

@@ -9,17 +9,25 @@
   spec's ``obs_bounds``. The mask of an agent that is not to act is all zeros.
 * Rewards: 0 during the game; at the end every agent receives its final reward
   (``reward``: one of the spec's reward modes) and is terminated, then steps ``None``.
-* Infos: numbers only, same keys for every agent: ``to_act`` (1 for the agent to act) and
-  ``winner`` (1 for the winners at the end).
+* Infos: numbers only, same keys for every agent at every step: the spec's ``info`` hook
+  (:class:`~ohmygoods_env.framework.env_hooks.EnvHooks`), by default ``to_act`` (1 for the agent
+  to act) and ``winner`` (1 for the winners at the end). Mid-game a step gives new dicts only to
+  the seat that acted and the seat to act (an info handed out earlier keeps its values); reset
+  and the end rebuild all.
 * Errors: a wrong type ``TypeError``, an out-of-range id ``ValueError``, an illegal action
-  :class:`~ohmygoods_env.framework.game.IllegalActionError` (a ``ValueError``; checked here
-  against the mask, so every game raises the framework's error), naming the agent; the game
-  and the env are unchanged.
+  :class:`~ohmygoods_env.framework.game.IllegalActionError` (a ``ValueError``), naming the agent
+  (and the decision, where the spec names decisions); the game and the env are unchanged. The
+  env checks the action against the mask, unless the spec says the model checks its actions
+  itself (``EnvHooks.checks_actions``): then the model's own words reach the user.
 * Seeds: ``reset(seed=s)`` deals ``new_game(seed=s)`` and re-seeds the env's RNG with ``s``;
-  ``reset()`` deals the game of the next seed that RNG draws.
+  ``reset()`` deals the game of the next seed that RNG draws (``seed_used``: the seed dealt).
+* What a spec's hooks add: a privileged ``state()`` / ``state_space``, picture render modes,
+  a fused observe-with-mask kernel (:mod:`ohmygoods_env.framework.env_hooks`).
 
-:func:`aec_env` wraps :class:`GameAECEnv` in PettingZoo's ``OrderEnforcingWrapper`` only
-(the env checks its own actions).
+:func:`aec_env` wraps :class:`GameAECEnv` in :class:`OrderEnforcing` only (the env checks its
+own actions): PettingZoo's ``TerminateIllegalWrapper`` would silently turn an illegal move
+into a loss, and ``AssertOutOfBoundsWrapper`` would turn a bad action's ``TypeError`` /
+``ValueError`` into a bare ``AssertionError``.
 """
 
 from __future__ import annotations
@@ -29,18 +37,21 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
+from ..env_hooks import generic_info
 from ..game import GameSpec, IllegalActionError, check_action, illegal_message
 from .common import (
     SeatedEnvMixin,
     aec_dead_step,
     aec_reset_bookkeeping,
-    next_game_seed,
     seat_infos,
     seat_of,
 )
 
-__all__ = ["GameAECEnv", "aec_env"]
+__all__ = ["GameAECEnv", "OrderEnforcing", "aec_env"]
+
+_F32, _I8 = np.float32, np.int8
 
 
 class GameAECEnv(SeatedEnvMixin, AECEnv):
@@ -59,53 +70,133 @@ class GameAECEnv(SeatedEnvMixin, AECEnv):
         super().__init__()
         self._setup_game(game, num_players, reward, render_mode, options)
         self._setup_agents(self._model.num_actions)
+        hooks = self._hooks
+        self._fused = hooks.observe_with_mask
+        self._checks = hooks.checks_actions
+        self._obs_size, self._num_actions = self._model.obs_size, self._model.num_actions
+        #: mid-game infos: the acting seat's from the hook, an idle seat's a copy of ``idle_info`` where declared
+        self._acting_info = hooks.info or generic_info
+        self._idle_info = hooks.idle_info if hooks.info is not None else {"to_act": 0, "winner": 0}
 
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        game_seed, self._rng = next_game_seed(seed, self._rng)
-        self._model = self.setup.new_game(game_seed)
+        self._new_game(seed)
         aec_reset_bookkeeping(self)
-        self._sync()
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        p = seat_of(agent, self.agent_name_mapping, self.possible_agents)
-        m = self._model
-        mask = m.legal_mask(p) if p == m.current_player else np.zeros(m.num_actions, np.int8)
-        return {"observation": m.observe(p), "action_mask": mask.astype(np.int8)}
-
-    def step(self, action: int | None) -> None:
-        if aec_dead_step(self, action):
-            return
-        agent = self.agent_selection
-        m = self._model
-        try:
-            a = check_action(action, m.num_actions)
-        except (TypeError, ValueError) as exc:
-            raise type(exc)(f"{exc} ({agent})") from None
-        if not m.legal_mask(m.current_player)[a]:  # the framework's error, whatever the game raises
-            raise IllegalActionError(f"{illegal_message(m, m.current_player, a)} ({agent})")
-        m.step(a)
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if self._model.done:
-            final = self._model.rewards(self.setup.reward)
-            for a in self.agents:
-                self.rewards[a] = float(final[self.agent_name_mapping[a]])
-            self.terminations = dict.fromkeys(self.agents, True)
-        self._sync()
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-    # ------------------------------------------------------------------ helpers
-    def _sync(self) -> None:
         m = self._model
         cur = m.current_player
         if cur >= 0:
             self.agent_selection = self.possible_agents[cur]
-        self.infos = seat_infos(m, self.agents, self.agent_name_mapping, (cur,) if cur >= 0 else ())
+        self._set_infos()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        try:
+            p = self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            p = seat_of(agent, self.agent_name_mapping, self.possible_agents)  # raises, naming the agents
+        m = self._model
+        fused = self._fused
+        if fused is not None:  # one kernel call writes both; the mask is all 0 unless ``p`` is to act
+            obs = np.empty(self._obs_size, _F32)
+            mask = np.empty(self._num_actions, _I8)
+            fused(m, p, obs, mask)
+            return {"observation": obs, "action_mask": mask}
+        mask = m.legal_mask(p) if p == m.current_player else np.zeros(m.num_actions, np.int8)
+        return {"observation": m.observe(p), "action_mask": mask.astype(np.int8)}
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """Observation, cumulative reward, terminated, truncated and info of ``agent_selection``."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection if self.agents else None
+        if agent is None or self.terminations[agent] or self.truncations[agent]:
+            aec_dead_step(self, action)  # PettingZoo's warning, or its dead step
+            return
+        m = self._model
+        if self._checks:  # the model checks the action itself, in its own words; nothing changes on error
+            try:
+                m.step(action)
+            except IllegalActionError:
+                raise
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{exc} ({self._where(agent, m.current_player)})") from None
+        else:
+            cur = m.current_player
+            try:
+                a = check_action(action, m.num_actions)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{exc} ({self._where(agent, cur)})") from None
+            if not m.legal_mask(cur)[a]:  # the framework's error, whatever the game raises
+                raise IllegalActionError(f"{illegal_message(m, cur, a)} ({self._where(agent, cur)})")
+            m.step(a)
+        cur = m.current_player
+        if cur < 0:  # the game is over (a model asks nobody only then)
+            if not m.done:
+                raise RuntimeError(f"{self.setup.spec.title}: the model asks no player but the game is not over")
+            self._cumulative_rewards[agent] = 0.0
+            self._clear_rewards()
+            final = m.rewards(self.setup.reward)
+            mapping = self.agent_name_mapping
+            for a in self.agents:
+                self.rewards[a] = float(final[mapping[a]])
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._set_infos()
+            self._accumulate_rewards()
+        else:
+            # Mid-game every reward and cumulative reward is 0 (rewards come only at the end), so
+            # the PettingZoo clear/accumulate bookkeeping has nothing to do. Only two infos can
+            # change (EnvHooks.info): the seat that acted and the seat to act; each gets a new
+            # dict, so an info handed out earlier keeps its values.
+            nxt = self.possible_agents[cur]
+            infos = self.infos
+            info = self._acting_info
+            if nxt != agent:
+                idle = self._idle_info
+                infos[agent] = idle.copy() if idle is not None else info(m, self.agent_name_mapping[agent], False, None)
+            infos[nxt] = info(m, cur, True, None)
+            self.agent_selection = nxt
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------------ helpers
+    def _set_infos(self) -> None:
+        m = self._model
+        cur = m.current_player
+        self.infos = seat_infos(m, self.agents, self.agent_name_mapping, (cur,) if cur >= 0 else (), self._info)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with direct ``last`` and ``step``.
+
+    The stock wrapper runs ``AECEnv.last`` on itself, so each of its five attribute reads
+    goes through two ``__getattr__`` hops; here ``last`` checks the order once and asks the
+    wrapped env. Same checks, same errors and warnings: before ``reset`` the stock paths
+    run (and raise), and a step with no agents left takes the stock path (a warning).
+    """
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)  # as the stock wrapper prints itself: the env's name
 
 
 def aec_env(game: str | GameSpec, **kwargs: Any) -> AECEnv:
-    """:class:`GameAECEnv` in PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(GameAECEnv(game, **kwargs))
+    """:class:`GameAECEnv` in :class:`OrderEnforcing` (see the module docstring for why no other wrappers)."""
+    return OrderEnforcing(GameAECEnv(game, **kwargs))

@@ -9,7 +9,8 @@ bounds. The adapters do not import each other; they import this module.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import gymnasium
@@ -18,7 +19,8 @@ from gymnasium import spaces
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..checks import check_finite, optional_seed
-from ..game import ForwardModel, GameSpec, check_action, resolve_game
+from ..env_hooks import NO_HOOKS, EnvHooks
+from ..game import ForwardModel, GameSpec, check_action, game_tools, resolve_game
 
 __all__ = [
     "SEED_BOUND",
@@ -79,7 +81,18 @@ class GameSetup:
         return spaces.Box(lo, hi, (n,), np.float32)
 
     def env_name(self) -> str:
-        return f"{self.spec.name}_v{self.spec.version}"
+        """``{name}_v{version}``: the name is the game tools' ``env_name`` (``oh_my_goods``), else the spec's."""
+        return f"{game_tools(self.spec).env_name or self.spec.name}_v{self.spec.version}"
+
+    @property
+    def hooks(self) -> EnvHooks:
+        """The spec's :class:`~ohmygoods_env.framework.env_hooks.EnvHooks` (the generic ones when it declares none)."""
+        hooks = self.spec.env_hooks
+        if hooks is None:
+            return NO_HOOKS
+        if not isinstance(hooks, EnvHooks):
+            raise TypeError(f"{self.spec.name}: env_hooks must be an EnvHooks, got {type(hooks).__name__}")
+        return hooks
 
 
 def agent_names_of(num_players: int) -> list[str]:
@@ -128,11 +141,19 @@ def penalty_rewards(num_players: int, offenders: list[int], penalty: float) -> n
 
 
 def seat_infos(
-    model: ForwardModel, agents: list[str], mapping: dict[str, int], acting: tuple[int, ...]
+    model: ForwardModel,
+    agents: list[str],
+    mapping: dict[str, int],
+    acting: tuple[int, ...],
+    info: Callable[..., dict[str, int]] | None = None,
+    choice: Any = None,
 ) -> dict[str, dict[str, int]]:
-    """Every agent's info, numbers only and the same keys: ``to_act`` (in ``acting``), ``winner`` (at the end)."""
-    winners = set(model.winners()) if model.done else set()
-    return {a: {"to_act": int(mapping[a] in acting), "winner": int(mapping[a] in winners)} for a in agents}
+    """Every agent's info from the spec's ``info`` hook (numbers only, the same keys); without one the
+    generic ``to_act`` (in ``acting``) and ``winner`` (at the end)."""
+    if info is None:
+        winners = set(model.winners()) if model.done else set()
+        return {a: {"to_act": int(mapping[a] in acting), "winner": int(mapping[a] in winners)} for a in agents}
+    return {a: info(model, mapping[a], mapping[a] in acting, choice) for a in agents}
 
 
 def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
@@ -155,13 +176,15 @@ def show_text(text: str, render_mode: str) -> str | None:
     return None
 
 
-def render_view(
-    setup: GameSetup, model: ForwardModel, render_mode: str | None, player: int | None = None
-) -> str | None:
-    """The game's text view (``render_text``): returned for ``"ansi"``, printed for ``"human"``."""
+def render_view(setup: GameSetup, model: ForwardModel, render_mode: str | None, player: int | None = None) -> Any:
+    """The game's text view (``render_text``): returned for ``"ansi"``, printed for ``"human"``; a render
+    mode of the spec's hooks (``EnvHooks.render_modes``, a picture) is the hook's ``render``."""
     if render_mode is None:
         warn_no_render_mode()
         return None
+    hooks = setup.hooks
+    if render_mode in hooks.render_modes:
+        return hooks.render(model, render_mode)  # type: ignore[misc]
     return show_text(setup.spec.render_text(model, player), render_mode)
 
 
@@ -244,10 +267,35 @@ class SeatedEnvMixin:
         self, game: str | GameSpec, num_players: int, reward: str, render_mode: str | None, options: dict[str, Any]
     ) -> None:
         self.setup = GameSetup(game, num_players, reward, options)
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.metadata = {**self.metadata, "name": self.setup.env_name()}
+        hooks = self._hooks = self.setup.hooks
+        meta = {**self.metadata, "name": self.setup.env_name()}
+        extra = [m for m in hooks.render_modes if m not in meta["render_modes"]]
+        meta["render_modes"] = [*meta["render_modes"], *extra]
+        if hooks.render_fps is not None:
+            meta["render_fps"] = hooks.render_fps
+        self.metadata = meta
+        self.render_mode = check_render_mode(render_mode, meta["render_modes"])
         self._model = self.setup.new_game(0)  # bad options fail here, not at reset
+        if hooks.deal_options is not None:  # what every later deal reuses from the first (EnvHooks)
+            self.setup = replace(self.setup, options={**options, **hooks.deal_options(self._model)})
         self._rng = np.random.default_rng()
+        self._seed_used: int | None = None
+        #: the spec's info hook (None: the generic to_act / winner)
+        self._info = hooks.info
+        if hooks.state_space is not None:
+            #: the space of the privileged ``state()`` (only for a game whose spec declares one)
+            self.state_space = hooks.state_space(self._model)
+
+    def _new_game(self, seed: object) -> None:
+        """Deal the game of a ``reset``: from ``seed`` (re-seeding the env's RNG), else the RNG's next seed."""
+        game_seed, self._rng = next_game_seed(seed, self._rng)
+        self._model = self.setup.new_game(game_seed)
+        self._seed_used = game_seed
+
+    def _where(self, agent: str, player: int, choice: Any = None) -> str:
+        """How an error names the agent: ``agent`` and, where the spec names decisions, ``decision 'name'``."""
+        name = self._hooks.decision_name
+        return agent if name is None else f"{agent}, decision '{name(self._model, player, choice)}'"
 
     def _setup_agents(self, num_actions: int) -> None:
         self.possible_agents, self.agent_name_mapping, self.observation_spaces, self.action_spaces = seat_spaces(
@@ -266,7 +314,24 @@ class SeatedEnvMixin:
         """The forward model (holds hidden information: not for a policy)."""
         return self._model
 
-    def render(self) -> str | None:
+    @property
+    def reward_mode(self) -> str:
+        """The reward mode the games end with (``reward=``)."""
+        return self.setup.reward
+
+    @property
+    def seed_used(self) -> int | None:
+        """The seed the current game was dealt from (``None`` before the first reset)."""
+        return self._seed_used
+
+    def state(self) -> np.ndarray:
+        """The **privileged** global state of the spec's ``state`` hook (critics only, never a policy)."""
+        state = self._hooks.state
+        if state is None:
+            raise NotImplementedError(f"{self.setup.spec.title} declares no global state (EnvHooks.state)")
+        return state(self._model)
+
+    def render(self) -> Any:
         return render_view(self.setup, self._model, self.render_mode)
 
     def close(self) -> None:

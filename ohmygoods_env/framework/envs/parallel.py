@@ -23,10 +23,16 @@
   (n,), int8))`` and ``Discrete(n)``.
 * Rewards: 0 during the game; the step that ends it gives every agent its final reward and
   terminates all; ``agents`` is then empty until ``reset``.
-* Infos: numbers only, same keys for every agent: ``to_act`` and ``winner`` (as the AEC env).
+* Infos: numbers only, same keys for every agent: the spec's ``info`` hook, by default
+  ``to_act`` and ``winner`` (as the AEC env).
+* ``state()`` / ``state_space``, picture render modes and a fused observe-with-mask kernel
+  where the spec's hooks declare them (:mod:`ohmygoods_env.framework.env_hooks`).
 * Errors (``illegal="raise"``, the default): an unknown agent, a missing action of a
   pending seat, a waiting seat's action other than the wait id: ``ValueError``; a wrong type
-  ``TypeError``; an illegal action ``IllegalActionError``; nothing changes. With
+  ``TypeError``; an illegal action ``IllegalActionError``; nothing changes. The errors name
+  the agent and, where the spec names decisions, the decision; a model that checks its own
+  actions (``EnvHooks.checks_actions``) is stepped directly when one seat acts, so its own
+  words reach the user. With
   ``illegal="penalty"`` (Pgx style) an illegal or out-of-range action of a pending seat
   ends the game: each of the ``k`` offenders gets ``penalty``, every other seat
   ``-penalty * k / (P - k)``, and the waiting seats' actions are ignored; PettingZoo's
@@ -47,14 +53,14 @@ from .common import (
     check_illegal_mode,
     check_joint_actions,
     is_legal,
-    next_game_seed,
     parallel_step_result,
-    penalty_rewards,
     seat_infos,
     seat_of,
 )
 
 __all__ = ["GameParallelEnv", "parallel_env"]
+
+_F32, _I8 = np.float32, np.int8
 
 
 class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
@@ -93,10 +99,15 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
         """The agents that act in this step (the game's pending seats), empty at the end."""
         return [self.possible_agents[p] for p in self._pending()]
 
+    @property
+    def acting_agent(self) -> str | None:
+        """The first of :attr:`acting_agents` (``None`` when nobody acts: the end, or every seat waits)."""
+        acting = self.acting_agents
+        return acting[0] if acting else None
+
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
-        game_seed, self._rng = next_game_seed(seed, self._rng)
-        self._model = self.setup.new_game(game_seed)
+        self._new_game(seed)
         self._penalised = False
         self._choice = None
         self._begin_choice()
@@ -107,26 +118,38 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
         check_joint_actions(self.agents, actions)
         chosen = self._check(actions)
         n = len(self.possible_agents)
-        offenders = [p for p, a in chosen.items() if not self._is_legal(p, a)]
-        if offenders:  # only in penalty mode: _check raised otherwise
+        mapping = self.agent_name_mapping
+        offenders = [] if self.illegal == "raise" else [p for p, a in chosen.items() if not self._is_legal(p, a)]
+        if offenders:  # penalty mode: each offender gets the penalty, the others share it (zero-sum)
             self._penalised = True
             self._choice = None
-            final = penalty_rewards(n, offenders, self.penalty)
+            k = len(offenders)
+            other = -self.penalty * k / (n - k) if n > k else 0.0
+            rewards = {a: self.penalty if mapping[a] in offenders else other for a in self.agents}
         else:
             self._apply({p: int(a) for p, a in chosen.items()})
-            final = self._model.rewards(self.setup.reward) if self._model.done else np.zeros(n, np.float32)
-        rewards = {a: float(final[self.agent_name_mapping[a]]) for a in self.agents}
+            final = self._model.rewards(self.setup.reward) if self._model.done else None
+            rewards = {a: 0.0 if final is None else float(final[mapping[a]]) for a in self.agents}
         return parallel_step_result(self, rewards, self._over)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation and mask now (the wait mask when it has nothing to decide)."""
         p = seat_of(agent, self.agent_name_mapping, self.possible_agents)
-        mask = np.zeros(self.num_actions, np.int8)
-        if p in self._pending():
-            mask[: self._model.num_actions] = self._mask_of(p)
+        m = self._model
+        mask = np.zeros(self.num_actions, _I8)
+        pending = p in self._pending()
+        fused = self._hooks.observe_with_mask
+        if self._choice is None and fused is not None:  # one call: the observation and the seat's mask
+            obs = np.empty(m.obs_size, _F32)
+            fused(m, p, obs, mask[: m.num_actions])
+            if not pending:
+                mask[:] = 0
         else:
+            obs = m.observe(p) if self._choice is None else self._choice.observe(p)
+            if pending:
+                mask[: m.num_actions] = self._mask_of(p)
+        if not pending:
             mask[self.wait_action] = 1
-        obs = self._model.observe(p) if self._choice is None else self._choice.observe(p)
         return {"observation": obs, "action_mask": mask}
 
     # ------------------------------------------------------------------ helpers
@@ -147,7 +170,11 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
     def _apply(self, chosen: dict[int, int]) -> None:
         """Step the model (the pending seats) or the simultaneous choice (applied to the model at its end)."""
         if self._choice is None:
-            self._model.step_joint(chosen)
+            if self._hooks.checks_actions and len(chosen) == 1:  # the model checks it, in its own words
+                ((p, action),) = chosen.items()
+                self._model.step(action)
+            else:
+                self._model.step_joint(chosen)
         else:
             self._choice.step(chosen)
             if self._choice.over:
@@ -170,40 +197,49 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
     def _check(self, actions: dict[str, Any]) -> dict[int, Any]:
         """The pending seats' actions, checked before anything changes (see the module docstring)."""
         pending = self._pending()
+        choice = self._choice
         for agent, action in actions.items():
             p = seat_of(agent, self.agent_name_mapping, self.possible_agents)
             if self.illegal == "raise" and p not in pending and action is not None:
                 a = check_action(action, self.num_actions)
                 if a != self.wait_action:
+                    acting = ", ".join(self.acting_agents) or "nobody"
+                    if self._hooks.decision_name is not None and pending:
+                        acting += f" to act, decision '{self._hooks.decision_name(self._model, pending[0], None)}'"
+                    else:
+                        acting += " to act"
+                    wait = self._hooks.wait_label or "the wait action"
                     raise ValueError(
-                        f"{agent} has nothing to decide ({', '.join(self.acting_agents)} to act): its action must "
-                        f"be the wait action {self.wait_action} or None, got {action!r}"
+                        f"{agent} has nothing to decide ({acting}): its action must be {wait} ({self.wait_action}) "
+                        f"or None, got {action!r}"
                     )
         chosen = {}
         for p in pending:
             agent = self.possible_agents[p]
             if actions.get(agent) is None:
-                raise ValueError(f"no action for {agent}, an agent to act (acting: {self.acting_agents})")
+                where = self._where(f"acting: {self.acting_agents}", p, choice)
+                raise ValueError(f"no action for {agent}, an agent to act ({where})")
             chosen[p] = actions[agent]
         if self.illegal == "raise":
             for p, a in chosen.items():
                 try:
                     a = check_action(a, self.num_actions)
                 except (TypeError, ValueError) as exc:
-                    raise type(exc)(f"{exc} ({self.possible_agents[p]})") from None
+                    raise type(exc)(f"{exc} ({self._where(self.possible_agents[p], p, choice)})") from None
                 if a >= self._model.num_actions:  # the added wait id: a pending seat must decide
                     raise IllegalActionError(illegal_message(self._model, p, a) + " (the wait action)")
             checked = {p: int(a) for p, a in chosen.items()}
-            if self._choice is None:
-                check_joint(self._model, checked)
+            if choice is None:
+                if not (self._hooks.checks_actions and len(checked) == 1):  # else the model checks it (_apply)
+                    check_joint(self._model, checked)
             else:
                 for p, a in checked.items():
-                    mask = self._choice.legal_mask(p)
+                    mask = choice.legal_mask(p)
                     if not mask[a]:
                         legal = [int(x) for x in np.flatnonzero(mask)]
                         raise IllegalActionError(
                             f"action {a} is illegal for player {p} in the simultaneous choice; legal actions: "
-                            f"{legal} ({self.possible_agents[p]})"
+                            f"{legal} ({self._where(self.possible_agents[p], p, choice)})"
                         )
         else:
             for a in chosen.values():  # a wrong type is still an error, not a penalty
@@ -215,7 +251,7 @@ class GameParallelEnv(SeatedEnvMixin, ParallelEnv):
         return {a: self.observe(a) for a in self.agents}
 
     def _infos(self) -> dict[str, dict[str, int]]:
-        return seat_infos(self._model, self.agents, self.agent_name_mapping, self._pending())
+        return seat_infos(self._model, self.agents, self.agent_name_mapping, self._pending(), self._info, self._choice)
 
 
 def parallel_env(game: str | GameSpec, **kwargs: Any) -> GameParallelEnv:
