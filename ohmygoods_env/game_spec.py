@@ -10,7 +10,7 @@ Simultaneous choices: the engine asks the simultaneous choices of phases I and I
 R5.2-R5.5) one seat at a time, each seat taking several decisions in a row, so through this
 interface ``pending_players()`` is always the one seat the engine asks,
 ``(current_player,)``. The spec declares those phases (``simultaneous``: a
-:class:`~ohmygoods_env.envs.simultaneous.PhaseChoice`), so the framework's parallel env acts
+:class:`~ohmygoods_env.envs.simultaneous.SimultaneousPhase`), so the framework's parallel env acts
 every seat of a phase in the same step; the AEC env asks them one seat at a time (observations
 still hide every undisclosed choice).
 

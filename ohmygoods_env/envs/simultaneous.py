@@ -4,7 +4,7 @@ The rules have all players choose at the same time in phase I (keep or discard t
 R4.1) and phase II (move assistants and pay for them, place the worker, set a card aside,
 R5.2-R5.5). The engine asks those choices one seat at a time; this module turns them back
 into simultaneous ones: the spec declares them (``GameSpec.simultaneous``, :func:`simultaneous_choice`,
-a :class:`PhaseChoice`) and the framework's parallel env
+a :class:`SimultaneousPhase`) and the framework's parallel env
 (:class:`~ohmygoods_env.framework.envs.parallel.GameParallelEnv`, which
 :class:`~ohmygoods_env.envs.parallel.OhMyGoodsParallelEnv` is) plays them:
 
@@ -99,11 +99,15 @@ def _move_bound(game: Game, seat: int) -> int:
 
 
 class SimultaneousPhase:
-    """Phase I or phase II in the parallel env: seat lines, the fixed step count, the final application."""
+    """Phase I or phase II as the framework's :class:`~ohmygoods_env.framework.game.SimultaneousChoice`
+    over an ``OhMyGoodsModel``: the seat lines, the fixed step count, the final application."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        game = model.game
         s = game.state
         n, first, start = game.num_players, int(s[L.F_FIRST]), int(s[L.F_TURN])
+        #: the phase (``layout.PH_P1_ASK`` or ``PH_P2``)
         self.phase = int(s[L.F_PH])
         order = [(first + t) % n for t in range(start, n)]
         if self.phase == L.PH_P1_ASK:  # a seat with no cards is not asked (R4.1)
@@ -121,6 +125,24 @@ class SimultaneousPhase:
         """Seats with a decision in this step, in turn order."""
         return [q for q in self.order if self.lines[q].open]
 
+    def legal_mask(self, player: int) -> np.ndarray:
+        """``player``'s mask on its own line (zeros once it has finished, or for a seat not in the phase)."""
+        line = self.lines.get(player)
+        return line.mask() if line is not None else np.zeros(L.N_ACTIONS, np.int8)
+
+    def observe(self, player: int) -> np.ndarray:
+        """``player``'s view on its own line; a seat not in the phase sees the game as at the phase's start."""
+        line = self.lines.get(player)
+        if line is None:
+            return self.model.observe(player)
+        obs = np.empty(L.OBS_DIM, np.float32)
+        line.observe(obs)
+        return obs
+
+    def decision(self, player: int) -> int:
+        """The decision (``layout.D_*``) on ``player``'s own line (the env hooks' infos and error words)."""
+        return int(self.lines[player].row[L.F_DEC])
+
     def step(self, actions: dict[int, int]) -> None:
         """One parallel step: every acting seat's (checked, legal) action."""
         for q, a in actions.items():
@@ -133,8 +155,9 @@ class SimultaneousPhase:
     def over(self) -> bool:
         return self.steps_left == 0
 
-    def apply_to(self, game: Game) -> None:
-        """Play every seat's decisions on the real game in the engine's turn order."""
+    def apply_to(self, model: Any) -> None:
+        """Play every seat's decisions on the model's game in the engine's turn order."""
+        game = model.game
         for q in self.order:
             line = self.lines[q]
             for action, mask in zip(line.chosen, line.masks, strict=True):
@@ -146,50 +169,11 @@ class SimultaneousPhase:
                 game.step(action)
 
 
-class PhaseChoice:
-    """A :class:`SimultaneousPhase` as the framework's
-    :class:`~ohmygoods_env.framework.game.SimultaneousChoice` over an ``OhMyGoodsModel``."""
-
-    def __init__(self, model: Any) -> None:
-        self.model = model
-        self.phase = SimultaneousPhase(model.game)
-        self.order = self.phase.order
-
-    @property
-    def steps_left(self) -> int:
-        return self.phase.steps_left
-
-    def acting(self) -> list[int]:
-        return self.phase.acting()
-
-    def legal_mask(self, player: int) -> np.ndarray:
-        line = self.phase.lines.get(player)
-        return line.mask() if line is not None else np.zeros(L.N_ACTIONS, np.int8)
-
-    def decision(self, player: int) -> int:
-        """The decision (``layout.D_*``) on ``player``'s own line (the env hooks' infos and error words)."""
-        return int(self.phase.lines[player].row[L.F_DEC])
-
-    def observe(self, player: int) -> np.ndarray:
-        line = self.phase.lines.get(player)
-        if line is None:  # not a seat of this phase: the game as at the phase's start
-            return self.model.observe(player)
-        obs = np.empty(L.OBS_DIM, np.float32)
-        line.observe(obs)
-        return obs
-
-    def step(self, actions: dict[int, int]) -> None:
-        self.phase.step(actions)
-
-    @property
-    def over(self) -> bool:
-        return self.phase.over
-
-    def apply_to(self, model: Any) -> None:
-        self.phase.apply_to(model.game)
+#: the older name of :class:`SimultaneousPhase` (it was an adapter over it)
+PhaseChoice = SimultaneousPhase
 
 
-def simultaneous_choice(model: Any) -> PhaseChoice | None:
+def simultaneous_choice(model: Any) -> SimultaneousPhase | None:
     """The spec's ``simultaneous`` declaration: phase I or II when ``model`` stands at one of their
     decisions (R4.1, R5.2), else ``None``."""
-    return PhaseChoice(model) if SimultaneousPhase.begins(model.game) else None
+    return SimultaneousPhase(model) if SimultaneousPhase.begins(model.game) else None

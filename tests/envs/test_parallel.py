@@ -148,8 +148,8 @@ def test_aec_env_is_not_parallelizable_and_says_so() -> None:
 
 
 def _rows(e: OhMyGoodsParallelEnv) -> list[np.ndarray]:
-    choice = e._choice  # the spec's simultaneous phase in progress (envs.simultaneous.PhaseChoice) or None
-    return [e.game.state] + ([line.row for line in choice.phase.lines.values()] if choice is not None else [])
+    choice = e._choice  # the spec's simultaneous phase in progress (envs.simultaneous.SimultaneousPhase) or None
+    return [e.game.state] + ([line.row for line in choice.lines.values()] if choice is not None else [])
 
 
 @pytest.mark.parametrize(("num_players", "rules"), [(2, "omg2"), (3, "royal"), (4, "omg2")])
