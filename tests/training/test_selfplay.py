@@ -232,3 +232,17 @@ def test_hidden_information_twins_get_the_same_action():
 def test_evaluate_vs_gives_a_rate_inside_its_interval():
     rate, lo, hi = evaluate_vs("artificium", make_agent("artificium", "ppo"), "random", 3, 6, seed=1)
     assert 0 <= lo <= rate <= hi <= 1
+
+
+def test_the_former_command_trains_on_the_one_loop_and_says_so(tmp_path):
+    """``python -m ohmygoods_training.selfplay`` (deprecated for training): the one loop with the game
+    defaulting to artificium and ``--hidden W,W`` read as ``--hidden W``; its run writes ``final.json``."""
+    from ohmygoods_training.selfplay import main
+
+    out = tmp_path / "old"
+    argv = ["--players", "2", "--hidden", "16,16", "--num-envs", "4", "--n-steps", "8", "--total-steps", "40",
+            "--eval-games", "2", "--final-games", "2", "--no-progress", "--out", str(out)]  # fmt: skip
+    with pytest.warns(DeprecationWarning, match="ohmygoods train --game NAME"):
+        assert main(argv) == 0
+    net = load_net(out / "final.json")
+    assert isinstance(net, ActorCritic) and net.hidden == (16, 16)
