@@ -211,6 +211,7 @@ class Opponent:
     def __init__(self, name: str, agent: Any) -> None:
         self.name, self.agent = name, agent
         self.info_state = bool(getattr(agent, "needs_info_state", False))
+        self.observes = bool(getattr(agent, "needs_observation", True))  # random play reads the masks only
 
     def __call__(self, engine: BatchEngine, rows: np.ndarray) -> np.ndarray:
         if self.info_state:
@@ -219,8 +220,10 @@ class Opponent:
                 m = engine.model(int(i))
                 out.append(choose(self.agent, m, int(m.current_player)))
             return np.asarray(out, np.int64)
-        cur = engine.current_player[rows].astype(np.int64)
-        obs = engine.observe(cur, rows=rows)
+        if self.observes:
+            obs = engine.observe(engine.current_player[rows].astype(np.int64), rows=rows)
+        else:
+            obs = np.zeros((rows.size, engine.obs_dim), np.float32)
         masks = engine.legal_mask(rows=rows)
         if hasattr(self.agent, "act_batch"):
             return np.asarray(self.agent.act_batch(obs, masks), np.int64)
