@@ -193,17 +193,15 @@ def _seat_info(model: OhMyGoodsModel, player: int, acting: bool, choice: Any = N
     act, -1 for the others, ``D_OVER`` for everyone at the end; ``score``, ``leftover_coins`` and
     ``winner`` (0/1) 0 until the end, then the final values. In a simultaneous phase a seat's
     decision is the one on its own line (``choice``)."""
+    if acting:  # mid-game (nobody acts at the end)
+        dec = model.game.state.item(_F_DEC) if choice is None else choice.decision(player)
+        return {"decision": dec, "score": 0, "leftover_coins": 0, "winner": 0}
     g = model.game
-    dec = g.state.item(_F_DEC)
-    if dec == _D_OVER:
+    if g.state.item(_F_DEC) == _D_OVER:
         score, leftover = g.scores()[player]
         won = int(player in g.winners())
-        return {"decision": dec, "score": int(score), "leftover_coins": int(leftover), "winner": won}
-    if not acting:
-        return {"decision": -1, "score": 0, "leftover_coins": 0, "winner": 0}
-    if choice is not None:
-        dec = choice.decision(player)
-    return {"decision": dec, "score": 0, "leftover_coins": 0, "winner": 0}
+        return {"decision": _D_OVER, "score": int(score), "leftover_coins": int(leftover), "winner": won}
+    return {"decision": -1, "score": 0, "leftover_coins": 0, "winner": 0}
 
 
 def _decision_name(model: OhMyGoodsModel, player: int, choice: Any = None) -> str:

@@ -106,8 +106,16 @@ class GameAECEnv(SeatedEnvMixin, AECEnv):
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """Observation, cumulative reward, terminated, truncated and info of ``agent_selection``."""
         agent = self.agent_selection
+        fused = self._fused
+        if observe and fused is not None:  # observe()'s fused path inline: one call less per step
+            obs = np.empty(self._obs_size, _F32)
+            mask = np.empty(self._num_actions, _I8)
+            fused(self._model, self.agent_name_mapping[agent], obs, mask)
+            seen = {"observation": obs, "action_mask": mask}
+        else:
+            seen = self.observe(agent) if observe else None
         return (
-            self.observe(agent) if observe else None,
+            seen,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -187,9 +195,10 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         return self.env.last(observe)
 
     def step(self, action: Any) -> None:
-        if self._has_reset and self.env.agents:
+        env = self.env
+        if self._has_reset and env.agents:
             self._has_updated = True
-            self.env.step(action)
+            env.step(action)
         else:
             super().step(action)
 
