@@ -54,7 +54,6 @@ __all__ = [
     "NetworkEvaluator",
     "RowInformationSet",
     "gumbel",
-    "gumbel_win",
     "load_win_value",
     "potentials",
 ]
@@ -144,20 +143,16 @@ WIN_VALUE = "win logit"
 
 
 def load_win_value(spec: str) -> Any:
-    """The win-value network of checkpoint ``spec`` (``NAME.json`` or a shipped value's short name: ``win-2p``),
-    read by the safe checkpoint reader only (:func:`ohmygoods_agents.checkpoint.read_checkpoint`): a SlotNet
-    whose ``v`` is the logit of the seat's win probability from its own observation (its card says
-    ``value: "win logit"``; ``python -m ohmygoods_training.value_head fit`` writes one)."""
+    """The win-value network of checkpoint ``spec`` (``NAME.json``), read by the safe checkpoint reader only
+    (:func:`ohmygoods_agents.checkpoint.read_checkpoint`): a SlotNet whose ``v`` is the logit of the seat's
+    win probability from its own observation (its card says ``value: "win logit"``;
+    ``python -m ohmygoods_training.value_head fit`` writes one)."""
     from pathlib import Path
 
     from .checkpoint import CheckpointError, current_layout, read_checkpoint, same_layout
     from .slotnet import from_tensors
 
     path = Path(spec).with_suffix(".json")
-    if not path.is_file() and spec in SHIPPED_VALUES:
-        from importlib import resources
-
-        path = Path(str(resources.files("ohmygoods_agents") / "checkpoints" / SHIPPED_VALUES[spec]))
     tensors, desc = read_checkpoint(path)
     card = desc.get("card")
     if desc["network"].get("kind") != "slotnet" or not isinstance(card, dict) or card.get("value") != WIN_VALUE:
@@ -168,10 +163,6 @@ def load_win_value(spec: str) -> Any:
     if not same_layout(desc["layout"], current_layout()):
         raise CheckpointError(f"{str(path)!r} was made for another observation/action layout than this engine's")
     return from_tensors(tensors, desc["network"])
-
-
-#: short names of the win-value checkpoints shipped in ``agents/checkpoints`` (file names there)
-SHIPPED_VALUES: dict[str, str] = {}
 
 
 def potentials(game: Game) -> np.ndarray:
@@ -298,13 +289,6 @@ def gumbel(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) ->
 
     ``value=PATH`` (a keyword) reads the values from a win-value checkpoint (:func:`load_win_value`)."""
     return _factory("gumbel", arg, seed, kwargs)
-
-
-def gumbel_win(arg: str | None = None, *, seed: int | None = None, **kwargs: Any) -> GumbelAgent:
-    """``gumbel-win`` (32 simulations), ``gumbel-win:N``, ``gumbel-win:N:SPEC``: as ``gumbel``, the values from
-    the shipped win-value network ``win-2p`` (:data:`SHIPPED_VALUES`) instead of ``ppo``'s mapped value head."""
-    kwargs.setdefault("value", "win-2p")
-    return _factory("gumbel-win", arg, seed, kwargs)
 
 
 def _factory(kind: str, arg: str | None, seed: int | None, kwargs: dict[str, Any]) -> GumbelAgent:

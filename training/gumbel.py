@@ -344,11 +344,22 @@ def run_match(args: argparse.Namespace) -> dict[str, Any]:
 
     from .stats import match
 
-    search = {k: getattr(args, k) for k in ("c_scale", "c_visit", "value") if getattr(args, k) is not None}
+    keys = ("c_scale", "c_visit", "considered", "gumbel_scale", "value")
+    search = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
+    if args.value is not None:  # a missing or wrong file: one line, before any game
+        from ohmygoods_agents.checkpoint import CheckpointError
+        from ohmygoods_agents.gumbel import load_win_value
+
+        try:
+            search["value"] = load_win_value(args.value)
+        except (OSError, CheckpointError) as exc:
+            print(f"--value {args.value}: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
     agent = make_agent(args.agent, seed=args.seed, **search)  # search options: gumbel agents only
     t0 = _cpu_seconds()
     r = match(agent, args.opponent, args.games, 2, "omg2", seed=args.seed).as_dict()  # mcts1000: 1,000 simulations
-    r.update(agent=args.agent, seed=args.seed, cpu_s=round(_cpu_seconds() - t0, 1), **search)
+    search.pop("value", None)
+    r.update(agent=args.agent, seed=args.seed, cpu_s=round(_cpu_seconds() - t0, 1), value=args.value, **search)
     print(json.dumps(r), flush=True)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -411,6 +422,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--out", default="", help="write the result as JSON here")
     m.add_argument("--c-scale", type=float, default=None, help="sigma's c_scale of a gumbel agent (default 1)")
     m.add_argument("--c-visit", type=float, default=None, help="sigma's c_visit of a gumbel agent (default 50)")
+    m.add_argument("--considered", type=int_at_least(1), default=None, help="root actions of a gumbel agent (16)")
+    m.add_argument("--gumbel-scale", type=float, default=None, help="root Gumbel noise of a gumbel agent (1; 0: none)")
     m.add_argument(
         "--value", default=None, help="a gumbel agent's values from this win-value checkpoint (value_head fit)"
     )

@@ -269,10 +269,16 @@ def _load(spec: str) -> Any:
 
 
 def run_fit(args: argparse.Namespace) -> dict[str, Any]:
-    from .fast_ppo import save_agent
+    from ohmygoods_agents.checkpoint import CheckpointError
 
+    from .fast_ppo import InputError, save_agent
+
+    try:
+        init = _load(args.init)
+    except (InputError, CheckpointError, OSError) as exc:
+        print(f"--init {args.init}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     pos = Positions.load(args.data)
-    init = _load(args.init)
     t0 = time.process_time()
     net, info = fit(pos, init, args.mode, args.epochs, args.lr, args.minibatch, args.seed, log=sys.stderr)
     info["cpu_s"] = round(time.process_time() - t0, 1)

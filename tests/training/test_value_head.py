@@ -198,3 +198,22 @@ def test_the_target_with_a_win_value_ignores_hidden_information(tmp_path) -> Non
         (a, s), (b, t) = found
         assert a == b and s.value == t.value
         assert np.array_equal(s.policy, t.policy) and np.array_equal(s.q, t.q)
+
+
+def test_the_match_command_reads_a_win_value_and_refuses_a_bad_one(tmp_path, capsys) -> None:
+    from ohmygoods_training import gumbel as gcli
+
+    _, path = _fitted_checkpoint(tmp_path)
+    out = tmp_path / "r.json"
+    args = ["match", "--agent", "gumbel:2", "--opponent", "random", "--games", "2", "--seed", "3"]
+    assert gcli.main([*args, "--value", str(path), "--gumbel-scale", "0", "--out", str(out)]) == 0
+    r = json.loads(out.read_text())
+    assert r["games"] == 2 and r["value"] == str(path) and r["gumbel_scale"] == 0.0
+    with pytest.raises(SystemExit) as exc:
+        gcli.main([*args, "--value", str(tmp_path / "missing.json"), "--out", str(tmp_path / "no.json")])
+    assert exc.value.code == 2 and "--value" in capsys.readouterr().err and not (tmp_path / "no.json").exists()
+
+
+def test_fit_command_refuses_a_missing_data_file(tmp_path, capsys) -> None:
+    assert vh.main(["fit", "--data", str(tmp_path / "none.npz"), "--out", str(tmp_path / "w")]) == 2
+    assert "no such positions file" in capsys.readouterr().err and not list(tmp_path.iterdir())
