@@ -1,34 +1,38 @@
-"""A lean masked PPO in plain torch that rolls out on :class:`~ohmygoods_env.batch.BatchGames` directly.
+"""The one self-play loop of every registered game: a lean masked PPO in plain torch over the batch-engine protocol.
 
-``python -m ohmygoods_training.fast_ppo --players 3 --total-steps 2000000 --out runs/fast3p``
+``python -m ohmygoods_training.fast_ppo --players 3 --total-steps 2000000 --out runs/fast3p`` (*Oh my Goods!*),
+``python -m ohmygoods_training.fast_ppo --game artificium --players 2,3,4,5,6 --minutes 30 --out runs/art``
+(``ohmygoods train [--game NAME]`` runs it).
 
 What it owns:
 
-* the network is :class:`ohmygoods_agents.slotnet.SlotNet`: one small encoder, shared by every building
-  slot, reads each ``SLOT_FEATURES`` record of ``O_SLOTS``; my own slots stay in slot order
-  (actions name slots), each other seat's slots are summed (permutation-invariant over its
-  buildings). The rest of the observation joins them in a shared trunk with a masked policy
-  head (``N_ACTIONS`` logits, illegal ones at ``-1e9``) and a value head.
-* :class:`SelfPlayRollout` — ``N`` games in one ``BatchGames``. Every seat of every game has
-  an owner drawn when the game starts: the learner (shared parameters; each of its decisions
-  is a training sample, whatever the seat) or a league opponent (a frozen snapshot of the
-  network, a baseline: ``heuristic``, ``greedy``, ``random``, or the search ``mctsN``, IS-MCTS
-  with ``N`` simulations). One engine step per batch
-  step: learner rows are observed straight into preallocated buffers and answered by one
-  forward; opponents are answered per owner, batched over their games.
-* Per-seat GAE (:func:`gae_per_seat`): the samples of one seat of one game form a
-  trajectory; the final reward (``margin``: own score minus the best other, or ``win``)
-  goes to every seat's last decision when the game ends; a trajectory cut by the end of a
-  rollout is bootstrapped with the value of that seat's current observation. Seats played by
-  opponents leave no samples.
+* :class:`SelfPlayRollout` — ``N`` games per player count, each count in one batch engine stepped
+  only through :class:`~ohmygoods_env.framework.batch.BatchEngine` (``current_player``,
+  ``observe`` / ``legal_mask`` of given rows, ``step``, ``rewards``, ``reset``, ``episode``). Every
+  seat of every game has an owner drawn when the game starts: the learner (shared parameters;
+  each of its decisions is a training sample, whatever the seat) or a league opponent (a frozen
+  snapshot of the network, or an agent of the game by name). One engine step per batch step:
+  learner rows are observed straight into preallocated buffers and answered by one forward;
+  opponents are answered per owner, batched over their games.
+* Per-seat GAE (:func:`gae_per_seat`): the samples of one seat of one game form a trajectory;
+  the final reward (the engine's reward mode times ``reward_scale``, plus ``margin_coef`` times the
+  score margin) goes to every seat's last decision when the game ends; a trajectory cut by the
+  end of a rollout is bootstrapped with the value of that seat's current observation. Seats
+  played by opponents leave no samples.
 * :class:`FastPPO` — the update (clipped surrogate, value loss, entropy of the masked
-  distribution, gradient clipping), snapshots into the league, evaluation against the
-  heuristic with :func:`ohmygoods_training.stats.match`, checkpoints in the safe policy format of
-  :mod:`ohmygoods_agents.checkpoint` (network kind ``slotnet``, :mod:`ohmygoods_agents.slotnet`) and ``eval.csv``.
+  distribution, gradient clipping), snapshots into the league; :func:`run` — evaluations, the
+  best network, ``final.json``, the progress bar.
+
+What a game adds is its **training kit** (:mod:`ohmygoods_training.kits`, named by
+``GameTools.training_kit``): the engine's options, the network (*Oh my Goods!*:
+:class:`ohmygoods_agents.slotnet.SlotNet` with its heuristic prior, checkpoints of network kind
+``slotnet``; any other game: an MLP), the league's agents, shaping potentials, the evaluation
+and the warm start. The *Oh my Goods!* helpers :func:`save_agent`, :func:`load_net`,
+:func:`behaviour_clone` and :func:`evaluate` live here (its kit calls them).
 
 Output of ``--out runs/NAME``: ``eval.csv``, ``last.json`` / ``last.safetensors``,
-``best.json`` / ``best.safetensors`` (best win rate against ``--eval-vs``), ``train.log``
-(one JSON line per iteration), ``run.json``.
+``best.json`` / ``best.safetensors`` (best win rate against ``--eval-vs``), ``final.json``,
+``train.log`` (one JSON line per iteration), ``run.json``.
 """
 
 from __future__ import annotations
