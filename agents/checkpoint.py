@@ -251,6 +251,47 @@ def description_players(desc: dict[str, Any]) -> int | None:
     return None
 
 
+def game_layout(game: Any, num_players: int | None = None) -> dict[str, Any]:
+    """The layout a checkpoint of ``game`` (a registered name or spec) records: the game's own where its tools
+    declare one (``checkpoint_layout``, *Artificium*'s), else one block over its observation at ``num_players``
+    (default: its fewest; Goofspiel's observation grows with the seats) and one range over its actions."""
+    from ohmygoods_env.framework.game import game_tools, resolve_game
+
+    spec = resolve_game(game)
+    own = game_tools(spec).load("checkpoint_layout")
+    if own is not None:
+        return own()
+    size = int(spec.obs_size(spec.min_players if num_players is None else num_players))
+    return {
+        "version": f"{spec.name}-v{spec.version}",
+        "obs_dim": size,
+        "obs_blocks": [["observation", 0, size]],
+        "n_actions": int(spec.num_actions),
+        "action_ranges": [["actions", 0, int(spec.num_actions)]],
+    }
+
+
+def game_ppo(
+    arg: str | None = None, *, seed: int | None = None, game: Any = None, deterministic: bool = True, **kwargs: Any
+) -> PolicyAgent:
+    """``ppo:PATH`` for a game that ships no network of its own (the registry's generic ``ppo``; *Oh my Goods!*
+    and *Artificium* name their own): a checkpoint ``ohmygoods train --game NAME`` wrote, checked against the
+    game's layout at the player count the checkpoint records."""
+    if game is None:
+        raise TypeError("the generic ppo agent needs the game (make_agent passes it)")
+    from ohmygoods_env.framework.game import resolve_game
+
+    spec = resolve_game(game)
+    if arg is None:
+        raise ValueError(
+            f"{spec.title} ships no network: name a checkpoint file, ppo:PATH (ohmygoods train --game {spec.name})"
+        )
+    if kwargs:
+        raise TypeError(f"the ppo agent takes seed and deterministic only, got {sorted(kwargs)}")
+    layout = game_layout(spec, checkpoint_players(arg))
+    return load_policy(arg, seed=seed, deterministic=deterministic, layout=layout)
+
+
 def checkpoint_players(path: str | Path) -> int | None:
     """The player count the checkpoint ``path`` (``NAME.json``) was trained for
     (:func:`description_players`); None when it names none. :class:`CheckpointError` for a file
@@ -531,6 +572,8 @@ __all__ = [
     "agent_from_tensors",
     "build_network",
     "checkpoint_players",
+    "game_layout",
+    "game_ppo",
     "current_layout",
     "description_players",
     "load_policy",

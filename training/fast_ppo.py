@@ -978,7 +978,9 @@ def build_parser(
     p.add_argument("--init", default=None, help="start from a saved network: NAME.json or a shipped agent (ppo, ...)")
     p.add_argument("--bc-games", type=int_at_least(0), default=0,
                    help="warm start: clone this many games of --bc-teacher first")  # fmt: skip
-    p.add_argument("--bc-teacher", default="heuristic", help="teacher of the warm start")
+    p.add_argument(
+        "--bc-teacher", default=kit.defaults.get("bc_teacher", "heuristic"), help="teacher of the warm start"
+    )
     p.add_argument("--bc-epochs", type=int_at_least(1), default=4, help="passes of the warm start")
     eps_help = "share of random moves played (labels stay the teacher's)"
     eps_help = eps_help if "bc_eps" in kit.own_options else argparse.SUPPRESS

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from ohmygoods_agents.checkpoint import CheckpointError, read_checkpoint, same_layout, save_checkpoint
+from ohmygoods_agents.checkpoint import CheckpointError, game_layout, read_checkpoint, same_layout, save_checkpoint
 from ohmygoods_agents.policy_agents import MLPAgent
 from torch import nn
 
@@ -137,22 +137,6 @@ class ActorCritic(nn.Module):
     def agent(self, layout: dict[str, Any], deterministic: bool = True, seed: int = 0, name: str = "ppo") -> MLPAgent:
         """A frozen copy of the policy as an :class:`MLPAgent` on ``layout``."""
         return MLPAgent(self.policy_tensors(), "tanh", name=name, deterministic=deterministic, seed=seed, layout=layout)
-
-
-def game_layout(game: str | GameSpec) -> dict[str, Any]:
-    """The layout a checkpoint of ``game`` records (the game's own where it declares one)."""
-    spec = resolve_game(game)
-    own = game_tools(spec).load("checkpoint_layout")  # the game's own layout (Artificium's), else from its sizes
-    if own is not None:
-        return own()
-    size = int(spec.obs_size(spec.min_players))
-    return {
-        "version": f"{spec.name}-v{spec.version}",
-        "obs_dim": size,
-        "obs_blocks": [["observation", 0, size]],
-        "n_actions": int(spec.num_actions),
-        "action_ranges": [["actions", 0, int(spec.num_actions)]],
-    }
 
 
 def save_net(net: ActorCritic, path: str | Path, layout: dict[str, Any], **fields: Any) -> Path:
@@ -384,6 +368,10 @@ class Kit:
 
     def __init__(self, game: str | GameSpec) -> None:
         self.spec = resolve_game(game)
+        self.num_players: int | None = None  # the run's (first) player count, set by new_net
+        if self.defaults.get("eval_vs") == "heuristic" and "heuristic" not in agent_names(self.spec):
+            # a game without a heuristic (Goofspiel) is evaluated against random by default
+            self.defaults = {**self.defaults, "eval_vs": "random", "bc_teacher": "random"}
 
     def choices(self) -> dict[str, tuple[Any, ...]]:
         """The choices of the loop's options for this game."""
@@ -401,11 +389,12 @@ class Kit:
     # -------------------------------------------------------------- network
     def new_net(self, cfg: Any) -> ActorCritic:
         p = cfg.players if isinstance(cfg.players, int) else cfg.players[0]
+        self.num_players = int(p)
         hidden = cfg.hidden if isinstance(cfg.hidden, tuple) else (int(cfg.hidden),) * 2
         return ActorCritic(int(self.spec.obs_size(p)), int(self.spec.num_actions), hidden)
 
     def layout(self) -> dict[str, Any]:
-        return game_layout(self.spec)
+        return game_layout(self.spec, self.num_players)
 
     def save(self, net: Any, path: str | Path, meta: dict[str, Any], players: int | None) -> Path:
         return save_net(net, Path(path).with_suffix(".json"), self.layout(), players=players, card=meta or {})

@@ -35,6 +35,7 @@ refuses those keywords and the specs that need them (:data:`TRUST_KWARGS`).
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from importlib import metadata
 from typing import Any, Protocol, runtime_checkable
@@ -224,6 +225,14 @@ def _lookup(spec: GameSpec, name: str) -> AgentFactory | None:
     return None
 
 
+def _takes_game(factory: AgentFactory) -> bool:
+    """Does ``factory`` take the keyword ``game``? (A factory of every game may ask which game it plays.)"""
+    try:
+        return "game" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def make_agent(game: str | GameSpec, spec: str, seed: int | None = None, **kwargs: Any) -> Any:
     """Build the agent ``spec`` (``NAME`` or ``NAME:ARG``) for ``game``; ``ValueError`` naming the known ones.
 
@@ -248,6 +257,8 @@ def make_agent(game: str | GameSpec, spec: str, seed: int | None = None, **kwarg
         load_providers(gs)
         factory = _lookup(gs, name)
     if factory is not None:
+        if _takes_game(factory):  # a factory of every game that needs to know which (the generic ppo:PATH)
+            kwargs.setdefault("game", gs)
         return factory(arg if sep else None, seed=seed, **kwargs)
     if gs.make_agent is not None:
         try:

@@ -52,6 +52,9 @@ GOOFSPIEL = register_game(
         obs_bounds=_unit_bounds,
         reward_modes=REWARD_MODES,
         protocol="ohmygoods_env.goofspiel:eval_protocol.json",  # ohmygoods evaluate --game goofspiel
-        tools=GameTools(commands={"demo": "ohmygoods_env.apps.game_demo:main"}),  # ohmygoods demo --game goofspiel
+        # ohmygoods demo --game goofspiel and ohmygoods train --game goofspiel (the one loop with the default kit)
+        tools=GameTools(
+            commands={"demo": "ohmygoods_env.apps.game_demo:main", "train": "ohmygoods_env.apps.game_train:main"}
+        ),
     )
 )

@@ -94,9 +94,13 @@ def test_each_shipped_game_names_its_tools_and_reading_them_is_cheap() -> None:
 
 
 def test_one_line_of_a_spec_gives_a_game_the_frameworks_demo(capsys) -> None:
-    """Goofspiel's spec names the shared demo in its tools object (``GameSpec.tools`` may be the object)."""
+    """Goofspiel's spec names the shared demo and train in its tools object (``GameSpec.tools`` may be the object)."""
     tools = G.game_spec("goofspiel").tools
-    assert isinstance(tools, G.GameTools) and tools.commands == {"demo": "ohmygoods_env.apps.game_demo:main"}
+    assert isinstance(tools, G.GameTools)
+    assert tools.commands == {
+        "demo": "ohmygoods_env.apps.game_demo:main",
+        "train": "ohmygoods_env.apps.game_train:main",
+    }
     assert cli.main(["demo", "--game", "goofspiel", "--players", "3", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Goofspiel demo: 3 players, seed 2, agents: random, random, random")

@@ -117,3 +117,27 @@ def test_a_recipe_of_the_game_chains_its_stages_and_writes_final_json(tmp_path, 
     with pytest.raises(R.RecipeError, match="players must be an int in 2..6"):
         R.parse({"name": "x", "game": "artificium", "players": 7, "stages": [{"name": "a", "args": stage}]})
     assert np.isfinite(json.loads((out / "b" / "run.json").read_text())["steps"])
+
+
+def test_goofspiel_trains_at_three_players_and_its_network_plays_as_its_agent(tmp_path, capsys):
+    """The third game trains through the same command: its default kit (an MLP), evaluated against random (it
+    has no heuristic), the checkpoint's layout sized for the run's player count (its observation grows with the
+    seats), and ``ppo:PATH`` (the registry's generic ppo) plays it."""
+    from ohmygoods_env.framework.game import resolve_game
+
+    out = tmp_path / "goof"
+    argv = ["train", "--game", "goofspiel", "--players", "3", "--total-steps", "200", "--eval-every", "100", *TINY,
+            "--out", str(out)]  # fmt: skip
+    assert cli.main(argv) == 0
+    desc = json.loads((out / "final.json").read_text())
+    spec = resolve_game("goofspiel")
+    assert desc["players"] == 3 and desc["layout"]["obs_dim"] == spec.obs_size(3) != spec.obs_size(2)
+    assert [r["opponent"] for r in desc["card"]["final_evaluation"]] == ["random"]
+    agent = make_agent("goofspiel", f"ppo:{out / 'final.json'}")
+    g = spec.new_game(3, seed=5)
+    while not g.done:
+        chosen = {p: choose(agent, g, p) for p in g.pending_players()}
+        assert all(g.legal_mask(p)[a] == 1 for p, a in chosen.items())
+        g.step_joint(chosen) if len(chosen) > 1 or next(iter(chosen)) != g.current_player else g.step(
+            chosen[g.current_player]
+        )
