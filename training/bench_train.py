@@ -28,7 +28,9 @@ Where the time goes: the new loop's :class:`~ohmygoods_training.fast_ppo.Split` 
 iteration (:data:`~ohmygoods_training.fast_ppo.PARTS`: ``env``, ``copy``, ``forward``, ``prior``,
 ``opponents``, ``update``; ``other`` is the rest), printed in milliseconds per iteration, wall and CPU.
 ``--game artificium`` runs the same rows for that game on the same loop (its training kit's defaults,
-:mod:`ohmygoods_training.kits`; no MaskablePPO column).
+:mod:`ohmygoods_training.kits`; no MaskablePPO column). ``--overlap`` adds a column for the overlapped loop
+(``ohmygoods train --overlap``: the next rollout collected in a second thread while the update runs,
+:func:`_overlapped`) and a line comparing its iteration with the sequential one's.
 """
 
 from __future__ import annotations
@@ -100,6 +102,57 @@ def _iterations(
     return out
 
 
+def _overlapped(iters: int, ppo: Any) -> dict[str, Any]:
+    """``iters`` iterations of the overlapped loop (:class:`~ohmygoods_training.fast_ppo.FastPPO` with
+    ``overlap``; its first iteration, which collects alone, already ran): the same keys as :func:`_iterations`.
+    ``rollout`` and ``update`` are per second of the collector's and of the update's own wall time (they run at
+    the same time), ``end_to_end`` per second of whole iterations; the split's parts overlap, so its ``other``
+    (the iteration's time minus the parts) is negative by the time they shared."""
+    split = ppo.rollout.split
+    split.clear()
+    whole = Tally()
+    roll_s = upd_s = 0.0
+    for _ in range(iters):
+        with whole.section():
+            info = ppo.iterate()
+        n = int(info["samples"])
+        whole.add(agent_steps=n, decisions=n)
+        roll_s += info["rollout_s"]
+        upd_s += info["update_s"]
+    n = whole.agent_steps
+    out: dict[str, Any] = {
+        "rollout": n / roll_s,
+        "update": n / upd_s,
+        "end_to_end": whole.rates().agent_steps,
+        "samples": n,
+        "cpu_rates": {"rollout": float("nan"), "update": float("nan"), "end_to_end": whole.rates().cpu},
+        "overlap": True,
+    }
+    parts = {k: v / iters for k, v in split.seconds.items()}
+    total = whole.wall / iters
+    out["split"] = {**parts, "other": total - sum(parts.values()), "total": total}
+    parts = {k: v / iters for k, v in split.cpu_seconds.items()}
+    out["split_cpu"] = {**parts, "other": whole.cpu / iters - sum(parts.values()), "total": whole.cpu / iters}
+    return out
+
+
+def _loop_rates(ppo: Any, iters: int) -> dict[str, Any]:
+    """The timed iterations of the one loop after its warm-up: sequential (:func:`_iterations`, rollout then
+    update) or, for a loop built with ``overlap``, :func:`_overlapped`."""
+    if ppo.overlap:
+        rates = _overlapped(iters, ppo)
+        ppo.close()
+        return rates
+    split = ppo.rollout.split
+
+    def update(batch: dict) -> int:
+        with split("update"):
+            ppo.update(batch)
+        return int(batch["obs"].shape[0])
+
+    return _iterations(iters, lambda: ppo.rollout.collect(ppo.cfg.n_steps), update, split)
+
+
 def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> dict[str, float]:
     """Steps/s of the shipped MaskablePPO configuration (see the module docstring)."""
     from sb3_contrib import MaskablePPO
@@ -162,10 +215,16 @@ def _where(device: Any) -> dict[str, Any]:
 
 
 def bench_fast(
-    players: int, iters: int, env_steps: int, seed: int = 0, device: str = "cpu", **overrides: Any
+    players: int,
+    iters: int,
+    env_steps: int,
+    seed: int = 0,
+    device: str = "cpu",
+    overlap: bool = False,
+    **overrides: Any,
 ) -> dict[str, Any]:
     """Steps/s of :class:`ohmygoods_training.fast_ppo.FastPPO` (defaults unless ``overrides``) on ``device``,
-    and where an iteration's time goes (``split``)."""
+    and where an iteration's time goes (``split``); ``overlap``: of the overlapped loop (:func:`_overlapped`)."""
     from ohmygoods_env import layout as L
     from ohmygoods_env.batch import BatchGames, make_rng, random_actions
 
@@ -189,30 +248,26 @@ def bench_fast(
 
     env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
 
-    ppo = FastPPO(cfg, device=device)
+    ppo = FastPPO(cfg, device=device, overlap=overlap)
     ppo.rollout.add_snapshot()
     ppo.next_snapshot = 10**12
     ppo.iterate()  # warm-up: kernels compiled, snapshots in the league
 
-    def update(batch: dict) -> int:
-        ppo.update(batch)
-        return int(batch["obs"].shape[0])
-
-    def collect() -> dict:
-        return ppo.rollout.collect(cfg.n_steps)
-
-    def update_timed(batch: dict) -> int:
-        with ppo.rollout.split("update"):
-            return update(batch)
-
-    rates: dict[str, Any] = _iterations(iters, collect, update_timed, ppo.rollout.split)
+    rates: dict[str, Any] = _loop_rates(ppo, iters)
     params = sum(p.numel() for p in ppo.net.parameters())
     rates["cpu_rates"]["env_only"] = env_cpu
     return {"env_only": env_only, **rates, "params": params, **_where(ppo.device)}
 
 
 def bench_selfplay(
-    game: str, players: int, iters: int, env_steps: int, seed: int = 0, device: str = "cpu", **overrides: Any
+    game: str,
+    players: int,
+    iters: int,
+    env_steps: int,
+    seed: int = 0,
+    device: str = "cpu",
+    overlap: bool = False,
+    **overrides: Any,
 ) -> dict[str, Any]:
     """The same rows for another game on the one loop (:class:`ohmygoods_training.fast_ppo.FastPPO` with
     ``game``: its training kit's defaults at ``players`` unless ``overrides``): env only is the game's
@@ -242,18 +297,12 @@ def bench_selfplay(
         return live.size
 
     env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
-    ppo = FastPPO(cfg, device=device)
+    ppo = FastPPO(cfg, device=device, overlap=overlap)
     ppo.rollout.add_snapshot()
     ppo.next_snapshot = 10**12
     ppo.iterate()  # warm-up
-    split = ppo.rollout.split
 
-    def update(batch: dict) -> int:
-        with split("update"):
-            ppo.update(batch)
-        return int(batch["obs"].shape[0])
-
-    rates: dict[str, Any] = _iterations(iters, lambda: ppo.rollout.collect(cfg.n_steps), update, split)
+    rates: dict[str, Any] = _loop_rates(ppo, iters)
     rates["cpu_rates"]["env_only"] = env_cpu
     params = sum(p.numel() for p in ppo.net.parameters())
     return {"env_only": env_only, **rates, "params": params, **_where(ppo.device)}
@@ -329,6 +378,25 @@ def ratio_lines(results: dict[str, dict[str, Any]]) -> list[str]:
     return out
 
 
+#: the column of ``--overlap``: the one loop with the next rollout collected while the update runs
+OVERLAP = "overlapped (fast_ppo --overlap)"
+
+
+def overlap_line(seq: dict[str, Any], ovl: dict[str, Any]) -> str:
+    """The overlapped loop's iteration against the sequential one's: milliseconds per iteration, the
+    collector's and the update's own time (which run at the same time), and the end-to-end ratio."""
+    it = 1000 * ovl["split"]["total"]
+    col = sum(ovl["split"][k] for k in ("env", "copy", "forward", "prior", "opponents")) * 1000
+    upd = 1000 * ovl["split"]["update"]
+    return (
+        f"overlapped: {it:,.1f} ms per iteration (the collector {col:,.1f} ms in its thread, the update {upd:,.1f} "
+        f"ms at the same time) against {1000 * seq['split']['total']:,.1f} ms sequential: end to end "
+        f"{ovl['end_to_end']:,.0f} against {seq['end_to_end']:,.0f} learner decisions/s "
+        f"({ovl['end_to_end'] / seq['end_to_end']:.2f}x); rollouts are played by the network from before the "
+        "update that runs beside them (one update of policy lag)"
+    )
+
+
 def kit_network(game: str) -> str:
     """The network kind of ``game``'s training kit."""
     from .kits import kit_of
@@ -351,12 +419,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=threads_arg, default=1, metavar="{auto,N}", help="torch and numba threads")
     p.add_argument("--device", choices=DEVICES, default="auto", help="the learner's device (auto: cuda if present)")
     p.add_argument("--skip-shipped", action="store_true", help="time the new default only")
+    p.add_argument(
+        "--overlap", action="store_true",
+        help="also time the overlapped loop (ohmygoods train --overlap; CPU only) beside the sequential one",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     try:
         device = resolve_device(args.device)
     except InputError as exc:
         print(f"ohmygoods bench --train: error: {exc}", file=sys.stderr)
+        return 2
+    if args.overlap and device.type != "cpu":
+        print(f"ohmygoods bench --train: error: --overlap with --device {args.device} ({device}): the overlapped "
+              "loop runs on the CPU only (expected --device cpu, or no --overlap)", file=sys.stderr)  # fmt: skip
         return 2
     from .fast_ppo import _threads
 
@@ -367,9 +443,15 @@ def main(argv: list[str] | None = None) -> int:
             results["shipped (MaskablePPO, league)"] = bench_shipped(args.players, args.iters, args.env_steps)
         new = "new default (fast_ppo)"
         results[new] = bench_fast(args.players, args.iters, args.env_steps, device=device)
+        if args.overlap:
+            results[OVERLAP] = bench_fast(args.players, args.iters, args.env_steps, device=device, overlap=True)
     else:
         new = f"{args.game} (fast_ppo, {kit_network(args.game)})"
         results[new] = bench_selfplay(args.game, args.players, args.iters, args.env_steps, device=device)
+        if args.overlap:
+            results[OVERLAP] = bench_selfplay(
+                args.game, args.players, args.iters, args.env_steps, device=device, overlap=True
+            )
     if args.json:
         print(json.dumps(results, indent=2))
     else:
@@ -378,6 +460,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(ratio_lines(results)))
         print()
         print(split_table(new, results[new]))
+        if OVERLAP in results:
+            print()
+            print(overlap_line(results[new], results[OVERLAP]))
     return 0
 
 

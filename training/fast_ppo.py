@@ -463,6 +463,13 @@ class SelfPlayRollout:
                 b.update(dev_obs=host_obs, dev_mask=host_mask, dev_prior=host_prior)
         return b
 
+    def swap_buffers(self) -> None:
+        """Let the next :meth:`collect` write into a second set of buffers, so that the views of the last
+        rollout (``obs``, ``mask``, ``prior``) stay as they are while the next one is collected (the
+        overlapped loop, :class:`FastPPO` with ``overlap``, updates on one while it collects the other)."""
+        spare = getattr(self, "_spare", {})
+        self._spare, self._buffers = self._buffers, spare
+
     def _to_device(self, b: dict[str, Any], name: str, lo: int, hi: int) -> torch.Tensor:
         """Rows ``lo:hi`` of buffer ``name`` where the network reads them: on the CPU the buffer itself, on
         another device its device buffer, the new rows copied there once (asynchronously, from pinned memory)."""
@@ -696,9 +703,19 @@ class PPOConfig:
 
 class FastPPO:
     """The learner: the game's network (:class:`SlotNet` for *Oh my Goods!*), a :class:`SelfPlayRollout` and
-    an Adam optimizer."""
+    an Adam optimizer.
 
-    def __init__(self, cfg: PPOConfig, net: Any | None = None, device: str | torch.device = "cpu") -> None:
+    ``overlap`` (``--overlap``, CPU only): the next rollout is collected in a background thread while the
+    update of the last one runs, by a frozen copy of the network from before that update (:attr:`behaviour`;
+    its log-probabilities are the samples' ``logp``, so the PPO ratio stays that of the policy that played:
+    one update of policy lag). Iteration ``k`` updates on rollout ``k`` while rollout ``k + 1`` is collected;
+    the first iteration collects its rollout first. The collector's numba kernels run on one thread; torch's
+    thread count is the process's (``--threads``), shared by the update and the collector's forwards.
+    """
+
+    def __init__(
+        self, cfg: PPOConfig, net: Any | None = None, device: str | torch.device = "cpu", *, overlap: bool = False
+    ) -> None:
         from .kits import kit_of
 
         self.cfg = cfg
@@ -718,6 +735,22 @@ class FastPPO:
         self.steps = 0
         self.next_snapshot = 0
         self.timing = {"rollout_s": 0.0, "update_s": 0.0}
+        #: the overlapped loop (see the class): its frozen network, its collector thread, the next rollout
+        self.overlap = bool(overlap)
+        self.behaviour: Any | None = None
+        self._collector: Any | None = None
+        self._pending: tuple[dict[str, torch.Tensor], float] | None = None
+        if self.overlap:
+            if self.device.type != "cpu":
+                raise InputError(f"--overlap: the overlapped loop runs on the CPU only (expected --device cpu, "
+                                 f"got {self.device})")  # fmt: skip
+            from concurrent.futures import ThreadPoolExecutor
+
+            self.behaviour = copy.deepcopy(self.net)
+            for p in self.behaviour.parameters():
+                p.requires_grad_(False)
+            self.rollout.net = self.behaviour  # the collector plays (and snapshots) the frozen copy
+            self._collector = ThreadPoolExecutor(1, "collector", initializer=_collector_threads)
 
     def update(self, batch: dict[str, torch.Tensor]) -> dict[str, float]:
         """PPO epochs over the batch (:func:`ppo_update`); returns mean losses of the last epoch."""
@@ -731,11 +764,23 @@ class FastPPO:
 
         return ppo_update(batch, forward, self.net.parameters(), self.opt, self.cfg)
 
-    def iterate(self) -> dict[str, float]:
-        """One rollout and one update; returns its numbers."""
+    def _snapshot_due(self) -> None:
         if self.steps >= self.next_snapshot and self.rollout.league.weights.get("snapshot", 0) > 0:
             self.rollout.add_snapshot()
             self.next_snapshot += self.cfg.snapshot_every
+
+    def _collect_timed(self) -> tuple[dict[str, torch.Tensor], float]:
+        t = time.perf_counter()
+        batch = self.rollout.collect(self.cfg.n_steps)
+        return batch, time.perf_counter() - t
+
+    def iterate(self) -> dict[str, float]:
+        """One rollout and one update; returns its numbers (``overlap``: the update of the rollout collected
+        during the last iteration, while the next is collected; ``rollout_s`` is the collector's time,
+        ``iter_s`` the iteration's)."""
+        if self.overlap:
+            return self._iterate_overlapped()
+        self._snapshot_due()
         t0 = time.perf_counter()
         batch = self.rollout.collect(self.cfg.n_steps)
         t1 = time.perf_counter()
@@ -748,6 +793,38 @@ class FastPPO:
         self.timing["update_s"] += t2 - t1
         info.update(samples=n, rollout_s=t1 - t0, update_s=t2 - t1)
         return info
+
+    def _iterate_overlapped(self) -> dict[str, float]:
+        t0 = time.perf_counter()
+        if self._pending is None:  # the first rollout: nothing to overlap it with
+            self.behaviour.load_state_dict(self.net.state_dict())  # the network as it is now (a warm start)
+            self._snapshot_due()
+            self._pending = self._collect_timed()
+        batch, rollout_s = self._pending
+        self._pending = None
+        self._snapshot_due()  # from the frozen copy, which the learner's network equals now
+        self.rollout.swap_buffers()  # the next rollout leaves this one's observations and masks alone
+        job = self._collector.submit(self._collect_timed)
+        t1 = time.perf_counter()
+        try:
+            with self.rollout.split("update"):
+                info = self.update(batch)
+            t2 = time.perf_counter()
+        finally:
+            self._pending = job.result()  # the collector's error, if any, raises here
+        self.behaviour.load_state_dict(self.net.state_dict())  # the next rollout's policy: this update's result
+        n = int(batch["obs"].shape[0])
+        self.steps += n
+        self.timing["rollout_s"] += rollout_s
+        self.timing["update_s"] += t2 - t1
+        info.update(samples=n, rollout_s=rollout_s, update_s=t2 - t1, iter_s=time.perf_counter() - t0)
+        return info
+
+    def close(self) -> None:
+        """Stop the overlapped loop's collector thread (a no-op otherwise); the rollout it holds is dropped."""
+        if self._collector is not None:
+            self._collector.shutdown(wait=True)
+            self._collector, self._pending = None, None
 
     def agent(self, deterministic: bool = True) -> Any:
         """The network as an agent (on the host: a copy when it trains on another device)."""
@@ -975,6 +1052,11 @@ def build_parser(
         "--device", choices=DEVICES, default="auto",
         help="where the network's inference and update run (auto: cuda when torch sees a GPU, else cpu)",
     )  # fmt: skip
+    p.add_argument(
+        "--overlap", action="store_true",
+        help="collect the next rollout in a second thread while the update runs, with the network from before "
+        "that update (one update of policy lag; CPU only; --threads is torch's count, the collector's numba 1)",
+    )  # fmt: skip
     p.add_argument("--init", default=None, help="start from a saved network: NAME.json or a shipped agent (ppo, ...)")
     p.add_argument("--bc-games", type=int_at_least(0), default=0,
                    help="warm start: clone this many games of --bc-teacher first")  # fmt: skip
@@ -1111,7 +1193,12 @@ def prepare(args: argparse.Namespace) -> tuple[PPOConfig, Any | None]:
     from ohmygoods_agents.checkpoint import CheckpointError
 
     check_options(args)
-    resolve_device(getattr(args, "device", "cpu"))
+    device = resolve_device(getattr(args, "device", "cpu"))
+    if getattr(args, "overlap", False) and device.type != "cpu":
+        raise InputError(
+            f"--overlap with --device {args.device}: the overlapped loop runs on the CPU only "
+            f"(this machine's {args.device} is {device}; expected --device cpu, or no --overlap)"
+        )
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {args.out}: a file is there; expected a folder (new or of an earlier run)")
@@ -1225,6 +1312,14 @@ def _threads(n: int) -> None:
     torch.set_num_threads(max(1, n))
 
 
+def _collector_threads() -> None:
+    """The overlapped loop's collector thread: its numba kernels on one thread (numba's count is per thread;
+    torch's is the process's)."""
+    import numba
+
+    numba.set_num_threads(1)
+
+
 def _warm_start(ppo: FastPPO, args: argparse.Namespace, out: Path, meta: dict[str, Any], say: Any) -> None:
     """``--bc-games``: clone the teacher's play into the network (written as ``bc.json``)."""
     cfg, t0 = ppo.cfg, time.perf_counter()
@@ -1313,7 +1408,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     _threads(args.threads)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    ppo = FastPPO(cfg, net, device=getattr(args, "device", "cpu"))
+    ppo = FastPPO(cfg, net, device=getattr(args, "device", "cpu"), overlap=getattr(args, "overlap", False))
     meta: dict[str, Any] = {"command": command}
     progress = _Progress(args)
     t0 = time.perf_counter()
@@ -1359,6 +1454,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
                     next_eval += args.eval_every
             if args.max_minutes and wall > 60 * args.max_minutes:
                 break
+    ppo.close()  # the overlapped loop's collector: its rollout in flight is not trained on
     if last_eval != ppo.steps:  # the last iteration's network, unless it was just evaluated
         do_eval()
     progress.close()
@@ -1382,6 +1478,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         **ppo.timing,
         "device": str(ppo.device),
         "threads": torch.get_num_threads(),
+        "overlap": ppo.overlap,
         "split_s": {k: round(v, 4) for k, v in ppo.rollout.split.seconds.items()},
     }
     (out / "run.json").write_text(json.dumps(info, indent=2))

@@ -122,7 +122,7 @@ def plan_text(args: argparse.Namespace) -> str:
         f"  expected: about {decisions:,} decisions in {_duration(seconds)} at ~{rate:,.0f} decisions/s "
         "(one thread on a shared 2-core machine; others differ), then the final evaluation",
         f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} torch and "
-        "numba thread(s) (--device, --threads)",
+        "numba thread(s) (--device, --threads)" + OVERLAP_TEXT * bool(getattr(args, "overlap", False)),
     ]
     return "\n".join(lines)
 
@@ -223,6 +223,10 @@ def run_args(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Names
     return args
 
 
+#: the plan's note of ``--overlap`` (training/fast_ppo.py, FastPPO)
+OVERLAP_TEXT = "; overlapped: the next rollout is collected in a second thread while each update runs (--overlap)"
+
+
 def _refuse(message: str) -> int:
     """A bad input: one line on stderr, status 2 (nothing was started or written)."""
     print(f"ohmygoods train: error: {message}", file=sys.stderr)
@@ -303,7 +307,7 @@ def game_plan(args: argparse.Namespace) -> str:
             f"  output folder {args.out}/: final.json + final.safetensors (the best network; ppo:{args.out}/final.json "
             f"with --game {args.game}), best/last checkpoints, eval.csv, train.log, run.json",
             f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} "
-            "torch and numba thread(s) (--device, --threads)",
+            "torch and numba thread(s) (--device, --threads)" + OVERLAP_TEXT * bool(getattr(args, "overlap", False)),
         ]
     )
 
@@ -373,6 +377,8 @@ def main(argv: list[str] | None = None) -> int:
     plan_only = not argv or "--plan" in argv
     front, rest = _front(argv)
     if front.algo == "maskable-ppo":
+        if "--overlap" in rest:
+            return _refuse("--overlap overlaps the one loop's rollouts and updates; drop --algo maskable-ppo")
         if front.recipe:
             print("ohmygoods train: --recipe replays a run of the fast loop; drop --algo maskable-ppo", file=sys.stderr)
             return 2
