@@ -4,6 +4,7 @@ by a frozen copy of the network from before that update."""
 from __future__ import annotations
 
 import copy
+import json
 import math
 
 import pytest
@@ -79,7 +80,7 @@ def test_the_collector_plays_the_network_from_before_the_update_beside_it(game):
         ppo.close()
 
 
-def test_the_first_iteration_plays_the_network_as_it_is_then(tmp_path):
+def test_the_first_iteration_plays_the_network_as_it_is_then():
     """A network changed after the loop was built (a warm start) is the one the first rollout plays."""
     cfg = PPOConfig(**CONFIGS["ohmygoods"])
     ppo = FastPPO(cfg, overlap=True)
@@ -101,8 +102,6 @@ def test_a_run_with_overlap_records_it(tmp_path):
             "--total-steps", "40", "--eval-every", "40", "--eval-games", "2", "--eval-vs", "random",
             "--final-games", "0", "--device", "cpu", "--overlap", "--no-progress", "--out", str(out)]  # fmt: skip
     assert fast_ppo.main(argv) == 0
-    import json
-
     run = json.loads((out / "run.json").read_text())
     assert run["overlap"] is True and run["steps"] >= 40 and run["split_s"]["update"] > 0
 
