@@ -48,7 +48,13 @@ from ohmygoods_env.bench.timer import Tally, timed
 
 SHIPPED_LEAGUE = "heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1"
 #: the games ``--game`` measures (each on the one loop, fast_ppo)
-GAMES: tuple[str, ...] = ("ohmygoods", "artificium")
+
+
+def train_games() -> list[str]:
+    """The games the one loop trains: those whose tools name a ``train`` command (``ohmygoods train --game``)."""
+    from ohmygoods_env.framework.game import games_with
+
+    return games_with("train")
 
 
 def _env_only(step: Callable[[], int], env_steps: int, warmup_calls: int) -> tuple[float, float]:
@@ -412,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="ohmygoods bench --train",
         description="Training benchmark: where the time of a training iteration goes (env, copy, forward, update).",
     )
-    p.add_argument("--game", choices=GAMES, default="ohmygoods", help="the game the one loop trains")
+    p.add_argument("--game", choices=train_games(), default="ohmygoods", help="the game the one loop trains")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--iters", type=int, default=2, help="timed rollout+update iterations per configuration")
     p.add_argument("--env-steps", type=int, default=200, help="batch steps of the env-only measurement")

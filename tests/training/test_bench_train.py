@@ -58,6 +58,8 @@ def test_bench_train_says_where_the_time_goes_for_both_loops(capsys):
     art = bench_selfplay("artificium", 2, iters=2, env_steps=3, num_envs=8, n_steps=8, hidden=16)
     _check_split(art)
     assert art["split"]["prior"] == 0.0  # the framework loop has no prior
+    goof = bench_selfplay("goofspiel", 3, iters=2, env_steps=3, num_envs=8, n_steps=8, hidden=16)
+    _check_split(goof)  # every game that trains gets the same rows (Goofspiel: forward models in ModelBatch)
     for name, r in (("fast", fast), ("art", art)):
         text = split_table(name, r)
         for part in ("env", "copy", "forward", "prior", "opponents", "update", "other"):
