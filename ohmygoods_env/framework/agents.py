@@ -273,13 +273,15 @@ def make_agent(game: str | GameSpec, spec: str, seed: int | None = None, **kwarg
 
 
 def _load_entry_point(spec: GameSpec, name: str) -> None:
-    """Register ``name`` from the entry points that offer agents to ``spec``'s game, if one offers it (the
-    entry ``game.NAME`` or one of an older group of the game registers it for the game only, an entry
-    ``NAME`` for every game)."""
+    """Register ``name`` for ``spec``'s game from the entry points that offer agents to it, if one offers it
+    (the entry ``game.NAME`` or one of an older group of the game before an entry ``NAME`` of every game).
+    A generic entry is registered for the game that asked only: registered for every game, it would hide
+    another game's own entry of the same name that is not loaded yet (the generic ``ppo:PATH`` and
+    *Oh my Goods!*'s ``ppo``)."""
     found = _game_entry_points(spec).get(name)
     if found is not None:
-        ep, target = found
-        register_agent(target, name, ep.load(), f"from the entry point {ep.value}")
+        ep, _ = found
+        register_agent(spec.name, name, ep.load(), f"from the entry point {ep.value}")
 
 
 def resolve_agent(game: str | GameSpec, agent: Any, seed: int | None = None) -> Any:

@@ -166,3 +166,16 @@ def test_every_old_name_resolves_from_a_package_declaring_the_older_group(monkey
     for name, cls in OLD_GROUP.items():
         assert type(policy.make_agent(name, seed=0)).__name__ == cls, name
         assert fa._REGISTRY["ohmygoods"][name][1] == f"from the entry point {eps[list(OLD_GROUP).index(name)].value}"
+
+
+def test_a_generic_entry_used_for_one_game_does_not_hide_another_games_own_entry(monkeypatch) -> None:
+    """The generic ``ppo`` entry (``ppo:PATH`` of a game with no ppo of its own) loaded for Goofspiel leaves
+    *Oh my Goods!*'s own ``ppo`` entry first for that game, even while the latter is not loaded yet."""
+    import ohmygoods_env.goofspiel.game_spec  # noqa: F401  (registers goofspiel)
+
+    monkeypatch.setattr(fa, "_REGISTRY", {k: dict(v) for k, v in fa._REGISTRY.items()})
+    fa._REGISTRY.get("ohmygoods", {}).pop("ppo", None)
+    with pytest.raises(ValueError, match="Goofspiel ships no network"):
+        fa.make_agent("goofspiel", "ppo")  # loads the generic entry for Goofspiel
+    assert "ppo" in fa._REGISTRY["goofspiel"] and "ppo" not in fa._REGISTRY.get("*", {})
+    assert type(fa.make_agent("ohmygoods", "ppo", seed=0)).__name__ == "SlotNetAgent"  # its own shipped network
