@@ -37,9 +37,10 @@ from ohmygoods_agents.checkpoint import CheckpointError, game_layout, read_check
 from ohmygoods_agents.policy_agents import MLPAgent
 from torch import nn
 
-from ohmygoods_env.framework.agents import agent_names, choose, make_agent
+from ohmygoods_env.framework.agents import agent_names, make_agent
 from ohmygoods_env.framework.batch import BatchEngine, ModelBatch, has_batch_engine, make_engine
 from ohmygoods_env.framework.game import GameSpec, game_tools, resolve_game
+from ohmygoods_env.framework.matches import BatchAgent
 
 NEG = -1e9
 
@@ -187,32 +188,13 @@ def export_policy(src: str | Path, dst: str | Path, **card: Any) -> Path:
 # ===================================================================== league seats over the protocol
 
 
-class Opponent:
-    """A league seat of any game: ``opponent(engine, rows) -> actions`` for the acting seats of ``rows``, from
-    their observations and masks (``act_batch`` or ``act``) or, for an agent that reads an information
-    state, from each row's forward model (``engine.model(i)``)."""
+class Opponent(BatchAgent):
+    """A league seat of any game, named: ``opponent(engine, rows) -> actions`` for the acting seats of ``rows``
+    (:class:`ohmygoods_env.framework.matches.BatchAgent`, the batched series player's policy)."""
 
     def __init__(self, name: str, agent: Any) -> None:
-        self.name, self.agent = name, agent
-        self.info_state = bool(getattr(agent, "needs_info_state", False))
-        self.observes = bool(getattr(agent, "needs_observation", True))  # random play reads the masks only
-
-    def __call__(self, engine: BatchEngine, rows: np.ndarray) -> np.ndarray:
-        if self.info_state:
-            out = []
-            for i in rows:
-                m = engine.model(int(i))
-                out.append(choose(self.agent, m, int(m.current_player)))
-            return np.asarray(out, np.int64)
-        if self.observes:
-            obs = engine.observe(engine.current_player[rows].astype(np.int64), rows=rows)
-        else:
-            obs = np.zeros((rows.size, engine.obs_dim), np.float32)
-        masks = engine.legal_mask(rows=rows)
-        if hasattr(self.agent, "act_batch"):
-            return np.asarray(self.agent.act_batch(obs, masks), np.int64)
-        act = getattr(self.agent, "act", self.agent)
-        return np.asarray([act(o, m) for o, m in zip(obs, masks, strict=True)], np.int64)
+        super().__init__(agent)
+        self.name = name
 
 
 # ===================================================================== evaluation

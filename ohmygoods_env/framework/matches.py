@@ -363,8 +363,10 @@ class BatchAgent:
     An agent with ``act_batch(observations, masks)`` answers all rows in one call; one that reads an
     information state (``needs_info_state``) chooses in each row's forward model (``engine.model(i)``,
     :func:`~.agents.choose`: its observation, mask and :class:`~.game.InformationSet`, never the true
-    state); any other ``act(observation, mask)`` or callable is asked row by row. The default policy of
-    :func:`play_batch`; a game whose agents read its engine's own rows names another in its tools
+    state); any other ``act(observation, mask)`` or callable is asked row by row. An agent with
+    ``needs_observation = False`` (random play) gets zeros for the observations, as from
+    :func:`~.agents.choose`. The default policy of :func:`play_batch` and the league seats of the
+    training loop; a game whose agents read its engine's own rows names another in its tools
     (``GameTools.batch_policy``).
     """
 
@@ -373,6 +375,7 @@ class BatchAgent:
             raise TypeError(f"an agent needs act(observation, mask), act_batch(...) or to be callable: {agent!r}")
         self.agent = agent
         self.needs_info_state = bool(getattr(agent, "needs_info_state", False))
+        self.needs_observation = bool(getattr(agent, "needs_observation", True))
         self.batched = hasattr(agent, "act_batch") and not self.needs_info_state
 
     def act_rows(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -389,7 +392,11 @@ class BatchAgent:
                 m = engine.model(int(i))
                 out.append(choose(self.agent, m, int(m.current_player)))
             return np.asarray(out, np.int64)
-        return self.act_rows(engine.observe(rows=rows), engine.legal_mask(rows=rows))
+        if self.needs_observation:
+            obs = engine.observe(rows=rows)
+        else:
+            obs = np.zeros((len(rows), engine.obs_dim), np.float32)
+        return self.act_rows(obs, engine.legal_mask(rows=rows))
 
 
 def play_batch(
