@@ -33,7 +33,14 @@ from typing import Any
 
 import numpy as np
 import torch
-from ohmygoods_agents.checkpoint import CheckpointError, game_layout, read_checkpoint, same_layout, save_checkpoint
+from ohmygoods_agents.checkpoint import (
+    CheckpointError,
+    checkpoint_players,
+    game_layout,
+    read_checkpoint,
+    same_layout,
+    save_checkpoint,
+)
 from ohmygoods_agents.policy_agents import MLPAgent
 from torch import nn
 
@@ -350,7 +357,6 @@ class Kit:
 
     def __init__(self, game: str | GameSpec) -> None:
         self.spec = resolve_game(game)
-        self.num_players: int | None = None  # the run's (first) player count, set by new_net
         if self.defaults.get("eval_vs") == "heuristic" and "heuristic" not in agent_names(self.spec):
             # a game without a heuristic (Goofspiel) is evaluated against random by default
             self.defaults = {**self.defaults, "eval_vs": "random", "bc_teacher": "random"}
@@ -371,25 +377,36 @@ class Kit:
     # -------------------------------------------------------------- network
     def new_net(self, cfg: Any) -> ActorCritic:
         p = cfg.players if isinstance(cfg.players, int) else cfg.players[0]
-        self.num_players = int(p)
         hidden = cfg.hidden if isinstance(cfg.hidden, tuple) else (int(cfg.hidden),) * 2
         return ActorCritic(int(self.spec.obs_size(p)), int(self.spec.num_actions), hidden)
 
-    def layout(self) -> dict[str, Any]:
-        return game_layout(self.spec, self.num_players)
+    def layout(self, players: int | None = None) -> dict[str, Any]:
+        """The game's checkpoint layout at ``players`` seats (default: its fewest)."""
+        return game_layout(self.spec, players)
+
+    def net_layout(self, net: Any) -> dict[str, Any]:
+        """The layout of ``net``: the game's at the first player count whose observation is the network's
+        input width (a game whose observation grows with the seats, as Goofspiel's, has one per count)."""
+        width = int(net.trunk[0].in_features)
+        spec = self.spec
+        for p in range(spec.min_players, spec.max_players + 1):
+            if int(spec.obs_size(p)) == width:
+                return self.layout(p)
+        return self.layout()
 
     def save(self, net: Any, path: str | Path, meta: dict[str, Any], players: int | None) -> Path:
-        return save_net(net, Path(path).with_suffix(".json"), self.layout(), players=players, card=meta or {})
+        return save_net(net, Path(path).with_suffix(".json"), self.net_layout(net), players=players, card=meta or {})
 
     def load(self, path: str | Path) -> Any:
-        return load_net(Path(path).with_suffix(".json"), self.layout())
+        path = Path(path).with_suffix(".json")
+        return load_net(path, self.layout(checkpoint_players(path)))
 
     def config_from_net(self, cfg: Any, net: Any) -> None:
         """The run's configuration takes the saved network's widths."""
         cfg.hidden = tuple(net.hidden)
 
     def agent(self, net: Any, deterministic: bool = True, seed: int = 0, name: str = "ppo") -> Any:
-        return net.agent(self.layout(), deterministic=deterministic, seed=seed, name=name)
+        return net.agent(self.net_layout(net), deterministic=deterministic, seed=seed, name=name)
 
     # -------------------------------------------------------------- league
     def league(self, text: str, max_snapshots: int) -> Any:

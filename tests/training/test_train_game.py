@@ -133,6 +133,13 @@ def test_goofspiel_trains_at_three_players_and_its_network_plays_as_its_agent(tm
     spec = resolve_game("goofspiel")
     assert desc["players"] == 3 and desc["layout"]["obs_dim"] == spec.obs_size(3) != spec.obs_size(2)
     assert [r["opponent"] for r in desc["card"]["final_evaluation"]] == ["random"]
+    from ohmygoods_training import kits
+
+    kits._KITS.clear()  # as in a new process: the kit knows no run's player count
+    again = tmp_path / "goof2"  # a warm start from it: the layout comes from the checkpoint's player count
+    argv = ["train", "--game", "goofspiel", "--players", "3", "--total-steps", "100", "--eval-every", "100", *TINY,
+            "--init", str(out / "final.json"), "--out", str(again)]  # fmt: skip
+    assert cli.main(argv) == 0 and json.loads((again / "final.json").read_text())["layout"] == desc["layout"]
     agent = make_agent("goofspiel", f"ppo:{out / 'final.json'}")
     g = spec.new_game(3, seed=5)
     while not g.done:
