@@ -157,13 +157,15 @@ def maskable_plan(args: argparse.Namespace) -> str:
     )
 
 
-def _front(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
-    """``--algo``, ``--recipe``, ``--plan`` and ``--players`` of ``argv``, and ``argv`` without the first three."""
+def _front(argv: list[str], players: bool = True) -> tuple[argparse.Namespace, list[str]]:
+    """``--algo``, ``--recipe``, ``--plan`` and (``players``: Oh my Goods!'s recipes' counts) ``--players`` of
+    ``argv``, and ``argv`` without the first three."""
     p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     p.add_argument("--algo", choices=ALGOS, default="fast-ppo")
     p.add_argument("--recipe", default=None)
     p.add_argument("--plan", action="store_true")
-    p.add_argument("--players", type=int, choices=sorted(RECIPE_OF_PLAYERS), default=2)
+    if players:
+        p.add_argument("--players", type=int, choices=sorted(RECIPE_OF_PLAYERS), default=2)
     front, _ = p.parse_known_args(argv)
     rest: list[str] = []
     it = iter(argv)
@@ -318,7 +320,7 @@ def game_main(argv: list[str], game: str) -> int:
     ``--recipe``, ``--plan``)."""
     prog = f"ohmygoods train --game {game}"
     plan_only = not argv or "--plan" in argv
-    front, rest = _front_game(argv)
+    front, rest = _front(argv, players=False)
     if front.algo != "fast-ppo":
         return _refuse(f"--game {game}: --algo {front.algo} trains Oh my Goods! only")
     try:
@@ -353,22 +355,6 @@ def game_main(argv: list[str], game: str) -> int:
         return 0
     run(args, " ".join([prog, *argv]))
     return 0
-
-
-def _front_game(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
-    """``--algo``, ``--recipe`` and ``--plan`` of ``argv`` (another game), and ``argv`` without them."""
-    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    p.add_argument("--algo", choices=ALGOS, default="fast-ppo")
-    p.add_argument("--recipe", default=None)
-    front, _ = p.parse_known_args(argv)
-    rest: list[str] = []
-    it = iter(argv)
-    for tok in it:
-        if tok in ("--algo", "--recipe"):
-            next(it, None)
-        elif tok != "--plan" and not tok.startswith(("--algo=", "--recipe=")):
-            rest.append(tok)
-    return front, rest
 
 
 def main(argv: list[str] | None = None) -> int:
