@@ -234,7 +234,7 @@ def bench_fast(
     from ohmygoods_env import layout as L
     from ohmygoods_env.batch import BatchGames, make_rng, random_actions
 
-    from .fast_ppo import FastPPO, PPOConfig
+    from .fast_ppo import PPOConfig
 
     cfg = PPOConfig(players=players, seed=seed, **overrides)
     # env only: every seat random, every decision observed into a preallocated buffer
@@ -252,8 +252,18 @@ def bench_fast(
         g.reset()
         return live.size
 
-    env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
+    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap)
 
+
+def _loop_bench(
+    cfg: Any, env_step: Callable[[], int], env_steps: int, iters: int, device: str, overlap: bool
+) -> dict[str, Any]:
+    """The rows of the one loop for ``cfg``: env only (``env_step``), then ``iters`` timed iterations of
+    :class:`ohmygoods_training.fast_ppo.FastPPO` after a warm-up one (kernels compiled, a snapshot in the
+    league, no further snapshot taken while timing)."""
+    from .fast_ppo import FastPPO
+
+    env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
     ppo = FastPPO(cfg, device=device, overlap=overlap)
     ppo.rollout.add_snapshot()
     ppo.next_snapshot = 10**12
@@ -279,7 +289,7 @@ def bench_selfplay(
     ``game``: its training kit's defaults at ``players`` unless ``overrides``): env only is the game's
     batch engine with random legal actions, every decision's observation and mask into preallocated
     buffers."""
-    from .fast_ppo import FastPPO, PPOConfig
+    from .fast_ppo import PPOConfig
     from .kits import kit_of
 
     kit = kit_of(game)
@@ -302,16 +312,7 @@ def bench_selfplay(
             b.reset()
         return live.size
 
-    env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
-    ppo = FastPPO(cfg, device=device, overlap=overlap)
-    ppo.rollout.add_snapshot()
-    ppo.next_snapshot = 10**12
-    ppo.iterate()  # warm-up
-
-    rates: dict[str, Any] = _loop_rates(ppo, iters)
-    rates["cpu_rates"]["env_only"] = env_cpu
-    params = sum(p.numel() for p in ppo.net.parameters())
-    return {"env_only": env_only, **rates, "params": params, **_where(ppo.device)}
+    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap)
 
 
 ROWS = (("env_only", "env only (steps/s)"), ("rollout", "rollout with policy (steps/s)"),
