@@ -143,6 +143,7 @@ class SlotNet(nn.Module):
         logits = self.pi(h)
         if self.prior is None:
             return logits
+        logits = logits.float()  # under autocast the products are bfloat16; the bonus is added in float32
         if prior_action is None:
             raise ValueError(f"this network adds the {self.prior} agent's choice to its logits: pass prior_action")
         return logits.scatter_add(1, prior_action.reshape(-1, 1), self.prior_gain.expand(h.shape[0], 1))

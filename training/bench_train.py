@@ -215,9 +215,9 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
     return {"env_only": env_only, **rates, "params": params, **_where("cpu")}
 
 
-def _where(device: Any) -> dict[str, Any]:
+def _where(device: Any, dtype: Any = torch.float32) -> dict[str, Any]:
     """The device and torch's threads of a measurement (the rows' first lines)."""
-    return {"device": str(device), "threads": torch.get_num_threads()}
+    return {"device": str(device), "threads": torch.get_num_threads(), "precision": str(dtype).removeprefix("torch.")}
 
 
 def bench_fast(
@@ -227,6 +227,7 @@ def bench_fast(
     seed: int = 0,
     device: str = "cpu",
     overlap: bool = False,
+    precision: str = "float32",
     **overrides: Any,
 ) -> dict[str, Any]:
     """Steps/s of :class:`ohmygoods_training.fast_ppo.FastPPO` (defaults unless ``overrides``) on ``device``,
@@ -252,11 +253,17 @@ def bench_fast(
         g.reset()
         return live.size
 
-    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap)
+    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap, precision)
 
 
 def _loop_bench(
-    cfg: Any, env_step: Callable[[], int], env_steps: int, iters: int, device: str, overlap: bool
+    cfg: Any,
+    env_step: Callable[[], int],
+    env_steps: int,
+    iters: int,
+    device: str,
+    overlap: bool,
+    precision: str = "float32",
 ) -> dict[str, Any]:
     """The rows of the one loop for ``cfg``: env only (``env_step``), then ``iters`` timed iterations of
     :class:`ohmygoods_training.fast_ppo.FastPPO` after a warm-up one (kernels compiled, a snapshot in the
@@ -264,7 +271,7 @@ def _loop_bench(
     from .fast_ppo import FastPPO
 
     env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
-    ppo = FastPPO(cfg, device=device, overlap=overlap)
+    ppo = FastPPO(cfg, device=device, overlap=overlap, precision=precision)
     ppo.rollout.add_snapshot()
     ppo.next_snapshot = 10**12
     ppo.iterate()  # warm-up: kernels compiled, snapshots in the league
@@ -272,7 +279,7 @@ def _loop_bench(
     rates: dict[str, Any] = _loop_rates(ppo, iters)
     params = sum(p.numel() for p in ppo.net.parameters())
     rates["cpu_rates"]["env_only"] = env_cpu
-    return {"env_only": env_only, **rates, "params": params, **_where(ppo.device)}
+    return {"env_only": env_only, **rates, "params": params, **_where(ppo.device, ppo.dtype)}
 
 
 def bench_selfplay(
@@ -283,6 +290,7 @@ def bench_selfplay(
     seed: int = 0,
     device: str = "cpu",
     overlap: bool = False,
+    precision: str = "float32",
     **overrides: Any,
 ) -> dict[str, Any]:
     """The same rows for another game on the one loop (:class:`ohmygoods_training.fast_ppo.FastPPO` with
@@ -312,7 +320,7 @@ def bench_selfplay(
             b.reset()
         return live.size
 
-    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap)
+    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap, precision)
 
 
 ROWS = (("env_only", "env only (steps/s)"), ("rollout", "rollout with policy (steps/s)"),
@@ -333,7 +341,7 @@ def table(results: dict[str, dict[str, float]]) -> str:
             else (" |" if len(names) == 2 else "")
         )
         lines.append(f"| {label} | " + " | ".join(cells) + " |" + ratio)
-    for key, label in (("device", "device"), ("threads", "torch threads")):
+    for key, label in (("device", "device"), ("threads", "torch threads"), ("precision", "precision")):
         lines.append(f"| {label} | " + " | ".join(str(results[n].get(key, "-")) for n in names) + " |"
                      + (" |" if len(names) == 2 else ""))  # fmt: skip
     return "\n".join(lines)
@@ -347,6 +355,7 @@ def split_table(name: str, r: dict[str, Any]) -> str:
     sp, cpu = r["split"], r.get("split_cpu") or {k: float("nan") for k in r["split"]}
     lines = [
         f"where the time goes: {name}, device {r['device']}, {r['threads']} torch thread(s), "
+        f"{r.get('precision', 'float32')}, "
         f"{r['samples']:,.0f} samples timed, {1000 * sp['total']:,.1f} ms per iteration "
         f"({1000 * cpu['total']:,.1f} ms of CPU)",
         "",
@@ -413,7 +422,7 @@ def kit_network(game: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the tables (``--json`` for the raw numbers)."""
-    from .fast_ppo import DEVICES, InputError, resolve_device, threads_arg
+    from .fast_ppo import DEVICES, PRECISIONS, InputError, resolve_device, threads_arg
 
     p = argparse.ArgumentParser(
         prog="ohmygoods bench --train",
@@ -425,6 +434,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--env-steps", type=int, default=200, help="batch steps of the env-only measurement")
     p.add_argument("--threads", type=threads_arg, default=1, metavar="{auto,N}", help="torch and numba threads")
     p.add_argument("--device", choices=DEVICES, default="auto", help="the learner's device (auto: cuda if present)")
+    p.add_argument(
+        "--precision", choices=PRECISIONS, default="auto",
+        help="the new loop's compute type (ohmygoods train --precision; auto: bfloat16 where the device computes it "
+        "natively, else float32)",
+    )  # fmt: skip
     p.add_argument("--skip-shipped", action="store_true", help="time the new default only")
     p.add_argument(
         "--overlap", action="store_true",
@@ -449,15 +463,25 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_shipped:
             results["shipped (MaskablePPO, league)"] = bench_shipped(args.players, args.iters, args.env_steps)
         new = "new default (fast_ppo)"
-        results[new] = bench_fast(args.players, args.iters, args.env_steps, device=device)
+        results[new] = bench_fast(args.players, args.iters, args.env_steps, device=device, precision=args.precision)
         if args.overlap:
-            results[OVERLAP] = bench_fast(args.players, args.iters, args.env_steps, device=device, overlap=True)
+            results[OVERLAP] = bench_fast(
+                args.players, args.iters, args.env_steps, device=device, overlap=True, precision=args.precision
+            )
     else:
         new = f"{args.game} (fast_ppo, {kit_network(args.game)})"
-        results[new] = bench_selfplay(args.game, args.players, args.iters, args.env_steps, device=device)
+        results[new] = bench_selfplay(
+            args.game, args.players, args.iters, args.env_steps, device=device, precision=args.precision
+        )
         if args.overlap:
             results[OVERLAP] = bench_selfplay(
-                args.game, args.players, args.iters, args.env_steps, device=device, overlap=True
+                args.game,
+                args.players,
+                args.iters,
+                args.env_steps,
+                device=device,
+                overlap=True,
+                precision=args.precision,
             )
     if args.json:
         print(json.dumps(results, indent=2))

@@ -38,6 +38,7 @@ Output of ``--out runs/NAME``: ``eval.csv``, ``last.json`` / ``last.safetensors`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import csv
 import json
@@ -254,6 +255,64 @@ def resolve_device(spec: str | torch.device) -> torch.device:
     raise InputError(f"--device {text}: expected one of {', '.join(DEVICES)}")
 
 
+#: what ``--precision`` takes: ``auto`` is ``bfloat16`` where the device computes it natively
+#: (:func:`native_bfloat16`), else ``float32``
+PRECISIONS: tuple[str, ...] = ("auto", "float32", "bfloat16")
+
+
+def native_bfloat16(device: torch.device) -> bool:
+    """Whether ``device`` multiplies bfloat16 matrices in hardware: a CUDA GPU that torch says supports
+    bfloat16, or a CPU with AVX512-BF16 or AMX tiles (torch's own CPU checks). Elsewhere torch emulates
+    bfloat16, which is slower than float32."""
+    if device.type == "cuda":
+        try:
+            return bool(torch.cuda.is_bf16_supported())
+        except (AssertionError, RuntimeError):  # a CPU build of torch, or no driver: no device to compute on
+            return False
+    if device.type != "cpu":
+        return False
+    cpu = getattr(torch, "cpu", None)
+    checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
+    return any(bool(getattr(cpu, name, lambda: False)()) for name in checks)
+
+
+#: bfloat16 forwards run on a few row counts only (:func:`bucket`; a copy of the last row pads a minibatch,
+#: the rollout reads the rows after its own in its buffer): oneDNN prepares its bfloat16 kernels for each
+#: new shape, which costs more than the product itself when every call has another row count (a forward of
+#: 150-300 rows of varying count: 6.5 us a row, in buckets of 64 rows: 2.6, at one fixed count: 2.2)
+BUCKET = 64
+
+
+def bucket(n: int) -> int:
+    """``n`` rounded up to a multiple of :data:`BUCKET`, or of an eighth of the largest power of two not above
+    ``n`` when that is coarser: at most 8 row counts per doubling, at most 1/8 of the rows padding."""
+    n = int(n)
+    step = max(BUCKET, (1 << max(n.bit_length() - 1, 0)) // 8)
+    return -(-n // step) * step
+
+
+def resolve_precision(spec: str | torch.dtype, device: torch.device) -> torch.dtype:
+    """The compute type of ``--precision`` on ``device``: ``float32``, ``bfloat16``, or ``auto``
+    (:func:`native_bfloat16` decides); anything else is an :class:`InputError`."""
+    if isinstance(spec, torch.dtype):
+        spec = str(spec).removeprefix("torch.")
+    text = str(spec)
+    if text == "auto":
+        return torch.bfloat16 if native_bfloat16(torch.device(device)) else torch.float32
+    if text in ("float32", "bfloat16"):
+        return getattr(torch, text)
+    raise InputError(f"--precision {text}: expected one of {', '.join(PRECISIONS)}")
+
+
+def autocast(device: torch.device, dtype: torch.dtype) -> Any:
+    """The context the network's matrix products run in: ``torch.autocast`` to ``dtype`` on ``device``'s
+    type for ``bfloat16`` (weights, optimizer state and the loss stay float32: mixed precision), nothing
+    for ``float32``. Autocast is per thread: the overlapped collector enters its own."""
+    if dtype == torch.float32:
+        return contextlib.nullcontext()
+    return torch.autocast(torch.device(device).type, dtype=dtype)
+
+
 def usable_cores() -> int:
     """The CPU cores this process may run on (its affinity where the OS says; else the machine's count)."""
     import os
@@ -354,6 +413,9 @@ class SelfPlayRollout:
         #: the network reads device buffers that each step's rows are copied into (True off the CPU; a test
         #: sets it on the CPU to run the copying path of a GPU)
         self.staged = self.device.type != "cpu"
+        #: the compute type of the network's forwards here (learner, snapshot seats, bootstrap values):
+        #: ``torch.bfloat16`` runs them under :func:`autocast`; their outputs come back as float32
+        self.dtype = torch.float32
         if shaping and reward not in self.kit.shaped_modes:
             modes = " or ".join(self.kit.shaped_modes) or "none (this game has no shaping)"
             raise ValueError(f"shaping needs --reward {modes}, got {reward!r}")
@@ -448,14 +510,15 @@ class SelfPlayRollout:
             pin = self.device.type == "cuda"
             staged = self.staged
             obs_dim, n_actions = self.games.obs_dim, self.games.n_actions
-            host_obs = torch.empty((cap, obs_dim), dtype=torch.float32, pin_memory=pin)
+            # BUCKET rows past the end: a bfloat16 forward reads up to a whole bucket (:func:`bucket`)
+            host_obs = torch.zeros((cap + BUCKET, obs_dim), dtype=torch.float32, pin_memory=pin)
             host_mask = torch.empty((cap, n_actions), dtype=torch.bool, pin_memory=pin)
             host_prior = torch.full((cap,), -1, dtype=torch.int64, pin_memory=pin)
             b.update(cap=cap, staged=staged, host_obs=host_obs, host_mask=host_mask, host_prior=host_prior)
             b.update(obs=host_obs.numpy(), masks=host_mask.numpy(), prior=host_prior.numpy())
             if staged:
                 b.update(
-                    dev_obs=torch.empty((cap, obs_dim), dtype=torch.float32, device=self.device),
+                    dev_obs=torch.zeros((cap + BUCKET, obs_dim), dtype=torch.float32, device=self.device),
                     dev_mask=torch.empty((cap, n_actions), dtype=torch.bool, device=self.device),
                     dev_prior=torch.empty((cap,), dtype=torch.int64, device=self.device),
                 )
@@ -511,6 +574,7 @@ class SelfPlayRollout:
         offsets = np.cumsum([0] + [t.N for t in self.tables])
         k = 0
         net = self.net
+        amp = autocast(self.device, self.dtype)  # reentrant: entered once per forward
         for _ in range(n_steps):
             for j, t in enumerate(self.tables):
                 g, P, last, act, all_rows = t.engine, t.P, lasts[j], acts[j], np.arange(t.N, dtype=np.int64)
@@ -528,20 +592,26 @@ class SelfPlayRollout:
                     if self.prior is not None:
                         with clock("prior"):
                             prior[k : k + n] = self.prior(g, rows)
+                    m = n if self.dtype == torch.float32 else bucket(n)  # bfloat16: a whole bucket of rows
                     with clock("copy"):
-                        x = self._to_device(buf, "obs", k, k + n)
+                        x = self._to_device(buf, "obs", k, k + m)
                         self._to_device(buf, "mask", k, k + n)  # for the update, which reads the masks there
                         if self.prior is not None:
                             pa = self._to_device(buf, "prior", k, k + n)
+                            if m > n:
+                                pa = torch.cat((pa, pa.new_zeros(m - n)))
                     with clock("forward"), torch.inference_mode():
-                        h = net.features(x, seats=P)  # every row is a P-player game: no slot encoding of empty seats
-                        v = net.v(h).squeeze(1)
+                        with amp:
+                            # every row is a P-player game: no slot encoding of empty seats
+                            h = net.features(x, seats=P)
+                            v = net.v(h).squeeze(1)[:n]
+                            logits = net.policy_logits(h, pa)[:n]
                         ids_np, valid_np = legal_index_host(masks[k : k + n])  # from the host's copy of the masks
                         ids, valid = torch.from_numpy(ids_np), torch.from_numpy(valid_np)
                         dev_ids, dev_valid = ids.to(self.device), valid.to(self.device)
-                        lg = legal_logits(net.policy_logits(h, pa), dev_ids, dev_valid)
+                        lg = legal_logits(logits.float(), dev_ids, dev_valid)
                         # sampled on the host with the rollout's generator: the same draws on every device
-                        lg, v = lg.cpu(), v.cpu()
+                        lg, v = lg.cpu(), v.float().cpu()
                         c = sample_masked(lg, self.gen)
                         a = ids.gather(1, c[:, None]).squeeze(1)
                         lp = torch.log_softmax(lg, 1).gather(1, c[:, None]).squeeze(1)
@@ -587,8 +657,8 @@ class SelfPlayRollout:
                     o = g.observe(players=cut_p.astype(np.int64), rows=cut_g.astype(np.int64))
                 with clock("copy"):
                     o = torch.from_numpy(o).to(self.device)
-                with clock("forward"), torch.inference_mode():
-                    v = net.v(net.features(o, seats=t.P)).squeeze(1).cpu()
+                with clock("forward"), torch.inference_mode(), amp:
+                    v = net.v(net.features(o, seats=t.P)).squeeze(1).float().cpu()
                 boot[cut] = v.numpy()
         adv = np.zeros(k, np.float32)
         gae_per_seat(values[:k], rewards[:k], next_idx[:k], done[:k], boot[:k], self.gamma, self.lam, adv)
@@ -714,7 +784,13 @@ class FastPPO:
     """
 
     def __init__(
-        self, cfg: PPOConfig, net: Any | None = None, device: str | torch.device = "cpu", *, overlap: bool = False
+        self,
+        cfg: PPOConfig,
+        net: Any | None = None,
+        device: str | torch.device = "cpu",
+        *,
+        overlap: bool = False,
+        precision: str | torch.dtype = "float32",
     ) -> None:
         from .kits import kit_of
 
@@ -722,6 +798,8 @@ class FastPPO:
         self.kit = kit_of(cfg.game)
         #: where the network's inference and update run (:func:`resolve_device`); checkpoints are saved from the host
         self.device = resolve_device(device)
+        #: the compute type of the network's forwards and update (:func:`resolve_precision`, :func:`autocast`)
+        self.dtype = resolve_precision(precision, self.device)
         torch.manual_seed(cfg.seed)
         self.net = net if net is not None else self.kit.new_net(cfg)
         self.net.to(self.device)
@@ -732,6 +810,7 @@ class FastPPO:
             cfg.gamma, cfg.lam, bool(cfg.shaping), cfg.max_rounds, self.device, game=cfg.game,
             margin_coef=cfg.margin_coef, fast=getattr(cfg, "fast", True),
         )  # fmt: skip
+        self.rollout.dtype = self.dtype
         self.steps = 0
         self.next_snapshot = 0
         self.timing = {"rollout_s": 0.0, "update_s": 0.0}
@@ -756,11 +835,17 @@ class FastPPO:
         """PPO epochs over the batch (:func:`ppo_update`); returns mean losses of the last epoch."""
 
         seats = self.cfg.players if isinstance(self.cfg.players, int) else None
+        amp = autocast(self.device, self.dtype)
 
         def forward(i: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            h = self.net.features(batch["obs"][i], seats=seats)
-            pa = batch["prior"][i] if self.net.prior is not None else None
-            return self.net.policy_logits(h, pa), self.net.v(h).squeeze(1)
+            n = i.shape[0]
+            if self.dtype != torch.float32 and bucket(n) > n:  # whole buckets: copies of the last row pad
+                i = torch.cat((i, i[-1:].expand(bucket(n) - n)))
+            with amp:  # bfloat16: the products in it, the loss in float32 from these outputs
+                h = self.net.features(batch["obs"][i], seats=seats)
+                pa = batch["prior"][i] if self.net.prior is not None else None
+                logits, v = self.net.policy_logits(h, pa), self.net.v(h).squeeze(1)
+            return logits[:n].float(), v[:n].float()
 
         return ppo_update(batch, forward, self.net.parameters(), self.opt, self.cfg)
 
@@ -1053,6 +1138,12 @@ def build_parser(
         help="where the network's inference and update run (auto: cuda when torch sees a GPU, else cpu)",
     )  # fmt: skip
     p.add_argument(
+        "--precision", choices=PRECISIONS, default="auto",
+        help="compute type of the network's forwards and update: bfloat16 runs them in mixed precision (weights, "
+        "optimizer and loss stay float32); auto: bfloat16 where the device computes it natively (a CUDA GPU with "
+        "bfloat16, a CPU with AVX512-BF16 or AMX), else float32",
+    )  # fmt: skip
+    p.add_argument(
         "--overlap", action="store_true",
         help="collect the next rollout in a second thread while the update runs, with the network from before "
         "that update (one update of policy lag; CPU only; --threads is torch's count, the collector's numba 1)",
@@ -1199,6 +1290,7 @@ def prepare(args: argparse.Namespace) -> tuple[PPOConfig, Any | None]:
             f"--overlap with --device {args.device}: the overlapped loop runs on the CPU only "
             f"(this machine's {args.device} is {device}; expected --device cpu, or no --overlap)"
         )
+    resolve_precision(getattr(args, "precision", "float32"), device)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {args.out}: a file is there; expected a folder (new or of an earlier run)")
@@ -1408,7 +1500,10 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     _threads(args.threads)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    ppo = FastPPO(cfg, net, device=getattr(args, "device", "cpu"), overlap=getattr(args, "overlap", False))
+    ppo = FastPPO(
+        cfg, net, device=getattr(args, "device", "cpu"), overlap=getattr(args, "overlap", False),
+        precision=getattr(args, "precision", "float32"),
+    )  # fmt: skip
     meta: dict[str, Any] = {"command": command}
     progress = _Progress(args)
     t0 = time.perf_counter()
@@ -1479,6 +1574,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         "device": str(ppo.device),
         "threads": torch.get_num_threads(),
         "overlap": ppo.overlap,
+        "precision": str(ppo.dtype).removeprefix("torch."),
         "split_s": {k: round(v, 4) for k, v in ppo.rollout.split.seconds.items()},
     }
     (out / "run.json").write_text(json.dumps(info, indent=2))
@@ -1507,6 +1603,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m ohmygoods_trainin
 __all__ = [
     "BASELINES",
     "DEVICES",
+    "PRECISIONS",
     "PARTS",
     "Split",
     "FINAL",
@@ -1536,6 +1633,9 @@ __all__ = [
     "plot_learning_curves",
     "prepare",
     "resolve_device",
+    "resolve_precision",
+    "native_bfloat16",
+    "autocast",
     "run",
     "sample_masked",
     "save_agent",

@@ -274,6 +274,8 @@ def stage_argvs(
             argv = with_option(argv, "--max-minutes", f"{s.minutes * factor:.4g}")
         if threads:
             argv = with_option(argv, "--threads", str(threads))
+        if option(argv, "--precision") is None:  # the recorded runs computed in float32 (before --precision)
+            argv = with_option(argv, "--precision", "float32")
         for flag, value in (overrides or {}).items():
             argv = with_option(argv, flag, value)
         if k < len(recipe.stages) - 1:

@@ -100,6 +100,20 @@ def _device_text(spec: str) -> str:
     return f"auto ({resolve_device('auto')})"
 
 
+def _precision_text(args: argparse.Namespace) -> str:
+    """``--precision`` as the run will resolve it on its device (``auto`` says what it found)."""
+    spec = getattr(args, "precision", "float32")
+    if spec != "auto":
+        return spec
+    from ohmygoods_training.fast_ppo import InputError, resolve_device, resolve_precision
+
+    try:
+        dtype = resolve_precision("auto", resolve_device(getattr(args, "device", "cpu")))
+    except InputError:  # the device is refused when the run starts, with its own message
+        return spec
+    return f"auto ({str(dtype).removeprefix('torch.')})"
+
+
 def plan_text(args: argparse.Namespace) -> str:
     """What a run of the fast loop with the parsed ``args`` will do, in a few lines."""
     rate = rate_of(args.players, bool(args.prior))
@@ -122,7 +136,9 @@ def plan_text(args: argparse.Namespace) -> str:
         f"  expected: about {decisions:,} decisions in {_duration(seconds)} at ~{rate:,.0f} decisions/s "
         "(one thread on a shared 2-core machine; others differ), then the final evaluation",
         f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} torch and "
-        "numba thread(s) (--device, --threads)" + OVERLAP_TEXT * bool(getattr(args, "overlap", False)),
+        f"numba thread(s), precision {_precision_text(args)} (--device, --threads, --precision)"
+        + OVERLAP_TEXT
+        * bool(getattr(args, "overlap", False)),
     ]
     return "\n".join(lines)
 
@@ -309,7 +325,9 @@ def game_plan(args: argparse.Namespace) -> str:
             f"  output folder {args.out}/: final.json + final.safetensors (the best network; ppo:{args.out}/final.json "
             f"with --game {args.game}), best/last checkpoints, eval.csv, train.log, run.json",
             f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} "
-            "torch and numba thread(s) (--device, --threads)" + OVERLAP_TEXT * bool(getattr(args, "overlap", False)),
+            f"torch and numba thread(s), precision {_precision_text(args)} (--device, --threads, --precision)"
+            + OVERLAP_TEXT
+            * bool(getattr(args, "overlap", False)),
         ]
     )
 
