@@ -413,7 +413,7 @@ class SelfPlayRollout:
         #: the network reads device buffers that each step's rows are copied into (True off the CPU; a test
         #: sets it on the CPU to run the copying path of a GPU)
         self.staged = self.device.type != "cpu"
-        #: the compute type of the network's forwards here (learner, snapshot seats, bootstrap values):
+        #: the compute type of the network's forwards here (the learner and the bootstrap values):
         #: ``torch.bfloat16`` runs them under :func:`autocast`; their outputs come back as float32
         self.dtype = torch.float32
         if shaping and reward not in self.kit.shaped_modes:
