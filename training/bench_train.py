@@ -228,6 +228,7 @@ def bench_fast(
     device: str = "cpu",
     overlap: bool = False,
     precision: str = "float32",
+    pipeline: bool = False,
     **overrides: Any,
 ) -> dict[str, Any]:
     """Steps/s of :class:`ohmygoods_training.fast_ppo.FastPPO` (defaults unless ``overrides``) on ``device``,
@@ -253,7 +254,7 @@ def bench_fast(
         g.reset()
         return live.size
 
-    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap, precision)
+    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap, precision, pipeline)
 
 
 def _loop_bench(
@@ -264,6 +265,7 @@ def _loop_bench(
     device: str,
     overlap: bool,
     precision: str = "float32",
+    pipeline: bool = False,
 ) -> dict[str, Any]:
     """The rows of the one loop for ``cfg``: env only (``env_step``), then ``iters`` timed iterations of
     :class:`ohmygoods_training.fast_ppo.FastPPO` after a warm-up one (kernels compiled, a snapshot in the
@@ -271,12 +273,15 @@ def _loop_bench(
     from .fast_ppo import FastPPO
 
     env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
-    ppo = FastPPO(cfg, device=device, overlap=overlap, precision=precision)
+    ppo = FastPPO(cfg, device=device, overlap=overlap, precision=precision, pipeline=pipeline)
     ppo.rollout.add_snapshot()
     ppo.next_snapshot = 10**12
     ppo.iterate()  # warm-up: kernels compiled, snapshots in the league
 
-    rates: dict[str, Any] = _loop_rates(ppo, iters)
+    try:
+        rates: dict[str, Any] = _loop_rates(ppo, iters)
+    finally:
+        ppo.close()
     params = sum(p.numel() for p in ppo.net.parameters())
     rates["cpu_rates"]["env_only"] = env_cpu
     return {"env_only": env_only, **rates, "params": params, **_where(ppo.device, ppo.dtype)}
@@ -291,6 +296,7 @@ def bench_selfplay(
     device: str = "cpu",
     overlap: bool = False,
     precision: str = "float32",
+    pipeline: bool = False,
     **overrides: Any,
 ) -> dict[str, Any]:
     """The same rows for another game on the one loop (:class:`ohmygoods_training.fast_ppo.FastPPO` with
@@ -320,7 +326,7 @@ def bench_selfplay(
             b.reset()
         return live.size
 
-    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap, precision)
+    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap, precision, pipeline)
 
 
 ROWS = (("env_only", "env only (steps/s)"), ("rollout", "rollout with policy (steps/s)"),
@@ -396,6 +402,7 @@ def ratio_lines(results: dict[str, dict[str, Any]]) -> list[str]:
 
 #: the column of ``--overlap``: the one loop with the next rollout collected while the update runs
 OVERLAP = "overlapped (fast_ppo --overlap)"
+PIPELINE = "pipelined (fast_ppo --pipeline)"
 
 
 def overlap_line(seq: dict[str, Any], ovl: dict[str, Any]) -> str:
@@ -444,6 +451,11 @@ def main(argv: list[str] | None = None) -> int:
         "--overlap", action="store_true",
         help="also time the overlapped loop (ohmygoods train --overlap; CPU only) beside the sequential one",
     )  # fmt: skip
+    p.add_argument(
+        "--pipeline", action="store_true",
+        help="also time the pipelined rollout (ohmygoods train --pipeline: one table's forward in a second thread "
+        "while the other table steps) beside the sequential one",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     try:
@@ -459,30 +471,26 @@ def main(argv: list[str] | None = None) -> int:
 
     _threads(args.threads)  # torch's and numba's, as the training loops set them
     results: dict[str, dict[str, Any]] = {}
-    if kit_network(args.game) == "slotnet":  # beside the shipped MaskablePPO loop (the slot network's game only)
+    slot = kit_network(args.game) == "slotnet"
+    if slot:  # beside the shipped MaskablePPO loop (the slot network's game only)
         if not args.skip_shipped:
             results["shipped (MaskablePPO, league)"] = bench_shipped(args.players, args.iters, args.env_steps)
         new = "new default (fast_ppo)"
-        results[new] = bench_fast(args.players, args.iters, args.env_steps, device=device, precision=args.precision)
-        if args.overlap:
-            results[OVERLAP] = bench_fast(
-                args.players, args.iters, args.env_steps, device=device, overlap=True, precision=args.precision
-            )
     else:
         new = f"{args.game} (fast_ppo, {kit_network(args.game)})"
-        results[new] = bench_selfplay(
-            args.game, args.players, args.iters, args.env_steps, device=device, precision=args.precision
+
+    def one_loop(**mode: bool) -> dict[str, Any]:
+        if slot:
+            return bench_fast(args.players, args.iters, args.env_steps, device=device, precision=args.precision, **mode)
+        return bench_selfplay(
+            args.game, args.players, args.iters, args.env_steps, device=device, precision=args.precision, **mode
         )
-        if args.overlap:
-            results[OVERLAP] = bench_selfplay(
-                args.game,
-                args.players,
-                args.iters,
-                args.env_steps,
-                device=device,
-                overlap=True,
-                precision=args.precision,
-            )
+
+    results[new] = one_loop()
+    if args.overlap:
+        results[OVERLAP] = one_loop(overlap=True)
+    if args.pipeline:
+        results[PIPELINE] = one_loop(pipeline=True)
     if args.json:
         print(json.dumps(results, indent=2))
     else:

@@ -401,10 +401,15 @@ class SelfPlayRollout:
         game: str = "ohmygoods",
         margin_coef: float = 0.0,
         fast: bool = True,
+        pipeline: bool = False,
     ) -> None:
         from .kits import kit_of
 
         self.kit = kit_of(game)
+        #: the games of each player count in two tables: one table's forward runs in a second thread (the
+        #: forward thread) while this one asks the league's seats and steps the engine of the other
+        self.pipeline = bool(pipeline)
+        self._pool: Any = None
         self.net = net
         #: where the network runs (its parameters must be there); the engine and the league stay on the host
         self.device = torch.device(device)
@@ -430,7 +435,17 @@ class SelfPlayRollout:
         # options of the engines: what the game's kit reads (Oh my Goods!'s rules, reward mode, round cap)
         opts = argparse.Namespace(rules=rules, reward=reward, max_rounds=max_rounds, fast=fast)
         # the first count's games deal from ``seed``, count j's from seed + 1000 j (its own deals)
-        engines = [self.kit.engine(self.N, p, seed + 1000 * j, opts) for j, p in enumerate(counts)]
+        halves = 2 if self.pipeline else 1
+        if self.N < halves:
+            raise ValueError(
+                f"a pipelined rollout plays its games in two tables: expected num_games >= 2, got {self.N}"
+            )
+        # a pipelined count's second table deals from seed + 1000 j + 500
+        engines = [
+            self.kit.engine(self.N // halves + (h < self.N % halves), p, seed + 1000 * j + 500 * h, opts)
+            for j, p in enumerate(counts)
+            for h in range(halves)
+        ]
         dims = {e.num_players: e.obs_dim for e in engines}
         if len(set(dims.values())) > 1:
             raise ValueError(
@@ -451,8 +466,8 @@ class SelfPlayRollout:
         # a network with a prior: the prior's choice for every learner decision (a training input)
         self.prior = self.kit.prior(net.prior) if getattr(net, "prior", None) is not None else None
         self.tables = [_Table(e, np.full((e.num_games, e.num_players), LEARNER, np.int64)) for e in engines]
-        for j in range(len(self.tables)):
-            self._assign(np.arange(self.N), j)
+        for j, t in enumerate(self.tables):
+            self._assign(np.arange(t.N), j)
         self.stats: dict[str, list[float]] = {}
         self.games_done = 0
 
@@ -542,6 +557,47 @@ class SelfPlayRollout:
         return dev
 
     # -------------------------------------------------------------- collecting
+    def _forward_pool(self) -> Any:
+        """The forward thread of a pipelined rollout (None otherwise), started on first use."""
+        if not self.pipeline:
+            return None
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            # torch's thread count is per thread under OpenMP: the forward thread takes this one's, so its
+            # products split (and round) as they would here
+            self._pool = ThreadPoolExecutor(1, "forward", initializer=torch.set_num_threads,
+                                            initargs=(torch.get_num_threads(),))  # fmt: skip
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the forward thread of a pipelined rollout (a no-op otherwise)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def _act(
+        self, net: Any, x: torch.Tensor, pa: torch.Tensor | None, masks: np.ndarray, n: int, P: int, clock: Any = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The learner's forward over one table step's ``n`` rows (``x`` may hold a bucket's padding after
+        them): the sampled actions, their log-probabilities and the values, as numpy arrays. Actions are
+        sampled on the host with the rollout's generator, so a seed draws the same on every device (and, in
+        the one forward thread of a pipelined rollout, in the order the steps were started)."""
+        with clock("forward") if clock is not None else contextlib.nullcontext(), torch.inference_mode():
+            with autocast(self.device, self.dtype):
+                h = net.features(x, seats=P)  # every row is a P-player game: no slot encoding of empty seats
+                v = net.v(h).squeeze(1)[:n]
+                logits = net.policy_logits(h, pa)[:n]
+            ids_np, valid_np = legal_index_host(masks)  # from the host's copy of the masks
+            ids, valid = torch.from_numpy(ids_np), torch.from_numpy(valid_np)
+            dev_ids, dev_valid = ids.to(self.device), valid.to(self.device)
+            lg = legal_logits(logits.float(), dev_ids, dev_valid)
+            lg, v = lg.cpu(), v.float().cpu()
+            c = sample_masked(lg, self.gen)
+            a = ids.gather(1, c[:, None]).squeeze(1)
+            lp = torch.log_softmax(lg, 1).gather(1, c[:, None]).squeeze(1)
+        return a.numpy(), lp.numpy(), v.numpy()
+
     def collect(self, n_steps: int) -> dict[str, torch.Tensor]:
         """Play ``n_steps`` batch steps of every player count; returns the learner's samples with advantages
         and returns.
@@ -574,75 +630,91 @@ class SelfPlayRollout:
         offsets = np.cumsum([0] + [t.N for t in self.tables])
         k = 0
         net = self.net
-        amp = autocast(self.device, self.dtype)  # reentrant: entered once per forward
-        for _ in range(n_steps):
-            for j, t in enumerate(self.tables):
-                g, P, last, act, all_rows = t.engine, t.P, lasts[j], acts[j], np.arange(t.N, dtype=np.int64)
-                live = all_rows[~g.done]
-                cur = g.current_player[live].astype(np.int64)
-                who = t.owner[live, cur]
-                lrn = who == LEARNER
-                rows, seats = live[lrn], cur[lrn]
-                n = rows.size
-                if n:
-                    with clock("env"):
-                        g.observe(rows=rows, out=obs[k : k + n])
-                        g.legal_mask(rows=rows, out=masks[k : k + n])
-                    pa = None
-                    if self.prior is not None:
-                        with clock("prior"):
-                            prior[k : k + n] = self.prior(g, rows)
-                    m = n if self.dtype == torch.float32 else bucket(n)  # bfloat16: a whole bucket of rows
-                    with clock("copy"):
-                        x = self._to_device(buf, "obs", k, k + m)
-                        self._to_device(buf, "mask", k, k + n)  # for the update, which reads the masks there
-                        if self.prior is not None:
-                            pa = self._to_device(buf, "prior", k, k + n)
-                            if m > n:
-                                pa = torch.cat((pa, pa.new_zeros(m - n)))
-                    with clock("forward"), torch.inference_mode():
-                        with amp:
-                            # every row is a P-player game: no slot encoding of empty seats
-                            h = net.features(x, seats=P)
-                            v = net.v(h).squeeze(1)[:n]
-                            logits = net.policy_logits(h, pa)[:n]
-                        ids_np, valid_np = legal_index_host(masks[k : k + n])  # from the host's copy of the masks
-                        ids, valid = torch.from_numpy(ids_np), torch.from_numpy(valid_np)
-                        dev_ids, dev_valid = ids.to(self.device), valid.to(self.device)
-                        lg = legal_logits(logits.float(), dev_ids, dev_valid)
-                        # sampled on the host with the rollout's generator: the same draws on every device
-                        lg, v = lg.cpu(), v.float().cpu()
-                        c = sample_masked(lg, self.gen)
-                        a = ids.gather(1, c[:, None]).squeeze(1)
-                        lp = torch.log_softmax(lg, 1).gather(1, c[:, None]).squeeze(1)
-                    idx = np.arange(k, k + n)
-                    actions[idx] = a.numpy()
-                    logp[idx] = lp.numpy()
-                    values[idx] = v.numpy()
-                    prev = last[rows, seats]
-                    has = prev >= 0
-                    next_idx[prev[has]] = idx[has]
-                    if self.shaping:  # the previous decision earns the change of potential since
-                        phi[idx] = self.kit.potentials(g, rows, seats, self.reward_mode)
-                        rewards[prev[has]] += self.reward_scale * (phi[idx[has]] - phi[prev[has]])
-                    last[rows, seats] = idx
-                    act[rows] = actions[idx]
-                    where[idx, 0], where[idx, 1], where[idx, 2] = rows + offsets[j], seats, g.episode[rows]
-                    k += n
-                opp_rows, opp_who = live[~lrn], who[~lrn]
-                if opp_rows.size:
-                    with clock("opponents"):
-                        for o in np.unique(opp_who):
-                            sel = opp_rows[opp_who == o]
-                            act[sel] = self.opponents[int(o)][1](g, sel)
+        amp = autocast(self.device, self.dtype)  # the bootstrap values' forward (the steps' own: _act)
+        pool = self._forward_pool()
+
+        def launch(j: int) -> tuple[Any, ...]:
+            """Table ``j``'s learner rows observed and their forward started (in the forward thread when
+            pipelined); the bookkeeping that needs the sample ids, not the actions."""
+            nonlocal k
+            t = self.tables[j]
+            g, P, last = t.engine, t.P, lasts[j]
+            live = np.flatnonzero(~g.done).astype(np.int64)
+            cur = g.current_player[live].astype(np.int64)
+            who = t.owner[live, cur]
+            lrn = who == LEARNER
+            rows, seats = live[lrn], cur[lrn]
+            n = rows.size
+            if not n:
+                return live, who, lrn, rows, None, None
+            with clock("env"):
+                g.observe(rows=rows, out=obs[k : k + n])
+                g.legal_mask(rows=rows, out=masks[k : k + n])
+            pa = None
+            if self.prior is not None:
+                with clock("prior"):
+                    prior[k : k + n] = self.prior(g, rows)
+            m = n if self.dtype == torch.float32 else bucket(n)  # bfloat16: a whole bucket of rows
+            with clock("copy"):
+                x = self._to_device(buf, "obs", k, k + m)
+                self._to_device(buf, "mask", k, k + n)  # for the update, which reads the masks there
+                if self.prior is not None:
+                    pa = self._to_device(buf, "prior", k, k + n)
+                    if m > n:
+                        pa = torch.cat((pa, pa.new_zeros(m - n)))
+            idx = np.arange(k, k + n)
+            k += n
+            args = (net, x, pa, masks[idx[0] : idx[-1] + 1], n, P)
+            job = pool.submit(self._act, *args) if pool is not None else self._act(*args, clock=clock)
+            prev = last[rows, seats]
+            has = prev >= 0
+            next_idx[prev[has]] = idx[has]
+            if self.shaping:  # the previous decision earns the change of potential since
+                phi[idx] = self.kit.potentials(g, rows, seats, self.reward_mode)
+                rewards[prev[has]] += self.reward_scale * (phi[idx[has]] - phi[prev[has]])
+            last[rows, seats] = idx
+            where[idx, 0], where[idx, 1], where[idx, 2] = rows + offsets[j], seats, g.episode[rows]
+            return live, who, lrn, rows, idx, job
+
+        def land(j: int, started: tuple[Any, ...]) -> None:
+            """Table ``j``'s step: the learner's actions in, the league's seats asked, the engine stepped,
+            finished games rewarded, restarted and re-seated."""
+            t = self.tables[j]
+            g, act, live, who, lrn, rows, idx, job = t.engine, acts[j], *started
+            if idx is not None:
+                if pool is not None:
+                    with clock("forward"):  # pipelined: what this thread waited for the forward thread
+                        job = job.result()
+                actions[idx], logp[idx], values[idx] = job
+                act[rows] = actions[idx]
+            opp_rows, opp_who = live[~lrn], who[~lrn]
+            if opp_rows.size:
+                with clock("opponents"):
+                    for o in np.unique(opp_who):
+                        sel = opp_rows[opp_who == o]
+                        act[sel] = self.opponents[int(o)][1](g, sel)
+            with clock("env"):
+                g.step(act)  # every row: finished games ignore their action
+            ended = live[g.done[live]]
+            if ended.size:
+                self._finish(j, ended, lasts[j], rewards, done, phi)
                 with clock("env"):
-                    g.step(act)  # every row: finished games ignore their action
-                ended = live[g.done[live]]
-                if ended.size:
-                    self._finish(j, ended, last, rewards, done, phi)
-                    with clock("env"):
-                        g.reset(np.isin(all_rows, ended))
-                    self._assign(ended, j)
+                    g.reset(np.isin(np.arange(t.N), ended))
+                self._assign(ended, j)
+
+        if pool is None:
+            for _ in range(n_steps):
+                for j in range(len(self.tables)):
+                    land(j, launch(j))
+        else:  # one table's forward runs in the forward thread while this one steps the other tables
+            started: list[Any] = [None] * len(self.tables)
+            for _ in range(n_steps):
+                for j in range(len(self.tables)):
+                    if started[j] is not None:
+                        land(j, started[j])
+                    started[j] = launch(j)
+            for j in range(len(self.tables)):
+                land(j, started[j])
         # trajectories cut by the end of the rollout continue from the value of the seat's own view
         boot = np.zeros(cap, np.float32)
         for j, t in enumerate(self.tables):
@@ -717,7 +789,7 @@ class SelfPlayRollout:
                 self.stats.setdefault(key, []).extend(values)
             self.games_done += ended.size
             return
-        prefix = f"{t.P}p:" if len(self.tables) > 1 else ""
+        prefix = f"{t.P}p:" if len({u.P for u in self.tables}) > 1 else ""
         for e, gi in enumerate(ended):
             own = t.owner[gi]
             kinds = {self.opponents[int(o)][0] for o in own if o != LEARNER}
@@ -791,6 +863,7 @@ class FastPPO:
         *,
         overlap: bool = False,
         precision: str | torch.dtype = "float32",
+        pipeline: bool = False,
     ) -> None:
         from .kits import kit_of
 
@@ -808,7 +881,7 @@ class FastPPO:
         self.rollout = SelfPlayRollout(
             self.net, cfg.num_envs, cfg.players, cfg.rules, league, cfg.reward, cfg.reward_scale, cfg.seed,
             cfg.gamma, cfg.lam, bool(cfg.shaping), cfg.max_rounds, self.device, game=cfg.game,
-            margin_coef=cfg.margin_coef, fast=getattr(cfg, "fast", True),
+            margin_coef=cfg.margin_coef, fast=getattr(cfg, "fast", True), pipeline=pipeline,
         )  # fmt: skip
         self.rollout.dtype = self.dtype
         self.steps = 0
@@ -906,10 +979,12 @@ class FastPPO:
         return info
 
     def close(self) -> None:
-        """Stop the overlapped loop's collector thread (a no-op otherwise); the rollout it holds is dropped."""
+        """Stop the overlapped loop's collector thread and the pipelined rollout's forward thread (no-ops
+        otherwise); the rollout the collector holds is dropped."""
         if self._collector is not None:
             self._collector.shutdown(wait=True)
             self._collector, self._pending = None, None
+        self.rollout.close()
 
     def agent(self, deterministic: bool = True) -> Any:
         """The network as an agent (on the host: a copy when it trains on another device)."""
@@ -1142,6 +1217,11 @@ def build_parser(
         help="compute type of the network's forwards and update: bfloat16 runs them in mixed precision (weights, "
         "optimizer and loss stay float32); auto: bfloat16 where the device computes it natively (a CUDA GPU with "
         "bfloat16, a CPU with AVX512-BF16 or AMX), else float32",
+    )  # fmt: skip
+    p.add_argument(
+        "--pipeline", action="store_true",
+        help="play the games of each player count in two tables: one table's network forward runs in a second "
+        "thread while the league's seats and the engine step the other (a second core; other deals than without)",
     )  # fmt: skip
     p.add_argument(
         "--overlap", action="store_true",
@@ -1502,7 +1582,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     ppo = FastPPO(
         cfg, net, device=getattr(args, "device", "cpu"), overlap=getattr(args, "overlap", False),
-        precision=getattr(args, "precision", "float32"),
+        precision=getattr(args, "precision", "float32"), pipeline=getattr(args, "pipeline", False),
     )  # fmt: skip
     meta: dict[str, Any] = {"command": command}
     progress = _Progress(args)
@@ -1575,6 +1655,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         "threads": torch.get_num_threads(),
         "overlap": ppo.overlap,
         "precision": str(ppo.dtype).removeprefix("torch."),
+        "pipeline": ppo.rollout.pipeline,
         "split_s": {k: round(v, 4) for k, v in ppo.rollout.split.seconds.items()},
     }
     (out / "run.json").write_text(json.dumps(info, indent=2))
