@@ -85,7 +85,7 @@ def trace_digest(e: object, seed: int, games: int = 2) -> str:
                 _feed(h, (e.rewards, e.terminations, e.truncations, e.infos, e._cumulative_rewards))
             if i in (3, 40) and not (term or trunc):
                 illegal = [int(a) for a in np.flatnonzero(mask == 0)[:2]]
-                _errors(e, h, ["3", 1.0, True, None, [1], n_actions, -1, *illegal])
+                _errors(e, h, ["3", 1.0, True, None, [1], n_actions, -1, 2**70, np.int64(n_actions), *illegal])
             if term or trunc:
                 if i % 2 == 0:
                     _errors(e, h, [int(np.flatnonzero(mask == 0)[0])])  # a terminated agent steps None only
@@ -100,16 +100,16 @@ def trace_digest(e: object, seed: int, games: int = 2) -> str:
 
 #: (maker, game, players, rules) -> digest, computed on the env before its step path was made faster
 PINS = {
-    ("env", "ohmygoods", 1, "omg2"): "59f592397e6ed1479aec40a416a82985ee4f169f506aae97efbb0e624e79321f",
-    ("env", "ohmygoods", 2, "omg2"): "3a0869b8ea1924996dd264d1cfd8c33bb6bbb11d4ea87f2b95d06738d896ee27",
-    ("env", "ohmygoods", 2, "royal"): "ec22a8bbde4826b6cb06297703376424135eba13138cf070cce3476de30617a1",
-    ("env", "ohmygoods", 3, "omg2"): "3ec8ddbc748ea12736d6544a2d3403e8658afbcfeb123811b95260502b71074d",
-    ("env", "ohmygoods", 4, "royal"): "929d930041bf5f9fc498f539d9930de2cd04b6f3a270aa22b482856d00e5083f",
-    ("raw_env", "ohmygoods", 3, "royal"): "b543c81cc812da5c0ad3a43df22259b6b03596af06c3d829a06afed532d9a197",
-    ("aec_env", "ohmygoods", 2, "omg2"): "3a0869b8ea1924996dd264d1cfd8c33bb6bbb11d4ea87f2b95d06738d896ee27",
-    ("aec_env", "ohmygoods", 4, "omg2"): "d134a5887444c56360f606cd89f690834975db8037f87c0e30328dbdbd004af9",
-    ("aec_env", "goofspiel", 3, None): "780e1e1a10afa1373f03a702f9ce8f6d3b64a235f22487c7e7e4eade7e4c16b4",
-    ("aec_env", "artificium", 2, None): "f604f0a8b2305a7f64e2c051bd428341fb4c1d89e32a6040980c3aa4ba499a92",
+    ("env", "ohmygoods", 1, "omg2"): "c587c3a48fe50e08859d8484e61053c9c95c3b2366f87826b4e608e1e28f8532",
+    ("env", "ohmygoods", 2, "omg2"): "340f616f1aa6019de12efc42d3af0441faa50708b3a007849529ada2b0c034e0",
+    ("env", "ohmygoods", 2, "royal"): "cd10ddc82276e15a4973669c5710fae60c074cbd2e71dbaae8a60ab0ecc61507",
+    ("env", "ohmygoods", 3, "omg2"): "5bd9fae2065d58b237aae1b4f0d58b61410ed70725824cdb146bde59c02b98c1",
+    ("env", "ohmygoods", 4, "royal"): "4cff68522f78890a5c8c466c328e6f17612e118fb2278e9d7ed8162643c25372",
+    ("raw_env", "ohmygoods", 3, "royal"): "d9d227b2592beab8e5a35fa053d79e3b5959c913e58143e11c6c9fcfbf5a61b6",
+    ("aec_env", "ohmygoods", 2, "omg2"): "340f616f1aa6019de12efc42d3af0441faa50708b3a007849529ada2b0c034e0",
+    ("aec_env", "ohmygoods", 4, "omg2"): "c13f099c7cf6c51f51e12fab7fc77d75d6aef88eb6bf0f0421c3dd9560605856",
+    ("aec_env", "goofspiel", 3, None): "0439f5360d4fbcae1987e3e8968cf6e7ec6a400794f5760a8b9f09ba69e0d727",
+    ("aec_env", "artificium", 2, None): "5e313b5aaa53d6b4e019077c2d8172c172784a451c918d33582ca516317c1287",
 }
 
 
