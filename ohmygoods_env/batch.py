@@ -165,7 +165,7 @@ def make_rng(n: int, seed: int = 0) -> np.ndarray:
 _TERM, _TRUNC, _PEN = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _settle(g, C, AS, mask):
     """Forced moves (when the game auto-applies them), then the pending decision's mask."""
     if g[L.F_AUTO] == 1:
@@ -173,7 +173,16 @@ def _settle(g, C, AS, mask):
     return core.legal_mask(g, C, AS, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
+def _end_rewards(g, C, AS, i, rewards, mode):
+    """Row ``i`` of ``rewards``: the final rewards of the finished game ``g``."""
+    tmp = np.zeros(L.MAX_PLAYERS, np.float64)
+    core.final_rewards(g, C, AS, mode, tmp)
+    for p in range(rewards.shape[1]):
+        rewards[i, p] = tmp[p]
+
+
+@njit(cache=True, _nrt=False)
 def _apply(S, C, AS, i, a, masks, flags, rewards, decisions, params):
     """Apply legal action ``a`` to game ``i``, its forced successors, and note an end."""
     g = S[i]
@@ -183,15 +192,12 @@ def _apply(S, C, AS, i, a, masks, flags, rewards, decisions, params):
     decisions[i] += g[L.F_STEPS] - before
     if g[L.F_DEC] == L.D_OVER:
         flags[_TERM, i] = True
-        tmp = np.zeros(L.MAX_PLAYERS, np.float64)
-        core.final_rewards(g, C, AS, np.int64(params[0]), tmp)
-        for p in range(rewards.shape[1]):
-            rewards[i, p] = tmp[p]
+        _end_rewards(g, C, AS, i, rewards, np.int64(params[0]))
     elif params[2] > 0 and g[L.F_STEPS] >= params[2]:
         flags[_TRUNC, i] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _penalise(S, i, masks, flags, rewards, penalty):
     """Pgx-style end of game ``i`` after an illegal action of its current player."""
     np_ = rewards.shape[1]
@@ -203,14 +209,14 @@ def _penalise(S, i, masks, flags, rewards, penalty):
     masks[i, :] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _illegal(i, a, masks, flags):
     if flags[_TERM, i] or flags[_TRUNC, i]:
         return False
     return a < 0 or a >= L.N_ACTIONS or masks[i, a] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _step_row(S, C, AS, i, a, masks, flags, rewards, decisions, params):
     if flags[_TERM, i] or flags[_TRUNC, i]:
         return
@@ -220,7 +226,7 @@ def _step_row(S, C, AS, i, a, masks, flags, rewards, decisions, params):
         _apply(S, C, AS, i, a, masks, flags, rewards, decisions, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _check(rows, actions, masks, flags, rewards, check):
     """With ``check``, the index into ``rows`` of the first illegal action; else zero the rewards, -1."""
     if check:
@@ -241,7 +247,7 @@ def _step(S, C, AS, rows, actions, masks, flags, rewards, decisions, params, che
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _random_row(S, C, AS, i, until, masks, rng, flags, rewards, decisions, params):
     """Random legal actions in game ``i`` until seat ``until[i]`` is to move or it ends.
 

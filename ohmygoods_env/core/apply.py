@@ -15,6 +15,10 @@ from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import A_COST, B_COST, B_RES, N_RES
 from ..framework import jit as _jit
+from ..framework import native as _native
+from ..framework import rng as _rng
+from ..framework.native import local_zeros
+from ..framework.rng import nth_legal
 from ..layout import (
     A_ASIDE,
     A_ASIDE_NONE,
@@ -97,7 +101,7 @@ from . import flow, legal, payments, production, queries
 from .flow import advance
 from .legal import legal_mask
 from .payments import _pay_from, _start_payment
-from .production import _chain_possible, _missing, _pair_target, _run_chain
+from .production import N_MISS, _chain_possible, _missing, _pair_target, _run_chain
 from .queries import hand_res_counts
 
 ERR_ILLEGAL = -1  # step_checked: the action is not legal now
@@ -106,14 +110,14 @@ ERR_OVER = -3  # step_checked: the game is over
 ERR_PLAYER = -4  # step_checked: it is not this player's turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action(g, C, AS, a):
     """Apply action ``a`` of the current player (unchecked), then advance the game."""
     apply_decision(g, C, AS, a)
     advance(g, C, AS)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_phase1(g, C, AS, p, a):
     """Record ``p``'s hidden phase-I choice: keep, discard, or discard but one card (R4.1, R10.1)."""
     if a >= A_KEEP_ONE:  # R10.1: discard the hand but card a - A_KEEP_ONE (hidden until all chose)
@@ -123,7 +127,7 @@ def _apply_phase1(g, C, AS, p, a):
     g[F_TURN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_move(g, C, AS, p, a):
     """Move one of ``p``'s assistants for 2 coins, or end the moves (R5.3)."""
     if a == A_MOVES_DONE:
@@ -140,7 +144,7 @@ def _apply_move(g, C, AS, p, a):
     _start_payment(g, C, p, 2, PAY_MOVE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_worker(g, C, AS, p, a):
     """Place ``p``'s worker on a slot, efficient or sloppy (R5.4)."""
     s = (a - A_WORKER) // 2
@@ -148,7 +152,7 @@ def _apply_worker(g, C, AS, p, a):
     g[F_SUB] = SUB_ASIDE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_aside(g, C, AS, p, a):
     """Set a hand card aside, or none, ending ``p``'s phase-II turn (R5.5)."""
     if a < A_ASIDE_NONE:
@@ -160,13 +164,13 @@ def _apply_aside(g, C, AS, p, a):
     g[F_MOVED] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _produce_at(g, C, p, s):
     """Start production at ``p``'s slot ``s``: what is missing, what may be skipped, goods owed (R7.6, R7.2)."""
     base = p * MAX_SLOTS
     g[F_PRODUCED + base + s] = 1
     g[F_PROD_SLOT] = s
-    miss = np.zeros(N_RES + 1, np.int32)
+    miss = local_zeros(N_MISS, np.int32)
     total = _missing(g, C, p, s, miss)
     for r in range(N_RES + 1):
         g[F_MISS + r] = miss[r]
@@ -178,7 +182,7 @@ def _produce_at(g, C, p, s):
     g[F_SUB] = SUB_DRAW if total <= g[F_ALLOW] else SUB_SPEND
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_produce(g, C, AS, p, a):
     """Produce at a slot (R7.6), open a final-round chain (R8.2), or end production (R7.9)."""
     if a < A_CHAIN_OPEN:
@@ -197,7 +201,7 @@ def _apply_produce(g, C, AS, p, a):
         g[F_SUB] = SUB_BUILD
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_spend(g, C, AS, p, a):
     """A hand card supplies a missing resource, alone or as half of a stand-in pair (R7.1, R10.2)."""
     c = a - A_SPEND
@@ -210,9 +214,9 @@ def _apply_spend(g, C, AS, p, a):
         g[F_HALF] = 1
     else:  # R10.2: the pair replaces one missing resource
         g[F_HALF] = 0
-        hres = np.zeros(N_RES, np.int32)
+        hres = local_zeros(N_RES, np.int32)
         hand_res_counts(g, C, p, hres)
-        miss = np.zeros(N_RES + 1, np.int32)
+        miss = local_zeros(N_MISS, np.int32)
         for r in range(N_RES + 1):
             miss[r] = g[F_MISS + r]
         t = _pair_target(miss, hres)
@@ -225,7 +229,7 @@ def _apply_spend(g, C, AS, p, a):
         g[F_SUB] = SUB_DRAW
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_chain(g, C, AS, p, a):
     """Run the open chain once, with a hand card or goods, or stop it (R7.7, R7.8)."""
     if a == A_CHAIN_STOP:
@@ -233,13 +237,13 @@ def _apply_chain(g, C, AS, p, a):
         return
     s = g[F_CHAIN_SLOT]
     _run_chain(g, C, p, s, a - A_CHAIN_HAND if a < A_CHAIN_GOODS else -1)
-    hres = np.zeros(N_RES, np.int32)
+    hres = local_zeros(N_RES, np.int32)
     hand_res_counts(g, C, p, hres)
     if not _chain_possible(g, C, p, s, hres):
         g[F_SUB] = SUB_PROD
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_build(g, C, AS, p, a):
     """Build the set-aside card (payment follows, R7.10) or keep it out (R7.11)."""
     if a == A_BUILD:
@@ -252,13 +256,13 @@ def _apply_build(g, C, AS, p, a):
     g[F_SUB] = SUB_HIRE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_pay(g, C, AS, p, a):
     """Pay one good from a slot towards the open payment (R7.10, R5.3, R7.12)."""
     _pay_from(g, C, p, a - A_PAY)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_hire(g, C, AS, p, a):
     """Hire the assistant at a display position (payment follows) or nobody (R7.12)."""
     if a == A_NO_HIRE:
@@ -269,7 +273,7 @@ def _apply_hire(g, C, AS, p, a):
     _start_payment(g, C, p, AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_COST], PAY_HIRE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_place(g, C, AS, p, a):
     """Put the just-hired assistant on a free production slot (R7.12)."""
     s = a - A_PLACE
@@ -278,7 +282,7 @@ def _apply_place(g, C, AS, p, a):
     g[F_SUB] = SUB_END
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_refill(g, C, AS, p, a):
     """Discard a hand card, face down, for the new deck (R3.1)."""
     c = a - A_REFILL
@@ -288,7 +292,7 @@ def _apply_refill(g, C, AS, p, a):
         g[F_REF_TURN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_decision(g, C, AS, a):
     """Apply action ``a`` of the current player (unchecked) without advancing the game.
 
@@ -323,13 +327,13 @@ def apply_decision(g, C, AS, a):
         _apply_refill(g, C, AS, p, a)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_forced(g, C, AS):
     """Apply decisions that have exactly one legal action (DESIGN: forced moves)."""
-    apply_forced_mask(g, C, AS, np.zeros(N_ACTIONS, np.int8))
+    apply_forced_mask(g, C, AS, local_zeros(N_ACTIONS, np.int8))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_forced_mask(g, C, AS, mask):
     """:func:`apply_forced`, leaving the legal mask of the decision it stops at in ``mask``.
 
@@ -340,20 +344,17 @@ def apply_forced_mask(g, C, AS, mask):
         n = legal_mask(g, C, AS, mask)
         if n != 1:
             return n
-        for a in range(N_ACTIONS):
-            if mask[a] == 1:
-                apply_action(g, C, AS, a)
-                break
+        apply_action(g, C, AS, nth_legal(mask, 0))  # the one legal action (a word-wise scan)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_checked(g, C, AS, a):
     """Apply action ``a`` if legal; return 0, or an ``ERR_*`` code with ``g`` unchanged."""
     if g[F_DEC] == D_OVER:
         return ERR_OVER
     if a < 0 or a >= N_ACTIONS:
         return ERR_RANGE
-    mask = np.zeros(N_ACTIONS, np.int8)
+    mask = local_zeros(N_ACTIONS, np.int8)
     legal_mask(g, C, AS, mask)
     if mask[a] == 0:
         return ERR_ILLEGAL
@@ -363,4 +364,4 @@ def step_checked(g, C, AS, a):
     return 0
 
 
-_jit.register(globals(), _layout, _cards, queries, production, payments, flow, legal)
+_jit.register(globals(), _layout, _cards, _native, _rng, queries, production, payments, flow, legal)

@@ -25,7 +25,7 @@ from . import queries
 from .queries import coins, is_production, n_assistants
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _free_production_slot(g, C, p, exclude):
     """Is there a production building of p with no person (R7.14), other than ``exclude``?"""
     base = p * MAX_SLOTS
@@ -35,7 +35,7 @@ def _free_production_slot(g, C, p, exclude):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _can_hire(g, C, AS, p, k, money):
     """R7.12: cost in coins, buildings in the colours shown, a free production building."""
     if g[F_A_OWNER + k] != -1:
@@ -58,7 +58,7 @@ def _can_hire(g, C, AS, p, k, money):
     return _free_production_slot(g, C, p, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _can_move_any(g, C, p):
     """R5.3: an assistant not yet moved this phase, another free building, and 2 coins."""
     if coins(g, C, p) < 2:

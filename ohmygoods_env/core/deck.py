@@ -14,12 +14,12 @@ from . import queries, rng
 from .queries import _set_shown
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shuffle_deck(g):
     shuffle_at(g, F_DECK, g[F_DECK_N], g, F_RNG)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _gather_into_deck(g, loc_code):
     """Put every card at ``loc_code`` into the deck and shuffle it (R3.1)."""
     n = g[F_DECK_N]
@@ -37,7 +37,7 @@ def _gather_into_deck(g, loc_code):
     return added
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_card(g):
     """Top card of the deck, reshuffling the discard pile when the deck is empty (R3.1).
 

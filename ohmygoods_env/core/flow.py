@@ -15,6 +15,8 @@ from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import B_RES, B_SUN, KIND_EXTRA, N_RES
 from ..framework import jit as _jit
+from ..framework import native as _native
+from ..framework.native import local_zeros
 from ..layout import (
     D_ASIDE,
     D_BUILD,
@@ -113,7 +115,7 @@ from .production import _chain_possible
 from .queries import coins, count_kind, hand_count, hand_res_counts
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_refill(g):
     """Deck and discard are empty when a card must be drawn (R3.1)."""
     g[F_REF_RET] = g[F_PH]
@@ -130,7 +132,7 @@ def _start_refill(g):
         g[F_BLOCKED] = 1  # nothing can be drawn: the draw is given up (Decision R3.1a)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw_or_interrupt(g):
     """Draw a card; on an empty deck and discard, start the refill and return -1.
 
@@ -149,7 +151,7 @@ def _draw_or_interrupt(g):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _snapshot_public(g):
     for i in range(MAX_PLAYERS * MAX_SLOTS):
         g[F_SNAP_GOODS + i] = g[F_GOODS + i]
@@ -160,7 +162,7 @@ def _snapshot_public(g):
         g[F_SNAP_ASIDE + p] = 1 if g[F_ASIDE + p] >= 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reveal_row(g, C, row):
     """Reveal cards into market row ``row`` until it shows 2 half-suns (R5.1, R6.1).
 
@@ -180,7 +182,7 @@ def _reveal_row(g, C, row):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _round_start(g, C, AS):
     """Round start: remember hand sizes for phase I.
 
@@ -196,7 +198,7 @@ def _round_start(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _phase1_ask(g, C, AS):
     """Phase I: ask each player in turn to keep or discard the hand (R4.1).
 
@@ -217,7 +219,7 @@ def _phase1_ask(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _phase1_resolve(g, C, AS):
     """Phase I: discarded hands and the cards owed (R4.1-R4.3).
 
@@ -243,7 +245,7 @@ def _phase1_resolve(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _phase1_draw(g, C, AS):
     """Phase I: deal the owed cards in turn order (R4.2, R4.3).
 
@@ -271,7 +273,7 @@ def _phase1_draw(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sunrise(g, C, AS):
     """Phase II sunrise: reveal market row 1 (R5.1), snapshot the public state.
 
@@ -287,7 +289,7 @@ def _sunrise(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _phase2(g, C, AS):
     """Phase II: each player moves assistants, places the worker, sets a card aside (R5.2-R5.5).
 
@@ -323,7 +325,7 @@ def _phase2(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _phase2_reveal(g, C, AS):
     """Phase II reveal: goods paid in phase II go to the discard pile.
 
@@ -337,7 +339,7 @@ def _phase2_reveal(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sunset(g, C, AS):
     """Phase III sunset: reveal market row 2 (R6.1).
 
@@ -353,7 +355,7 @@ def _sunset(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _phase4_draw(g, C, p):
     """Draw the goods a production owes one by one (R7.3), then offer the chain (R7.7) or go on producing."""
     s = g[F_PROD_SLOT]
@@ -369,7 +371,7 @@ def _phase4_draw(g, C, p):
         g[F_OWE_GOODS] -= 1
         g[F_GOODS_MADE] += 1
         return
-    hres = np.zeros(N_RES, np.int32)
+    hres = local_zeros(N_RES, np.int32)
     hand_res_counts(g, C, p, hres)
     if g[F_GOODS_MADE] > 0 and _chain_possible(g, C, p, s, hres):
         g[F_CHAIN_SLOT] = s  # R7.7
@@ -380,7 +382,7 @@ def _phase4_draw(g, C, p):
         g[F_SUB] = SUB_PROD
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _phase4(g, C, AS):
     """Phase IV: production, chains, building and hiring in turn order (R7).
 
@@ -428,7 +430,7 @@ def _phase4(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _round_end(g, C, AS):
     """Round end: discard the market, next round or the end (R3, R8.1, R8.4).
 
@@ -457,7 +459,7 @@ def _round_end(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _refill(g, C, AS):
     """Empty deck: each player discards half the hand into the new deck (R3.1).
 
@@ -477,7 +479,7 @@ def _refill(g, C, AS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(g, C, AS):
     """Run the automatic part of the game until a player must decide (or the game ends).
 
@@ -518,7 +520,7 @@ def advance(g, C, AS):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance_turn(g, C, AS, turn):
     """:func:`advance` within turn ``turn`` of a simultaneous phase (R4.1, R5.2) and no further.
 
@@ -539,4 +541,4 @@ def advance_turn(g, C, AS, turn):
     return False
 
 
-_jit.register(globals(), _layout, _cards, queries, deck, production, assistants)
+_jit.register(globals(), _layout, _cards, _native, queries, deck, production, assistants)

@@ -9,6 +9,8 @@ from .. import cards as _cards
 from .. import layout as _layout
 from ..cards import B_CH_HAND, B_COST, B_RES, N_RES
 from ..framework import jit as _jit
+from ..framework import native as _native
+from ..framework.native import local_zeros
 from ..layout import (
     A_ASIDE,
     A_ASIDE_NONE,
@@ -78,11 +80,11 @@ from ..layout import (
 )
 from . import assistants, production, queries
 from .assistants import _can_hire
-from .production import _chain_possible, _coverable_v, _market_covered, _missing, _pair_target
+from .production import N_MISS, _chain_possible, _coverable_v, _market_covered, _missing, _pair_target
 from .queries import coins, hand_count, hand_res_counts, is_production
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_phase1(g, C, AS, p, out):
     """Mark ``p``'s legal actions: keep or discard the hand (R4.1)."""
     out[A_KEEP] = 1
@@ -97,7 +99,7 @@ def _legal_phase1(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_move(g, C, AS, p, out):
     """Mark ``p``'s legal actions: assistant moves, 2 coins each, once per assistant (R5.3)."""
     base = p * MAX_SLOTS
@@ -115,7 +117,7 @@ def _legal_move(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_worker(g, C, AS, p, out):
     """Mark ``p``'s legal actions: worker to a free production building, efficient or sloppy (R5.4)."""
     base = p * MAX_SLOTS
@@ -129,7 +131,7 @@ def _legal_worker(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_aside(g, C, AS, p, out):
     """Mark ``p``'s legal actions: a hand card to set aside, or none (R5.5)."""
     out[A_ASIDE_NONE] = 1
@@ -142,14 +144,14 @@ def _legal_aside(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_produce(g, C, AS, p, out):
     """Mark ``p``'s legal actions: which building produces next, final-round chains, done (R7.6, R8.2)."""
     base = p * MAX_SLOTS
     nb = g[F_NB + p]
     n = 0
-    hres = np.zeros(N_RES, np.int32)  # allocated only where used: the batch step calls this per decision
-    miss = np.zeros(N_RES + 1, np.int32)
+    hres = local_zeros(N_RES, np.int32)  # scratch on the stack (framework.native): no heap allocation per decision
+    miss = local_zeros(N_MISS, np.int32)
     hand_res_counts(g, C, p, hres)
     mandatory = False
     for s in range(nb):
@@ -173,7 +175,7 @@ def _legal_produce(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_spend(g, C, AS, p, out):
     """Mark ``p``'s legal actions: hand cards that supply a missing resource (R7.1, R7.2, R7.4)."""
     n = 0
@@ -181,12 +183,12 @@ def _legal_spend(g, C, AS, p, out):
     anyres = g[F_MISS_ANY] > 0
     variant = (g[F_VARIANTS] & V_TWO_FOR_ONE) != 0 and not anyres
     if variant:
-        hres = np.zeros(N_RES, np.int32)
+        hres = local_zeros(N_RES, np.int32)
         hand_res_counts(g, C, p, hres)
-        miss = np.zeros(N_RES + 1, np.int32)
+        miss = local_zeros(N_MISS, np.int32)
         for r in range(N_RES + 1):
             miss[r] = g[F_MISS + r]
-        ok = np.zeros(N_RES, np.bool_)  # R10.2: may a card of resource r be a stand-in?
+        ok = local_zeros(N_RES, np.bool_)  # R10.2: may a card of resource r be a stand-in?
         for r in range(N_RES):
             if miss[r] == 0 and hres[r] > 0:
                 hres[r] -= 1
@@ -209,14 +211,14 @@ def _legal_spend(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_chain(g, C, AS, p, out):
     """Mark ``p``'s legal actions: run the chain once or stop (R7.7, R7.8)."""
     base = p * MAX_SLOTS
     n = 0
     s = g[F_CHAIN_SLOT]
     b = g[F_BLD + base + s]
-    hres = np.zeros(N_RES, np.int32)
+    hres = local_zeros(N_RES, np.int32)
     hand_res_counts(g, C, p, hres)
     if _chain_possible(g, C, p, s, hres):
         hr = C[b, B_CH_HAND]
@@ -235,7 +237,7 @@ def _legal_chain(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_build(g, C, AS, p, out):
     """Mark ``p``'s legal actions: build the set-aside card or not (R7.10, R7.11)."""
     nb = g[F_NB + p]
@@ -248,7 +250,7 @@ def _legal_build(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_pay(g, C, AS, p, out):
     """Mark ``p``'s legal actions: slots with goods to pay from (R7.10, R5.3, R7.12)."""
     base = p * MAX_SLOTS
@@ -261,7 +263,7 @@ def _legal_pay(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_hire(g, C, AS, p, out):
     """Mark ``p``'s legal actions: assistants that can be hired, or nobody (R7.12)."""
     out[A_NO_HIRE] = 1
@@ -274,7 +276,7 @@ def _legal_hire(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_place(g, C, AS, p, out):
     """Mark ``p``'s legal actions: free production slots for the hired assistant (R7.12)."""
     base = p * MAX_SLOTS
@@ -287,7 +289,7 @@ def _legal_place(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_refill(g, C, AS, p, out):
     """Mark ``p``'s legal actions: hand cards to discard into the new deck (R3.1)."""
     n = 0
@@ -299,7 +301,7 @@ def _legal_refill(g, C, AS, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_mask(g, C, AS, out):
     """Fill ``out[N_ACTIONS]`` with 1 for every legal action of the current player; returns how many.
 
@@ -338,4 +340,4 @@ def legal_mask(g, C, AS, out):
     return 0
 
 
-_jit.register(globals(), _layout, _cards, queries, production, assistants)
+_jit.register(globals(), _layout, _cards, _native, queries, production, assistants)

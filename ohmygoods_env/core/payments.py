@@ -42,7 +42,7 @@ from . import queries
 from .queries import _first_good
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_payment(g, C, p, amount, purpose):
     g[F_PAY_DUE] = amount
     g[F_PAY_FOR] = purpose
@@ -51,7 +51,7 @@ def _start_payment(g, C, p, amount, purpose):
         _finish_payment(g, C, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish_payment(g, C, p):
     purpose = g[F_PAY_FOR]
     g[F_PAY_DUE] = 0
@@ -76,7 +76,7 @@ def _finish_payment(g, C, p):
         g[F_SUB] = SUB_PLACE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pay_from(g, C, p, s):
     """Spend one good from slot s: it leaves the building (R7.10, no change given)."""
     base = p * MAX_SLOTS

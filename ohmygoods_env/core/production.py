@@ -12,8 +12,11 @@ from ..layout import F_BLD, F_CHAIN_RUNS, F_GOODS, F_LOC, F_MKT, F_NB, F_VARIANT
 from . import queries
 from .queries import _first_good, _set_shown, goods_of_type, office_bonus
 
+#: length of a "missing resources" array (:func:`_missing`): one entry per resource, then "any resource"
+N_MISS = N_RES + 1
 
-@njit(cache=True)
+
+@njit(cache=True, _nrt=False)
 def _missing(g, C, p, s, miss):
     """Resources building (p, s) still lacks after market and offices (R7.1, R7.4, R7.5).
 
@@ -45,7 +48,7 @@ def _missing(g, C, p, s, miss):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _coverable(miss, hand_res, allowance):
     """Can the hand supply enough of the missing resources (R7.1, R7.2)?"""
     total = miss[N_RES]
@@ -62,7 +65,7 @@ def _coverable(miss, hand_res, allowance):
     return have >= total - allowance
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _coverable_v(g, miss, hand_res, allowance, half):
     """:func:`_coverable` with the two-for-one variant (R10.2): two spare hand cards of any
     resource stand in for one missing resource (``half``: one stand-in already spent)."""
@@ -82,7 +85,7 @@ def _coverable_v(g, miss, hand_res, allowance, half):
     return hand - direct >= 2 * short - half
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pair_target(miss, hand_res):
     """The missing resource a completed stand-in pair replaces (R10.2, decision): the one the
     hand covers least (largest shortfall), lowest resource index on ties."""
@@ -95,7 +98,7 @@ def _pair_target(miss, hand_res):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _market_covered(miss, allowance):
     t = miss[N_RES]
     for r in range(N_RES):
@@ -103,7 +106,7 @@ def _market_covered(miss, allowance):
     return t <= allowance
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _chain_possible(g, C, p, s, hand_res):
     """Can building (p, s) run its chain once now (R7.7, R7.8)?"""
     b = g[F_BLD + p * MAX_SLOTS + s]
@@ -124,7 +127,7 @@ def _chain_possible(g, C, p, s, hand_res):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _move_good(g, C, p, good, to_slot):
     """Move one good of type ``good`` from p's lowest other slot onto ``to_slot`` (R7.7)."""
     base = p * MAX_SLOTS
@@ -137,7 +140,7 @@ def _move_good(g, C, p, good, to_slot):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _run_chain(g, C, p, s, hand_card):
     """Run the chain of (p, s) once: inputs become goods on this building (R7.8)."""
     b = g[F_BLD + p * MAX_SLOTS + s]

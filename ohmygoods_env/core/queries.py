@@ -14,7 +14,7 @@ from ..framework import jit as _jit
 from ..layout import F_A_OWNER, F_BLD, F_GOODS, F_LOC, F_NB, F_SHOWN, L_HAND, MAX_SLOTS, N_ASSIST, N_CARDS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_count(g, p):
     n = 0
     code = L_HAND + p
@@ -24,7 +24,7 @@ def hand_count(g, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_res_counts(g, C, p, out):
     for r in range(N_RES):
         out[r] = 0
@@ -34,7 +34,7 @@ def hand_res_counts(g, C, p, out):
             out[C[c, B_RES]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def coins(g, C, p):
     """Total coin value of player p's goods (R1.3)."""
     t = 0
@@ -46,7 +46,7 @@ def coins(g, C, p):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_kind(g, C, p, kind):
     n = 0
     for s in range(g[F_NB + p]):
@@ -55,7 +55,7 @@ def count_kind(g, C, p, kind):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def office_bonus(g, C, p, r):
     """Extra copies of resource r in the market for p's Market Offices (R7.5)."""
     n = 0
@@ -65,12 +65,12 @@ def office_bonus(g, C, p, r):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_production(C, b):
     return C[b, B_KIND] == KIND_PRODUCTION
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def goods_of_type(g, C, p, good, exclude_slot):
     n = 0
     base = p * MAX_SLOTS
@@ -80,7 +80,7 @@ def goods_of_type(g, C, p, good, exclude_slot):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def n_assistants(g, p):
     n = 0
     for k in range(N_ASSIST):
@@ -89,7 +89,7 @@ def n_assistants(g, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first_card_at(g, code):
     for c in range(N_CARDS):
         if g[F_LOC + c] == code:
@@ -97,20 +97,20 @@ def _first_card_at(g, code):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_shown(g, c):
     """1 if card ``c`` was shown when fed into a chain (R3.2, R7.7) and has not been reshuffled since."""
     return (g[F_SHOWN + (c >> 4)] >> (c & 15)) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _set_shown(g, c, on):
     w = F_SHOWN + (c >> 4)
     bit = 1 << (c & 15)
     g[w] = (g[w] | bit) if on else (g[w] & ~bit)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first_good(g, code):
     """The good at ``code`` that leaves first: an unshown card if there is one, so which card
     left never depends on hidden identities (then the lowest shown id)."""

@@ -22,7 +22,7 @@ from ..framework.rng import rand_below_at, seed_word
 from ..layout import F_RNG
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_rng(g, seed):
     """Seed the game's RNG from the 64 bits of ``seed`` (an int64 bit pattern) through :func:`mix64`.
 
@@ -32,7 +32,7 @@ def seed_rng(g, seed):
     seed_word(g, F_RNG, seed)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_below(g, n):
     """Uniform integer in [0, n) from the game's 64-bit xorshift64 state (n >= 1)."""
     return rand_below_at(g, F_RNG, n)

@@ -46,7 +46,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 _BYTE_LOW = np.uint64(0x0101010101010101)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mix64(z):
     """splitmix64 on a ``uint64``: the golden-ratio increment, then the finaliser.
 
@@ -58,7 +58,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_at(words, i, n):
     """Uniform integer in [0, n) from the xorshift32 word ``words[i]`` (int32 array, n >= 1)."""
     x = np.int64(words[i]) & 0xFFFFFFFF
@@ -72,7 +72,7 @@ def rand_at(words, i, n):
     return (x * n) >> 32
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def store_word(g, off, x):
     """Store the ``uint64`` ``x`` in the two int32 words ``g[off]`` (low) and ``g[off + 1]`` (high)."""
     for k in range(2):
@@ -80,7 +80,7 @@ def store_word(g, off, x):
         g[off + k] = w - 0x100000000 if w >= 0x80000000 else w
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def load_word(g, off):
     """The ``uint64`` kept in the two int32 words ``g[off]``, ``g[off + 1]`` (:func:`store_word`)."""
     lo = np.uint64(np.int64(g[off]) & 0xFFFFFFFF)
@@ -88,7 +88,7 @@ def load_word(g, off):
     return lo | (hi << np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_word(g, off, seed):
     """Seed the generator at ``g[off:off + 2]`` from the 64 bits of ``seed`` (int64 bit pattern) via :func:`mix64`.
 
@@ -101,7 +101,7 @@ def seed_word(g, off, seed):
     store_word(g, off, z)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _xorshift64(x):
     x ^= x << np.uint64(13)
     x ^= x >> np.uint64(7)
@@ -109,7 +109,7 @@ def _xorshift64(x):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_below_at(g, off, n):
     """Uniform integer in [0, n) from the xorshift64 generator at ``g[off:off + 2]`` (n >= 1)."""
     x = _xorshift64(load_word(g, off))
@@ -117,7 +117,7 @@ def rand_below_at(g, off, n):
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_at(a, start, n, g, off):
     """Shuffle ``a[start:start + n]`` in place (Fisher–Yates, last entry first) with the xorshift64
     generator at ``g[off:off + 2]`` (``a`` may be ``g`` itself: a game's deck)."""
@@ -128,7 +128,7 @@ def shuffle_at(a, start, n, g, off):
         a[start + j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rng_below(rng, i, n):
     """Uniform int in ``[0, n)`` from the xorshift64 word ``rng[i]`` (``uint64`` array, advanced in place)."""
     x = _xorshift64(rng[i])
@@ -136,7 +136,7 @@ def rng_below(rng, i, n):
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _nonzero_bytes(x):
     """How many of the 8 bytes of the ``uint64`` word ``x`` are non-zero."""
     x = x | (x >> np.uint64(4))
@@ -145,7 +145,7 @@ def _nonzero_bytes(x):
     return np.int64(((x & _BYTE_LOW) * _BYTE_LOW) >> np.uint64(56))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nth_legal(mask: np.ndarray, k: int) -> int:
     """The ``k``-th (0-based) non-zero entry of the int8 ``mask``; -1 if there are fewer.
 
@@ -182,7 +182,7 @@ def nth_legal(mask: np.ndarray, k: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_legal(mask, rng, i):
     """A uniformly random non-zero entry of ``mask`` drawn with ``rng[i]``; -1 if there is none."""
     n = 0
