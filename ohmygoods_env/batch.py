@@ -310,12 +310,32 @@ def _observe(S, C, AS, rows, players, out):
         _observe_row(S, C, AS, rows[j], players[j], out[j])
 
 
+@njit(cache=True, _nrt=False)
+def _observe_seats_row(S, C, AS, tables, legal, out, masks, i):
+    core.observe_seats(S[i], C, AS, tables, out[i], legal[i], masks[i])
+
+
+@twin
+def _observe_seats(S, C, AS, legal, out, masks):
+    tables = core.seat_tables(C)
+    for i in prange(S.shape[0]):
+        _observe_seats_row(S, C, AS, tables, legal, out, masks, i)
+
+
 # ===================================================================== the batch
 
 
 def _is_int(x: object) -> bool:
     """An int or numpy integer, not a bool."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _check_buffer(name: str, a: object, dtypes: tuple[type, ...], shape: tuple[int, int]) -> None:
+    """A ValueError unless ``a`` is a writeable C-contiguous array of one of ``dtypes`` and ``shape``."""
+    ok = isinstance(a, np.ndarray) and a.dtype in dtypes and a.shape == shape
+    if not (ok and a.flags.c_contiguous and a.flags.writeable):
+        kinds = " or ".join(np.dtype(d).name for d in dtypes)
+        raise ValueError(f"{name} must be a writeable C-contiguous {kinds}{list(shape)} array, got {a!r:.80}")
 
 
 def _as_actions(actions: object) -> np.ndarray:
@@ -502,6 +522,25 @@ class BatchGames:
             out = np.empty((r.shape[0], L.OBS_DIM), np.float32)
         C, AS = self.cards.buildings, self.cards.assistants
         _observe.pick(r.shape[0])(self.state, C, AS, r, pl, out)
+        return out
+
+    def observe_seats(self, out: np.ndarray | None = None, masks: np.ndarray | None = None) -> np.ndarray:
+        """float32[N * P, OBS_DIM]: every seat of every game, row ``g * P + p`` seat ``p`` of game ``g``.
+
+        The rows of ``observe(players=seats, rows=games)`` over all games and seats, in one pass
+        per game (the cards are read once for all seats). ``masks`` (int8 or bool
+        ``[N * P, N_ACTIONS]``, C-contiguous; scratch when not given) receives each row's mask in
+        the same pass: the game's legal actions on the current player's row, only
+        ``layout.A_WAIT`` on the others (the wait mask of :class:`~.envs.seat_vec.SeatVecEnv`).
+        """
+        n, p = self.num_games, self.num_players
+        out = np.empty((n * p, L.OBS_DIM), np.float32) if out is None else out
+        masks = np.empty((n * p, L.N_ACTIONS), np.int8) if masks is None else masks
+        _check_buffer("out", out, (np.float32,), (n * p, L.OBS_DIM))
+        _check_buffer("masks", masks, (np.int8, np.bool_), (n * p, L.N_ACTIONS))
+        C, AS = self.cards.buildings, self.cards.assistants
+        obs, m = out.reshape(n, p, L.OBS_DIM), masks.view(np.int8).reshape(n, p, L.N_ACTIONS)
+        _observe_seats.pick(n)(self.state, C, AS, self._masks, obs, m)
         return out
 
     # ------------------------------------------------------------------ framework.batch.BatchEngine

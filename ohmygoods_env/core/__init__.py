@@ -61,7 +61,7 @@ from .deck import draw_card
 from .flow import advance, advance_turn
 from .invariants import check_invariants
 from .legal import legal_mask
-from .observation import observe, observe_with_mask, rounds_left
+from .observation import observe, observe_seats, observe_with_mask, rounds_left, seat_tables
 from .production import _missing
 from .queries import (
     coins,
@@ -106,12 +106,14 @@ __all__ = [
     "mix64",
     "n_assistants",
     "observe",
+    "observe_seats",
     "observe_with_mask",
     "office_bonus",
     "rand_at",
     "rand_below",
     "rounds_left",
     "score_player",
+    "seat_tables",
     "scores",
     "seed_rng",
     "step_checked",

@@ -30,6 +30,7 @@ from ..cards import (
 )
 from ..framework import jit as _jit
 from ..layout import (
+    A_WAIT,
     AF_COST,
     AF_DISPLAY,
     AF_OWNER,
@@ -114,6 +115,7 @@ from ..layout import (
     O_SLOTS,
     O_SUNS,
     O_VARIANTS,
+    OBS_DIM,
     PAY_HIRE,
     PF_ASIDE,
     PF_ASSISTANTS,
@@ -162,6 +164,7 @@ from ..layout import (
     SF_VALUE,
     SF_VP,
     SLOT_FEATURES,
+    STAFF_ASSISTANT,
     STAFF_NONE,
     SUB_CHAIN,
     SUB_DRAW,
@@ -289,7 +292,6 @@ def _observe_slot(C, out, so, b, k, st, produced):
 @njit(cache=True)
 def _observe_player(g, C, AS, q, rel, snap, out):
     """Seat ``q``'s buildings and totals at relative seat ``rel``; ``snap``: as at the start of phase II."""
-    o = O_PLAYERS + rel * PLAYER_FEATURES
     qb = q * MAX_SLOTS
     money = 0
     vp = 0
@@ -301,12 +303,19 @@ def _observe_player(g, C, AS, q, rel, snap, out):
         vp += C[b, B_VP]
         so = O_SLOTS + (rel * MAX_SLOTS + s) * SLOT_FEATURES
         _observe_slot(C, out, so, b, k, st, g[F_PRODUCED + qb + s])
+    hand = g[F_SNAP_HAND + q] if snap else hand_count(g, q)
+    _player_totals(g, AS, q, rel, snap, hand, money, vp, out)
+
+
+@njit(cache=True, inline="always")
+def _player_totals(g, AS, q, rel, snap, hand, money, vp, out):
+    """Seat ``q``'s totals at relative seat ``rel``, given its hand size and its buildings' coins and points."""
+    o = O_PLAYERS + rel * PLAYER_FEATURES
     nas = 0
     for k in range(N_ASSIST):
         if g[F_A_OWNER + k] == q:
             nas += 1
             vp += AS[g[F_A_CARD + k], g[F_A_SIDE + k], A_VP]
-    hand = g[F_SNAP_HAND + q] if snap else hand_count(g, q)
     aside = g[F_SNAP_ASIDE + q] if snap else (1 if g[F_ASIDE + q] >= 0 else 0)
     out[o + PF_HAND] = hand / SC_PF_HAND
     out[o + PF_BUILDINGS] = g[F_NB + q] / SC_PF_BUILDINGS
@@ -371,6 +380,192 @@ def observe_with_mask(g, C, AS, me, obs, mask):
     else:
         for i in range(mask.shape[0]):
             mask[i] = 0
+
+
+# ------------------------------------------------------------------ every seat at once
+
+# observe_seats writes the card blocks from O_PILES to O_MARKET whole and zeroes the rest of each row
+if (O_HAND, O_HANDRES, O_ASIDE, O_DISCARD, O_SHOWN, O_MARKET) != (
+    O_PILES + 2,
+    O_HAND + N_CARDS,
+    O_HANDRES + N_RES,
+    O_ASIDE + N_CARDS,
+    O_DISCARD + N_CARDS,
+    O_SHOWN + N_CARDS,
+):
+    raise ImportError(
+        "observe_seats expects the piles, hand, hand per resource, set-aside, discard and shown blocks in one run"
+    )
+# seat_tables pads a building's list of fixed slot features with SF_GOODS, which every slot then writes
+if SF_GOODS in (SF_PRESENT, SF_VALUE, SF_PRODUCED, SF_VP) or not 0 <= SF_GOODS < SLOT_FEATURES:
+    raise ImportError("seat_tables pads with SF_GOODS, a feature of its own")
+
+
+@njit(cache=True)
+def seat_tables(C):
+    """What :func:`observe_seats` reads per building and card: ``(feat, val, res)``.
+
+    Building ``b``'s slot as :func:`_observe_slot` writes it with no goods, staff or production
+    (the features that never change) is ``val[b, j]`` at ``feat[b, j]`` and zero elsewhere
+    (padded with 0.0 at ``SF_GOODS``, which every slot writes after); ``res[c]`` is card ``c``'s resource.
+    """
+    dense = np.zeros((C.shape[0], SLOT_FEATURES), np.float32)
+    width = 1
+    for b in range(C.shape[0]):
+        _observe_slot(C, dense[b], 0, b, 0, STAFF_NONE, 0)
+        width = max(width, np.sum(_set_bits(dense[b])))
+    feat = np.full((C.shape[0], width), SF_GOODS, np.int64)
+    val = np.zeros((C.shape[0], width), np.float32)
+    for b in range(C.shape[0]):
+        j = 0
+        for i in np.flatnonzero(_set_bits(dense[b])):
+            feat[b, j], val[b, j] = i, dense[b, i]
+            j += 1
+    res = np.empty(N_CARDS, np.int64)
+    for c in range(N_CARDS):
+        res[c] = C[c, B_RES]
+    return feat, val, res
+
+
+@njit(cache=True)
+def _set_bits(x):
+    """bool per entry of float32 ``x``: not +0.0 (-0.0 counts as set: the bytes differ)."""
+    return x.view(np.uint32) != 0
+
+
+#: :func:`queries.is_shown` compiled into its callers (a call per card costs more than the test)
+_is_shown_inline = njit(inline="always")(is_shown.py_func)
+
+
+@njit(cache=True, inline="always")
+def _public_cards(g, row):
+    """The discard pile and the shown goods of ``row``, every entry written; returns the discard size."""
+    ndisc = 0
+    for c in range(N_CARDS):
+        lc = g[F_LOC + c]
+        ndisc += lc == L_DISCARD
+        row[O_DISCARD + c] = 1.0 if lc == L_DISCARD else 0.0
+        on = (lc >= L_GOODS) | (lc == L_ESCROW)  # escrow: paid in phase II, a good until the reveal (R5.2)
+        row[O_SHOWN + c] = 1.0 if on & (_is_shown_inline(g, c) == 1) else 0.0
+    return ndisc
+
+
+@njit(cache=True, inline="always")
+def _own_cards(g, res, row, me):
+    """``me``'s hand (by card and per resource) and set-aside card, every entry written; returns the hand size."""
+    hand, aside = L_HAND + me, L_ASIDE + me
+    n = 0
+    for c in range(N_CARDS):
+        lc = g[F_LOC + c]
+        n += lc == hand
+        row[O_HAND + c] = 1.0 if lc == hand else 0.0
+        row[O_ASIDE + c] = 1.0 if lc == aside else 0.0
+    for r in range(N_RES):
+        k = 0
+        for c in range(N_CARDS):
+            k += (g[F_LOC + c] == hand) & (res[c] == r)
+        row[O_HANDRES + r] = k / SC_HANDRES
+    return n
+
+
+@njit(cache=True, inline="always")
+def _seat_player(g, C, AS, feat, val, q, rel, snap, hand, out):
+    """:func:`_observe_player` with each slot's fixed features from :func:`seat_tables`; ``hand``:
+    ``q``'s hand size (read unless ``snap``)."""
+    qb = q * MAX_SLOTS
+    goods = F_SNAP_GOODS if snap else F_GOODS
+    staff = F_SNAP_STAFF if snap else F_STAFF
+    money = 0
+    vp = 0
+    for s in range(g[F_NB + q]):
+        b = g[F_BLD + qb + s]
+        k = g[goods + qb + s]
+        st = g[staff + qb + s]
+        money += k * C[b, B_VALUE]
+        vp += C[b, B_VP]
+        so = O_SLOTS + (rel * MAX_SLOTS + s) * SLOT_FEATURES
+        for j in range(feat.shape[1]):
+            out[so + feat[b, j]] = val[b, j]
+        out[so + SF_GOODS] = k / SC_SF_GOODS
+        out[so + SF_VALUE] = k * C[b, B_VALUE] / SC_SF_VALUE
+        for j in range(STAFF_ASSISTANT):  # the one-hot of staff 1..3 (_observe_slot), without a branch
+            out[so + SF_STAFF + j] = 1.0 if st == j + 1 else 0.0
+        out[so + SF_PRODUCED] = g[F_PRODUCED + qb + s]
+    _player_totals(g, AS, q, rel, snap, g[F_SNAP_HAND + q] if snap else hand, money, vp, out)
+
+
+@njit(cache=True, inline="always")
+def _copy_assistants(g, obs, me):
+    """Row ``me``'s assistants: row 0's, with each owner turned relative to ``me``."""
+    np_ = obs.shape[0]
+    row, row0 = obs[me], obs[0]
+    for i in range(N_ASSIST * ASSIST_FEATURES):
+        row[O_ASSIST + i] = row0[O_ASSIST + i]
+    for k in range(N_ASSIST):
+        ow = g[F_A_OWNER + k]
+        if ow != -1 and ow != -2:
+            o = O_ASSIST + k * ASSIST_FEATURES + AF_OWNER
+            row[o + ow % np_] = 0.0
+            row[o + (ow - me) % np_] = 1.0
+
+
+@njit(cache=True, inline="always")
+def _seat_masks(g, legal_row, masks):
+    """The current player's row of ``masks`` is ``legal_row``, every other row allows ``A_WAIT`` only.
+
+    A current player of -1 (a finished game) is the last seat, as numpy indexing reads it.
+    """
+    np_ = masks.shape[0]
+    cur = g[F_CUR]
+    if cur < 0:
+        cur += np_
+    for p in range(np_):
+        m = masks[p]
+        if p == cur:
+            for a in range(m.shape[0]):
+                m[a] = legal_row[a]
+        else:
+            for a in range(m.shape[0]):
+                m[a] = 0
+            m[A_WAIT] = 1
+
+
+@njit(cache=True, _nrt=False)
+def observe_seats(g, C, AS, tables, obs, legal_row, masks):
+    """Every seat's observation and mask in one call: ``obs[p]`` holds the bytes ``observe(g, C, AS, p)`` writes.
+
+    ``obs`` is float32[NP, OBS_DIM], ``masks`` int8[NP, N_ACTIONS]: the current player's row is
+    ``legal_row`` (the game's legal mask), every other row the wait mask (only ``A_WAIT``);
+    ``tables = seat_tables(C)``. The discard pile, shown goods and assistants are worked out once
+    and copied, the cards are scanned without a branch per card, the slots written from the tables.
+    """
+    feat, val, res = tables
+    np_ = obs.shape[0]
+    for p in range(np_):
+        row = obs[p]
+        for i in range(O_PILES):
+            row[i] = 0.0
+        for i in range(OBS_DIM - O_MARKET):  # range(O_MARKET, OBS_DIM) compiles to a loop 8x slower
+            row[O_MARKET + i] = 0.0
+    row0 = obs[0]
+    ndisc = _public_cards(g, row0)
+    hidden_phase2 = g[F_PH] == PH_P2
+    for q in range(np_):
+        row = obs[q]
+        for i in range(O_MARKET - O_DISCARD):
+            row[O_DISCARD + i] = row0[O_DISCARD + i]
+        row[O_PILES] = g[F_DECK_N] / SC_PILES
+        row[O_PILES + 1] = ndisc / SC_PILES
+        hand = _own_cards(g, res, row, q)
+        for rel in range(np_):  # q as seen by each seat: at relative seat rel of row q - rel
+            _seat_player(g, C, AS, feat, val, q, rel, hidden_phase2 and rel > 0, hand, obs[(q - rel) % np_])
+        _observe_table(g, C, q, row)
+    if 0 <= g[F_CUR] < np_:
+        _observe_pending(g, g[F_CUR], obs[g[F_CUR]])
+    _observe_assistants(g, AS, 0, row0)
+    for p in range(1, np_):
+        _copy_assistants(g, obs, p)
+    _seat_masks(g, legal_row, masks)
 
 
 _jit.register(globals(), _layout, _cards, queries, legal)

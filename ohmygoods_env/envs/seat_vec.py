@@ -40,6 +40,7 @@ game (no game changes).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -56,6 +57,8 @@ from .common import SEED_BOUND, action_ids, check_reward, global_state, observat
 from .sb3_base import BatchedVecEnv
 
 __all__ = ["SeatVecEnv"]
+
+_NO_INFO: dict[str, Any] = {}  # copied for each row: a fresh empty dict per row and step
 
 
 class SeatVecEnv(BatchedVecEnv):
@@ -80,6 +83,7 @@ class SeatVecEnv(BatchedVecEnv):
         high = observation_high(self.games.cards, self.games.rules)
         super().__init__(n * p, spaces.Box(0.0, high, (L.OBS_DIM,), np.float32), spaces.Discrete(L.N_ACTIONS))
         self._rows = np.repeat(np.arange(n, dtype=np.int64), p)  # game of each row
+        self._first_rows = np.arange(n, dtype=np.int64) * p  # each game's row of seat 0
         self._seats = np.tile(np.arange(p, dtype=np.int64), n)  # seat of each row
         self._masks = np.zeros((n, p, L.N_ACTIONS), np.bool_)
         self._rngs: list[np.random.Generator] = []
@@ -128,37 +132,40 @@ class SeatVecEnv(BatchedVecEnv):
     def step_wait(self) -> VecEnvStepReturn:
         if self._actions is None:
             raise RuntimeError("step_async() must be called before step_wait()")
-        acts, self._actions = self._actions.reshape(self.num_games, self.num_players), None
-        g = self.games
-        cur = g.state[:, L.F_CUR].astype(np.int64)
-        idx = np.arange(self.num_games)
-        acting = acts[idx, cur]
-        waiting = acts != L.A_WAIT
-        waiting[idx, cur] = False
-        if waiting.any():
-            gi, seat = (int(x) for x in np.argwhere(waiting)[0])
-            raise ValueError(
-                f"row {gi * self.num_players + seat} (game {gi}, seat {seat}) has nothing to decide: "
-                f"its action must be A_WAIT ({L.A_WAIT}), got {int(acts[gi, seat])}"
-            )
+        acts, self._actions = self._actions, None
+        g, p = self.games, self.num_players
+        cur = g.state[:, L.F_CUR] % p  # -1 (never here: games restart as they end) reads as numpy does
+        acting = acts[self._first_rows + cur]
+        if np.count_nonzero(acts != L.A_WAIT) != np.count_nonzero(acting != L.A_WAIT):
+            self._raise_not_waiting(acts.reshape(self.num_games, p), cur)
         try:
             rewards, te, tr = g.step(acting)
         except IllegalActionError as exc:
-            gi = int(np.flatnonzero(g.masks(copy=False)[idx, acting] == 0)[0])
-            row = gi * self.num_players + int(cur[gi])
-            raise IllegalActionError(f"row {row} (game {gi}, seat {int(cur[gi])}): {exc}") from None
+            gi = int(np.flatnonzero(g.masks(copy=False)[np.arange(self.num_games), acting] == 0)[0])
+            raise IllegalActionError(f"row {gi * p + int(cur[gi])} (game {gi}, seat {int(cur[gi])}): {exc}") from None
         done_games = te | tr
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        infos: list[dict[str, Any]] = list(map(dict.copy, repeat(_NO_INFO, self.num_envs)))
         if done_games.any():
             games = np.flatnonzero(done_games).astype(np.int64)
-            rows = (games[:, None] * self.num_players + np.arange(self.num_players)).ravel()
+            rows = (games[:, None] * p + np.arange(p)).ravel()
             final_obs = g.observe(self._seats[rows], self._rows[rows])
+            truncated = (tr & ~te).tolist()
             for j, r in enumerate(rows.tolist()):
                 infos[r]["terminal_observation"] = final_obs[j]
-                infos[r]["TimeLimit.truncated"] = bool(tr[r // self.num_players] and not te[r // self.num_players])
+                infos[r]["TimeLimit.truncated"] = truncated[r // p]
             g.start(games, self._next_seeds(games))
         obs = self._observe()
-        return obs, rewards.reshape(-1), np.repeat(done_games, self.num_players), infos
+        return obs, rewards.reshape(-1), np.repeat(done_games, p), infos
+
+    def _raise_not_waiting(self, acts: np.ndarray, cur: np.ndarray) -> None:
+        """The ValueError naming the first row that is not to act and did not send ``A_WAIT``."""
+        waiting = acts != L.A_WAIT
+        waiting[np.arange(self.num_games), cur] = False
+        gi, seat = (int(x) for x in np.argwhere(waiting)[0])
+        raise ValueError(
+            f"row {gi * self.num_players + seat} (game {gi}, seat {seat}) has nothing to decide: "
+            f"its action must be A_WAIT ({L.A_WAIT}), got {int(acts[gi, seat])}"
+        )
 
     # ------------------------------------------------------------------ helpers
     def _first_seeds(self, base: int) -> list[int]:
@@ -169,12 +176,5 @@ class SeatVecEnv(BatchedVecEnv):
         return np.array([self._rngs[int(i)].integers(0, SEED_BOUND) for i in games], np.int64)
 
     def _observe(self) -> np.ndarray:
-        g = self.games
-        obs = g.observe(self._seats, self._rows)  # a fresh array: SB3 keeps what step returns
-        m = self._masks
-        m[:] = False
-        m[:, :, L.A_WAIT] = True
-        idx = np.arange(self.num_games)
-        cur = g.state[:, L.F_CUR]
-        m[idx, cur] = g.masks(copy=False).view(np.bool_)
-        return obs
+        # a fresh array (SB3 keeps what step returns); the masks are written into the persistent buffer
+        return self.games.observe_seats(masks=self.action_masks())

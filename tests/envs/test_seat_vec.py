@@ -183,3 +183,56 @@ def test_seat_vec_steps_are_pinned(num_players: int, rules: str, options: dict, 
     digest, ended = _step_digest(env, 1500, seed=num_players)
     assert ended >= 3 * num_players  # games ended and restarted: terminal observations are covered
     assert digest == expected
+
+
+@pytest.mark.parametrize(
+    ("num_games", "num_players", "rules", "options"),
+    [
+        (3, 1, "omg2", {}),
+        (130, 2, "royal", {}),  # at least PARALLEL_MIN games: the multi-threaded twin
+        (4, 3, "omg2", {"keep_one": True, "two_for_one": True}),
+        (130, 4, "omg2", {}),
+    ],
+)
+def test_observe_seats_is_observe_of_every_seat(num_games: int, num_players: int, rules: str, options: dict) -> None:
+    """``BatchGames.observe_seats``: the bytes of ``observe`` seat by seat, and the wait masks, in every phase."""
+    g = BatchGames(num_games, num_players, rules, seed=num_players, **options)
+    rng = make_rng(num_games, seed=5)
+    seats = np.tile(np.arange(num_players), num_games)
+    games = np.repeat(np.arange(num_games), num_players)
+    phases = set()
+    for t in range(800):  # games of 3 and 4 players end after 400 to 700 steps
+        g.step(random_actions(g.masks(copy=False), rng))
+        if t % 5 == 0 or g.done.any():
+            masks = np.ones((num_games * num_players, L.N_ACTIONS), np.bool_)
+            obs = g.observe_seats(masks=masks)
+            expected = g.observe(seats, games)
+            assert np.array_equal(obs.view(np.uint32), expected.view(np.uint32)), t
+            wait = np.zeros((num_games, num_players, L.N_ACTIONS), np.bool_)
+            wait[:, :, L.A_WAIT] = True
+            wait[np.arange(num_games), g.state[:, L.F_CUR]] = g.masks(copy=False).view(np.bool_)
+            assert np.array_equal(masks, wait.reshape(masks.shape)), t
+            phases.update(g.state[:, L.F_PH].tolist())
+        g.reset()  # finished games restart; the finished state itself is observed above
+    assert {L.PH_P1_ASK if rules == "omg2" else L.PH_P2, L.PH_P2, L.PH_P4, L.PH_OVER} <= phases
+
+
+def test_observe_seats_refuses_a_bad_buffer_and_writes_nothing() -> None:
+    g = BatchGames(2, 3, seed=0)
+    obs = np.zeros((6, L.OBS_DIM), np.float32)
+    for bad in (
+        {"out": np.zeros((6, L.OBS_DIM), np.float64)},
+        {"out": np.zeros((5, L.OBS_DIM), np.float32)},
+        {"out": np.zeros((6, L.OBS_DIM + 1), np.float32)[:, 1:]},
+        {"out": obs, "masks": np.zeros((6, L.N_ACTIONS), np.int64)},
+        {"out": obs, "masks": np.zeros((2, 3, L.N_ACTIONS), np.int8)},
+        {"out": obs, "masks": [[0] * L.N_ACTIONS] * 6},
+    ):
+        name = "masks" if "masks" in bad else "out"
+        with pytest.raises(ValueError, match=rf"^{name} must be a writeable C-contiguous .*\[6, "):
+            g.observe_seats(**bad)
+    assert not obs.any()
+    read_only = np.zeros((6, L.OBS_DIM), np.float32)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="out must be a writeable"):
+        g.observe_seats(read_only)
