@@ -73,7 +73,7 @@ from .framework import jit as _jit
 from .framework import rng as _rng
 from .framework.checks import check_finite, check_flag, check_seed, check_seeds, seed_or_fresh
 from .framework.jit import PARALLEL_MIN as PARALLEL_MIN  # re-exported: the batch size of the parallel twins
-from .framework.jit import twin
+from .framework.jit import Timed, twin
 from .framework.rng import nth_legal as nth_legal  # re-exported: old import path
 from .framework.rng import pick_legal
 from .framework.rng import rng_below as rng_below  # re-exported: old import path
@@ -128,6 +128,9 @@ def _random_actions(masks, rng, out):
         out[i] = pick_legal(masks[i], rng, i)
 
 
+_RANDOM_ACTIONS = Timed(_random_actions)  # serial or parallel by measured speed (framework.jit.Timed)
+
+
 def random_actions(masks: np.ndarray, rng: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """One uniformly random legal action per row of ``masks`` (-1 for an all-zero row).
 
@@ -138,7 +141,7 @@ def random_actions(masks: np.ndarray, rng: np.ndarray, out: np.ndarray | None = 
         out = np.empty(masks.shape[0], np.int64)
     if rng.shape[0] < masks.shape[0]:
         raise ValueError(f"rng has {rng.shape[0]} words for {masks.shape[0]} rows")
-    _random_actions.pick(masks.shape[0])(masks, rng, out)
+    _RANDOM_ACTIONS(masks.shape[0], masks, rng, out)
     return out
 
 
@@ -247,6 +250,9 @@ def _step(S, C, AS, rows, actions, masks, flags, rewards, decisions, params, che
     return -1
 
 
+_STEP = Timed(_step)
+
+
 @njit(cache=True, _nrt=False)
 def _random_row(S, C, AS, i, until, masks, rng, flags, rewards, decisions, params):
     """Random legal actions in game ``i`` until seat ``until[i]`` is to move or it ends.
@@ -270,6 +276,9 @@ def _random(S, C, AS, rows, until, masks, rng, flags, rewards, decisions, params
     rewards[:, :] = 0.0
     for j in prange(rows.shape[0]):
         _random_row(S, C, AS, rows[j], until, masks, rng, flags, rewards, decisions, params)
+
+
+_RANDOM = Timed(_random)
 
 
 @njit(cache=True)
@@ -579,10 +588,9 @@ class BatchGames:
         a = _as_actions(actions)
         if a.shape != r.shape:
             raise ValueError(f"expected {r.shape[0]} actions (one per game), got shape {a.shape}")
-        kernel = _step.pick(r.shape[0])
         C, AS = self.cards.buildings, self.cards.assistants
-        j = kernel(
-            self.state, C, AS, r, a, self._masks, self._flags, self.rewards, self.decisions, self._params,
+        j = _STEP(
+            r.shape[0], self.state, C, AS, r, a, self._masks, self._flags, self.rewards, self.decisions, self._params,
             self.illegal == "raise",
         )  # fmt: skip
         if j >= 0:
@@ -607,9 +615,9 @@ class BatchGames:
             raise TypeError(
                 f"rng must be a 1-D uint64 array of at least {self.num_games} words (see make_rng), got {rng!r:.80}"
             )
-        kernel = _random.pick(r.shape[0])
         C, AS = self.cards.buildings, self.cards.assistants
-        kernel(self.state, C, AS, r, u, self._masks, rng, self._flags, self.rewards, self.decisions, self._params)
+        S, M, F = self.state, self._masks, self._flags
+        _RANDOM(r.shape[0], S, C, AS, r, u, M, rng, F, self.rewards, self.decisions, self._params)
         return self.rewards.copy(), self.terminated.copy(), self.truncated.copy()
 
     # ------------------------------------------------------------------ resets

@@ -17,7 +17,7 @@ found (``"fresh"``, ``"new"`` or ``"stale"``) and which kernels were flushed.
 A loop over games that should run multi-threaded for large batches is written once, with
 ``prange``, and wrapped by :func:`twin`: the result compiles a serial and a parallel
 kernel from the same source and :meth:`Twin.pick` chooses by batch size
-(:data:`PARALLEL_MIN`).
+(:data:`PARALLEL_MIN`); :class:`Timed` chooses between the two by their measured speed.
 
 A game's engine compiles on first use (about a minute with a cold cache). The constructors
 that trigger it call :func:`first_use` with the kernels they are about to run: when numba has
@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
 import types
 from collections.abc import Iterable
 from pathlib import Path
@@ -83,6 +84,52 @@ class Twin:
 def twin(fn: types.FunctionType) -> Twin:
     """Decorator: compile ``fn`` (a loop written with ``prange``) as a serial and a parallel kernel."""
     return Twin(fn)
+
+
+class Timed:
+    """Runs the serial or the parallel kernel of a :class:`Twin`, whichever has been faster per row.
+
+    For a loop called again and again (a batch step): from ``PARALLEL_MIN`` rows on, each call
+    runs the kernel with the lower moving average of seconds per row, and every ``probe``-th call
+    the other one, so the choice follows the machine: on an idle machine the parallel kernel
+    wins, while other processes keep the cores busy the serial one does (waking a thread that
+    has no core of its own costs more than the half of the rows it would take). Both kernels
+    compute the same results, so the choice changes only the time. A kernel's first run (the
+    compile, or loading it from the cache) is not counted.
+    """
+
+    __slots__ = ("twin", "probe", "cost", "runs", "calls")
+
+    def __init__(self, twin: Twin, probe: int = 32) -> None:
+        self.twin = twin
+        self.probe = probe
+        self.cost = [0.0, 0.0]  # moving average of seconds per row: serial, parallel
+        self.runs = [0, 0]  # timed runs of each kernel
+        self.calls = 0
+
+    def choice(self) -> int:
+        """0 (serial) or 1 (parallel): the kernel the next large call runs."""
+        untimed = [k for k in (1, 0) if self.runs[k] < 2]  # each kernel: a first run, then one timed
+        if untimed:
+            return untimed[0]
+        best = 0 if self.cost[0] <= self.cost[1] else 1
+        return 1 - best if self.calls % self.probe == 0 else best
+
+    def __call__(self, n: int, *args: Any) -> Any:
+        """Run the kernel for a loop over ``n`` rows with ``args``; returns what it returns."""
+        if n < PARALLEL_MIN:
+            return self.twin.serial(*args)
+        self.calls += 1
+        k = self.choice()
+        t = time.perf_counter()
+        out = (self.twin.parallel if k else self.twin.serial)(*args)
+        per_row = (time.perf_counter() - t) / n
+        self.runs[k] += 1
+        if self.runs[k] == 2:
+            self.cost[k] = per_row
+        elif self.runs[k] > 2:
+            self.cost[k] += 0.25 * (per_row - self.cost[k])
+        return out
 
 
 def _kernels(namespace: dict) -> list[CPUDispatcher]:

@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 from ohmygoods_env import core
@@ -72,3 +73,55 @@ def test_layout_change_flushes_every_dependent_kernel(tmp_path: Path) -> None:
     for m in KERNEL_MODULES:
         assert after[m]["status"] == "stale", (m, after[m])
         assert after[m]["flushed"] == after[m]["kernels"], m
+
+
+def test_timed_twin_runs_the_faster_kernel_and_probes_the_other(monkeypatch) -> None:
+    """``Timed``: from PARALLEL_MIN rows on, the kernel with the lower time per row runs, the other one
+    every ``probe``-th call (the choice follows the machine); smaller loops always run serially."""
+    now = [0.0]
+    monkeypatch.setattr(_jit.time, "perf_counter", lambda: now[0])
+    cost = {"serial": 2e-6, "parallel": 1e-6}  # seconds per row, changed below
+    ran: list[str] = []
+
+    def kernel(name):
+        def run(n):
+            ran.append(name)
+            now[0] += cost[name] * n
+            return name
+
+        return run
+
+    fake = types.SimpleNamespace(serial=kernel("serial"), parallel=kernel("parallel"))
+    t = _jit.Timed(fake, probe=8)
+    n = _jit.PARALLEL_MIN
+    assert t(n - 1, n - 1) == "serial" and t.calls == 0  # below the threshold: serial, not timed
+    ran.clear()
+    for _ in range(40):
+        t(n, n)
+    assert ran[:4] == ["parallel", "parallel", "serial", "serial"]  # a first run of each, then one timed
+    assert ran.count("serial") == 2 + 5  # the faster parallel kernel; calls 8, 16, 24, 32 and 40 probe the other
+    cost["parallel"] = 5e-6  # the machine got busy: parallel is now the slower one
+    ran.clear()
+    for _ in range(40):
+        t(n, n)
+    assert ran[-16:].count("parallel") == 2 and t.cost[0] < t.cost[1]
+
+
+def test_every_batch_size_steps_the_same_games_whichever_kernel_runs() -> None:
+    """The serial and the parallel step kernels give the same games (the timed choice changes the time only)."""
+
+    from ohmygoods_env import batch
+
+    n = _jit.PARALLEL_MIN
+    games = [batch.BatchGames(n, 3, seed=4) for _ in range(2)]
+    rng = [batch.make_rng(n, 5) for _ in range(2)]
+    for step in range(60):
+        for k, (b, r) in enumerate(zip(games, rng, strict=True)):
+            a = batch.random_actions(b.masks(copy=False), r)
+            C, AS = b.cards.buildings, b.cards.assistants
+            kernel = batch._step.parallel if (step + k) % 2 else batch._step.serial
+            kernel(b.state, C, AS, b._all, a, b._masks, b._flags, b.rewards, b.decisions, b._params, True)
+            b.reset()
+        assert games[0].state.tobytes() == games[1].state.tobytes()
+        assert games[0]._masks.tobytes() == games[1]._masks.tobytes()
+        assert games[0].decisions.tobytes() == games[1].decisions.tobytes()
