@@ -35,6 +35,7 @@ come from the engine's RNG words), and the spec names the older entry point grou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -218,6 +219,23 @@ def _observe_with_mask(model: OhMyGoodsModel, player: int, obs: np.ndarray, mask
     core.observe_with_mask(g.state, cards.buildings, cards.assistants, player, obs, mask)
 
 
+def _stepper(model: OhMyGoodsModel) -> Callable[[int, np.ndarray, np.ndarray], int]:
+    """``step(action, obs, mask)``: ``Game.step`` and the next seat's observe-with-mask in one kernel call
+    (:func:`ohmygoods_env.env_kernels.step_observe`); the action joins the game's record as ``Game.step`` adds it."""
+    from .env_kernels import step_observe
+
+    g = model.game
+    state, buildings, assistants = g.state, g.cards.buildings, g.cards.assistants
+
+    def step(action: int, obs: np.ndarray, mask: np.ndarray) -> int:
+        cur = step_observe(state, buildings, assistants, action, obs, mask)
+        if cur >= -1:
+            g.actions.append(action)
+        return cur
+
+    return step
+
+
 def _state(model: OhMyGoodsModel) -> np.ndarray:
     """The **privileged** global state (:func:`ohmygoods_env.spaces.global_state`): critics only."""
     from .spaces import global_state
@@ -255,6 +273,7 @@ ENV_HOOKS = EnvHooks(
     render=_render_picture,
     render_fps=2,
     observe_with_mask=_observe_with_mask,
+    stepper=_stepper,
     checks_actions=True,  # Game.step checks and raises IllegalActionError naming action, player and decision
     decision_name=_decision_name,
     wait_label="A_WAIT",

@@ -3,7 +3,8 @@
 The framework's AEC and parallel envs (:mod:`ohmygoods_env.framework.envs`) play every game
 from its :class:`~ohmygoods_env.framework.game.GameSpec`; a spec's ``env_hooks`` adds what one
 game shows on top (its infos, a privileged global state, picture render modes, a fused
-observe-with-mask kernel, its own action checks and error wording). Every field defaults to the
+observe-with-mask kernel, a step that observes the next seat in the same call, its own action
+checks and error wording). Every field defaults to the
 generic behaviour, so a game on the framework alone declares nothing. This module imports no
 env library: a spec can build its hooks at import time for free.
 """
@@ -48,6 +49,15 @@ class EnvHooks:
     * ``observe_with_mask(model, player, obs, mask)``: writes seat ``player``'s observation
       (``float32[obs_size]``) and legal mask (``int8[num_actions]``, all zeros unless the seat is to
       act) in place, in one call (a fused kernel); ``None``: ``observe`` and ``legal_mask``.
+    * ``stepper(model) -> step(action, obs, mask) -> int``: the model's step and the next seat's
+      ``observe_with_mask`` in one call (the AEC env asks at every deal and hands ``obs`` and
+      ``mask`` out at the next ``last()`` / ``observe`` of that seat). ``step`` gets a plain
+      ``int`` in ``0 .. num_actions - 1``; it applies it for the seat to act as ``model.step``
+      would and returns the seat now to act, having written that seat's observation and mask
+      into ``obs`` and ``mask``; or -1 when the game is over (``obs`` and ``mask`` unused); or
+      any other negative number when the model refuses the action, with nothing changed (the
+      env then takes its usual path, which raises the error). ``None``: the env steps
+      ``model.step`` and observes at ``last()``.
     * ``checks_actions``: the model's ``step`` checks its action itself and raises the framework's
       ``TypeError`` / ``ValueError`` / :class:`~ohmygoods_env.framework.game.IllegalActionError`
       naming the action, the player and the decision, with the state unchanged; the envs then step
@@ -70,6 +80,7 @@ class EnvHooks:
     render: Callable[[Any, str], Any] | None = None
     render_fps: int | None = None
     observe_with_mask: Callable[[Any, int, np.ndarray, np.ndarray], None] | None = None
+    stepper: Callable[[Any], Callable[[int, np.ndarray, np.ndarray], int]] | None = None
     checks_actions: bool = False
     decision_name: Callable[[Any, int, Any], str] | None = None
     wait_label: str | None = None

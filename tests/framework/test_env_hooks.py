@@ -94,3 +94,56 @@ def test_error_words_are_the_engine_s_where_the_model_checks_its_actions(game: s
         assert str(out.value).endswith(f"({agent}, decision '{decision}')")
     else:  # the framework's check against the mask
         assert str(err.value).endswith(f"({agent})") and str(out.value).endswith(f"({agent})")
+
+
+def _counting(fn, calls: list[int]):
+    def counted(*args):
+        calls[0] += 1
+        return fn(*args)
+
+    return counted
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_the_stepper_steps_and_observes_in_one_call_with_the_same_trace(n: int) -> None:
+    """With the spec's ``stepper`` (EnvHooks) a mid-game step is one call that also observes the seat to act:
+    ``last()`` then asks no observe kernel, except after a reset and for the dead steps at the end. Every
+    step's observation, mask, reward, flags and info equal those of the same env without the stepper."""
+    traces = []
+    for with_stepper in (True, False):
+        env = GameAECEnv("ohmygoods", num_players=n)
+        steps, observes = [0], [0]
+        make = env._make_stepper if with_stepper else None
+        env._make_stepper = (
+            None if make is None else (lambda model, make=make, steps=steps: _counting(make(model), steps))
+        )
+        env._fused = _counting(env._fused, observes)
+        env.reset(seed=11)
+        rng = np.random.default_rng(11)
+        trace = []
+        while env.agents:
+            obs, reward, term, trunc, info = env.last()
+            trace.append((obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, trunc, info))
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        moves = sum(1 for t in trace if not (t[3] or t[4]))
+        assert moves > 40
+        if with_stepper:
+            assert (steps[0], observes[0]) == (moves, 1 + n)  # the first seat's, each dead step's
+        else:
+            assert (steps[0], observes[0]) == (0, len(trace))
+        traces.append(trace)
+    assert traces[0] == traces[1]
+
+
+def test_order_enforcing_keeps_its_checks_once_the_env_steps_itself() -> None:
+    """After a reset the wrapper's ``last`` and ``step`` are the env's own; its ``agent_iter`` still refuses
+    two agents without a step between them, and a step with no agent left still warns."""
+    env = make(ENV_ID, num_players=2)
+    env.reset(seed=3)
+    agents = iter(env.agent_iter())
+    first = next(agents)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert next(agents) == env.agent_selection and first in env.possible_agents

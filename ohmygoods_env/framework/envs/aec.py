@@ -52,6 +52,7 @@ from .common import (
 __all__ = ["GameAECEnv", "OrderEnforcing", "aec_env"]
 
 _F32, _I8 = np.float32, np.int8
+_empty = np.empty
 
 
 class GameAECEnv(SeatedEnvMixin, AECEnv):
@@ -77,10 +78,29 @@ class GameAECEnv(SeatedEnvMixin, AECEnv):
         #: mid-game infos: the acting seat's from the hook, an idle seat's a copy of ``idle_info`` where declared
         self._acting_info = hooks.info or generic_info
         self._idle_info = hooks.idle_info if hooks.info is not None else {"to_act": 0, "winner": 0}
+        #: the spec's step-and-observe (EnvHooks.stepper) and the model's step it made (at each deal)
+        self._make_stepper = hooks.stepper
+        self._stepper: Any = None
+        #: (agent, observation dict) a fast step wrote for the seat to act, handed out once by last()/observe()
+        self._ready: tuple[str, dict[str, np.ndarray]] | None = None
+        #: a step was asked since OrderEnforcing's agent_iter last looked (its ``_has_updated``)
+        self._updated = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_stepper"] = state["_stepper"] is not None  # a function of the model (a closure): made again on load
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._stepper = self._make_stepper(self._model) if state["_stepper"] else None
 
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._new_game(seed)
+        self._ready = None
+        make = self._make_stepper
+        self._stepper = make(self._model) if make is not None else None
         aec_reset_bookkeeping(self)
         m = self._model
         cur = m.current_player
@@ -93,11 +113,15 @@ class GameAECEnv(SeatedEnvMixin, AECEnv):
             p = self.agent_name_mapping[agent]
         except (KeyError, TypeError):
             p = seat_of(agent, self.agent_name_mapping, self.possible_agents)  # raises, naming the agents
+        ready = self._ready
+        if ready is not None and ready[0] == agent:  # what the last step wrote for this seat, handed out once
+            self._ready = None
+            return ready[1]
         m = self._model
         fused = self._fused
         if fused is not None:  # one kernel call writes both; the mask is all 0 unless ``p`` is to act
-            obs = np.empty(self._obs_size, _F32)
-            mask = np.empty(self._num_actions, _I8)
+            obs = _empty(self._obs_size, _F32)
+            mask = _empty(self._num_actions, _I8)
             fused(m, p, obs, mask)
             return {"observation": obs, "action_mask": mask}
         mask = m.legal_mask(p) if p == m.current_player else np.zeros(m.num_actions, np.int8)
@@ -106,11 +130,14 @@ class GameAECEnv(SeatedEnvMixin, AECEnv):
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """Observation, cumulative reward, terminated, truncated and info of ``agent_selection``."""
         agent = self.agent_selection
-        fused = self._fused
-        if observe and fused is not None:  # observe()'s fused path inline: one call less per step
-            obs = np.empty(self._obs_size, _F32)
-            mask = np.empty(self._num_actions, _I8)
-            fused(self._model, self.agent_name_mapping[agent], obs, mask)
+        ready = self._ready
+        if ready is not None and observe and ready[0] == agent:  # the last step observed this seat already
+            self._ready = None
+            seen = ready[1]
+        elif observe and self._fused is not None:  # observe()'s fused path inline: one call less per step
+            obs = _empty(self._obs_size, _F32)
+            mask = _empty(self._num_actions, _I8)
+            self._fused(self._model, self.agent_name_mapping[agent], obs, mask)
             seen = {"observation": obs, "action_mask": mask}
         else:
             seen = self.observe(agent) if observe else None
@@ -123,10 +150,41 @@ class GameAECEnv(SeatedEnvMixin, AECEnv):
         )
 
     def step(self, action: int | None) -> None:
+        self._updated = True
         agent = self.agent_selection if self.agents else None
         if agent is None or self.terminations[agent] or self.truncations[agent]:
             aec_dead_step(self, action)  # PettingZoo's warning, or its dead step
             return
+        stepper = self._stepper
+        if stepper is not None and type(action) is int and 0 <= action < self._num_actions:
+            # the spec's one call: the model's step, then the observation and mask of the seat to act
+            obs = _empty(self._obs_size, _F32)
+            mask = _empty(self._num_actions, _I8)
+            cur = stepper(action, obs, mask)
+            if cur >= 0:  # mid-game: _next_seat inline (one call less per step)
+                self._ready = None
+                nxt = self.possible_agents[cur]
+                infos = self.infos
+                if nxt != agent:
+                    idle = self._idle_info
+                    infos[agent] = (
+                        idle.copy()
+                        if idle is not None
+                        else self._acting_info(self._model, self.agent_name_mapping[agent], False, None)
+                    )
+                infos[nxt] = self._acting_info(self._model, cur, True, None)
+                self.agent_selection = nxt
+                self._ready = (nxt, {"observation": obs, "action_mask": mask})
+                if self.render_mode == "human":
+                    self.render()
+                return
+            if cur == -1:
+                self._ready = None
+                self._game_over(agent)
+                if self.render_mode == "human":
+                    self.render()
+                return
+            # refused, nothing changed: the path below raises the model's error
         m = self._model
         if self._checks:  # the model checks the action itself, in its own words; nothing changes on error
             try:
@@ -144,36 +202,50 @@ class GameAECEnv(SeatedEnvMixin, AECEnv):
             if not m.legal_mask(cur)[a]:  # the framework's error, whatever the game raises
                 raise IllegalActionError(f"{illegal_message(m, cur, a)} ({self._where(agent, cur)})")
             m.step(a)
+        self._ready = None  # the game moved on: what a step observed before is stale
         cur = m.current_player
         if cur < 0:  # the game is over (a model asks nobody only then)
-            if not m.done:
-                raise RuntimeError(f"{self.setup.spec.title}: the model asks no player but the game is not over")
-            self._cumulative_rewards[agent] = 0.0
-            self._clear_rewards()
-            final = m.rewards(self.setup.reward)
-            mapping = self.agent_name_mapping
-            for a in self.agents:
-                self.rewards[a] = float(final[mapping[a]])
-            self.terminations = dict.fromkeys(self.agents, True)
-            self._set_infos()
-            self._accumulate_rewards()
+            self._game_over(agent)
         else:
-            # Mid-game every reward and cumulative reward is 0 (rewards come only at the end), so
-            # the PettingZoo clear/accumulate bookkeeping has nothing to do. Only two infos can
-            # change (EnvHooks.info): the seat that acted and the seat to act; each gets a new
-            # dict, so an info handed out earlier keeps its values.
-            nxt = self.possible_agents[cur]
-            infos = self.infos
-            info = self._acting_info
-            if nxt != agent:
-                idle = self._idle_info
-                infos[agent] = idle.copy() if idle is not None else info(m, self.agent_name_mapping[agent], False, None)
-            infos[nxt] = info(m, cur, True, None)
-            self.agent_selection = nxt
+            self._next_seat(agent, cur)
         if self.render_mode == "human":
             self.render()
 
     # ------------------------------------------------------------------ helpers
+    def _next_seat(self, agent: str, cur: int) -> None:
+        """Mid-game, after ``agent`` acted: seat ``cur`` is to act.
+
+        Every reward and cumulative reward is 0 mid-game (rewards come only at the end), so the
+        PettingZoo clear/accumulate bookkeeping has nothing to do. Only two infos can change
+        (EnvHooks.info): the seat that acted and the seat to act; each gets a new dict, so an
+        info handed out earlier keeps its values.
+        """
+        nxt = self.possible_agents[cur]
+        infos = self.infos
+        info = self._acting_info
+        if nxt != agent:
+            idle = self._idle_info
+            infos[agent] = (
+                idle.copy() if idle is not None else info(self._model, self.agent_name_mapping[agent], False, None)
+            )
+        infos[nxt] = info(self._model, cur, True, None)
+        self.agent_selection = nxt
+
+    def _game_over(self, agent: str) -> None:
+        """After ``agent``'s step ended the game: every agent's final reward, flag and info."""
+        m = self._model
+        if not m.done:
+            raise RuntimeError(f"{self.setup.spec.title}: the model asks no player but the game is not over")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        final = m.rewards(self.setup.reward)
+        mapping = self.agent_name_mapping
+        for a in self.agents:
+            self.rewards[a] = float(final[mapping[a]])
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._set_infos()
+        self._accumulate_rewards()
+
     def _set_infos(self) -> None:
         m = self._model
         cur = m.current_player
@@ -187,7 +259,31 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     goes through two ``__getattr__`` hops; here ``last`` checks the order once and asks the
     wrapped env. Same checks, same errors and warnings: before ``reset`` the stock paths
     run (and raise), and a step with no agents left takes the stock path (a warning).
+
+    Once a :class:`GameAECEnv` is reset, the wrapper's ``last`` and ``step`` *are* the env's
+    (bound on the instance: no wrapper call per step). Nothing is left to check then: a reset
+    never un-happens, the env's step warns as the stock wrapper does when no agent is left,
+    and the flag ``agent_iter`` checks (``_has_updated``) is the env's own ``_updated``, which
+    its ``step`` sets.
     """
+
+    def __init__(self, env: AECEnv) -> None:
+        self.env = env  # before the stock __init__, which sets _has_updated (a flag of the env)
+        super().__init__(env)
+
+    @property
+    def _has_updated(self) -> bool:
+        return self.env._updated
+
+    @_has_updated.setter
+    def _has_updated(self, value: bool) -> None:
+        self.env._updated = value
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        env = self.env
+        if isinstance(env, GameAECEnv):
+            self.last, self.step = env.last, env.step
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:

@@ -1,0 +1,57 @@
+"""The single-game envs' one kernel call per step: apply the action, observe the seat to act next.
+
+A PettingZoo AEC step of *Oh my Goods!* applies the acting seat's action and then (in the
+next ``last()``) shows the seat to act its observation and mask. :func:`step_observe` does
+both in one numba call. No rule lives here: it chains the engine's kernels as
+:func:`~ohmygoods_env.core.step_checked` and then
+:func:`~ohmygoods_env.core.observe_with_mask` for the seat now to act would, so the result
+equals ``Game.step`` followed by the fused observe, byte for byte. Like the batch step it lets
+:func:`~ohmygoods_env.core.apply_forced_mask` leave the next decision's legal mask behind, so
+a step computes two legal masks (the check, the next seat's) where the two calls compute three.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from . import cards as _cards
+from . import core
+from . import layout as L
+from .core import apply_action, apply_forced_mask, legal_mask, observe
+from .framework import jit as _jit
+
+__all__ = ["REFUSED", "step_observe"]
+
+#: what :func:`step_observe` returns for an action the engine refuses (the state is unchanged)
+REFUSED = -2
+
+_F_CUR, _F_DEC, _F_AUTO, _D_OVER, _N_ACTIONS = L.F_CUR, L.F_DEC, L.F_AUTO, L.D_OVER, L.N_ACTIONS
+
+
+@njit(cache=True)
+def step_observe(g, C, AS, a, obs, mask):
+    """Apply action ``a`` as ``core.step_checked`` does; if the game goes on, write the observation and
+    mask of the seat now to act into ``obs`` (float32[OBS_DIM]) and ``mask`` (int8[N_ACTIONS]), as
+    ``core.observe_with_mask`` does.
+
+    Returns that seat, -1 when the game is over (``obs`` untouched), or :data:`REFUSED` when
+    ``step_checked`` would refuse ``a`` (over, out of range, illegal): the state unchanged,
+    ``mask`` scratch.
+    """
+    if g[_F_DEC] == _D_OVER or a < 0 or a >= _N_ACTIONS:
+        return REFUSED
+    legal_mask(g, C, AS, mask)
+    if mask[a] == 0:
+        return REFUSED
+    apply_action(g, C, AS, a)
+    if g[_F_AUTO] == 1:
+        apply_forced_mask(g, C, AS, mask)  # leaves the legal mask of the decision it stops at
+    else:
+        legal_mask(g, C, AS, mask)
+    cur = g[_F_CUR]
+    if cur >= 0:
+        observe(g, C, AS, cur, obs)  # the mask is the current seat's: observe_with_mask's for cur
+    return cur
+
+
+_jit.register(globals(), core, L, _cards)
