@@ -396,6 +396,9 @@ if (O_HAND, O_HANDRES, O_ASIDE, O_DISCARD, O_SHOWN, O_MARKET) != (
     raise ImportError(
         "observe_seats expects the piles, hand, hand per resource, set-aside, discard and shown blocks in one run"
     )
+# _own_cards counts a hand's resources in 8-bit fields of one int64
+if N_RES > 8 or N_CARDS > 255:
+    raise ImportError("_own_cards counts at most 255 cards of each of at most 8 resources")
 # seat_tables pads a building's list of fixed slot features with SF_GOODS, which every slot then writes
 if SF_GOODS in (SF_PRESENT, SF_VALUE, SF_PRODUCED, SF_VP) or not 0 <= SF_GOODS < SLOT_FEATURES:
     raise ImportError("seat_tables pads with SF_GOODS, a feature of its own")
@@ -454,16 +457,16 @@ def _public_cards(g, row):
 def _own_cards(g, res, row, me):
     """``me``'s hand (by card and per resource) and set-aside card, every entry written; returns the hand size."""
     hand, aside = L_HAND + me, L_ASIDE + me
-    n = 0
+    counts = 0  # the hand's cards per resource, 8 bits each (at most N_CARDS < 256 per resource)
     for c in range(N_CARDS):
         lc = g[F_LOC + c]
-        n += lc == hand
+        counts += np.int64(lc == hand) << (8 * res[c])
         row[O_HAND + c] = 1.0 if lc == hand else 0.0
         row[O_ASIDE + c] = 1.0 if lc == aside else 0.0
+    n = 0
     for r in range(N_RES):
-        k = 0
-        for c in range(N_CARDS):
-            k += (g[F_LOC + c] == hand) & (res[c] == r)
+        k = (counts >> (8 * r)) & 255
+        n += k
         row[O_HANDRES + r] = k / SC_HANDRES
     return n
 
@@ -492,6 +495,32 @@ def _seat_player(g, C, AS, feat, val, q, rel, snap, hand, out):
             out[so + SF_STAFF + j] = 1.0 if st == j + 1 else 0.0
         out[so + SF_PRODUCED] = g[F_PRODUCED + qb + s]
     _player_totals(g, AS, q, rel, snap, g[F_SNAP_HAND + q] if snap else hand, money, vp, out)
+
+
+@njit(cache=True, inline="always")
+def _copy_table(g, C, obs, me):
+    """Row ``me``'s table (:func:`_observe_table`): row 0's, with what depends on the seat rewritten
+    (the pending decision shown to the player to act only, "I am the active player", the active
+    player's relative seat, the Market-Office bonus)."""
+    np_ = obs.shape[0]
+    row, row0 = obs[me], obs[0]
+    for i in range(O_PILES):
+        row[i] = row0[i]
+    for i in range(O_PEND_SLOT - O_MARKET):
+        row[O_MARKET + i] = row0[O_MARKET + i]
+    dec = g[F_DEC]
+    row[O_DEC + dec] = 1.0 if g[F_CUR] == me or dec == D_OVER else 0.0
+    row[O_FLAGS + 3] = 1.0 if g[F_FIRST] == me else 0.0
+    row[O_FIRST + g[F_FIRST] % np_] = 0.0
+    row[O_FIRST + (g[F_FIRST] - me) % np_] = 1.0
+    for r in range(N_RES):
+        row[O_OFFICE + r] = 0.0
+    for s in range(g[F_NB + me]):  # office_bonus for every resource in one pass
+        r = C[g[F_BLD + me * MAX_SLOTS + s], B_OFFICE]
+        if r >= 0:
+            row[O_OFFICE + r] += 1.0
+    for r in range(N_RES):
+        row[O_OFFICE + r] = int(row[O_OFFICE + r]) / SC_OFFICE
 
 
 @njit(cache=True, inline="always")
@@ -536,8 +565,9 @@ def observe_seats(g, C, AS, tables, obs, legal_row, masks):
 
     ``obs`` is float32[NP, OBS_DIM], ``masks`` int8[NP, N_ACTIONS]: the current player's row is
     ``legal_row`` (the game's legal mask), every other row the wait mask (only ``A_WAIT``);
-    ``tables = seat_tables(C)``. The discard pile, shown goods and assistants are worked out once
-    and copied, the cards are scanned without a branch per card, the slots written from the tables.
+    ``tables = seat_tables(C)``. The discard pile, shown goods, table and assistants are worked out
+    once and copied (what depends on the seat rewritten), the cards are scanned without a branch
+    per card, the slots written from the tables.
     """
     feat, val, res = tables
     np_ = obs.shape[0]
@@ -559,11 +589,12 @@ def observe_seats(g, C, AS, tables, obs, legal_row, masks):
         hand = _own_cards(g, res, row, q)
         for rel in range(np_):  # q as seen by each seat: at relative seat rel of row q - rel
             _seat_player(g, C, AS, feat, val, q, rel, hidden_phase2 and rel > 0, hand, obs[(q - rel) % np_])
-        _observe_table(g, C, q, row)
     if 0 <= g[F_CUR] < np_:
         _observe_pending(g, g[F_CUR], obs[g[F_CUR]])
+    _observe_table(g, C, 0, row0)
     _observe_assistants(g, AS, 0, row0)
     for p in range(1, np_):
+        _copy_table(g, C, obs, p)
         _copy_assistants(g, obs, p)
     _seat_masks(g, legal_row, masks)
 
