@@ -438,6 +438,9 @@ def _set_bits(x):
 
 #: :func:`queries.is_shown` compiled into its callers (a call per card costs more than the test)
 _is_shown_inline = njit(inline="always")(is_shown.py_func)
+#: :func:`_observe_pending` and :func:`_observe_assistants` compiled into :func:`observe_seats` (no call)
+_pending_inline = njit(inline="always")(_observe_pending.py_func)
+_assistants_inline = njit(inline="always")(_observe_assistants.py_func)
 
 
 @njit(cache=True, inline="always")
@@ -590,9 +593,9 @@ def observe_seats(g, C, AS, tables, obs, legal_row, masks):
         for rel in range(np_):  # q as seen by each seat: at relative seat rel of row q - rel
             _seat_player(g, C, AS, feat, val, q, rel, hidden_phase2 and rel > 0, hand, obs[(q - rel) % np_])
     if 0 <= g[F_CUR] < np_:
-        _observe_pending(g, g[F_CUR], obs[g[F_CUR]])
+        _pending_inline(g, g[F_CUR], obs[g[F_CUR]])
     _observe_table(g, C, 0, row0)
-    _observe_assistants(g, AS, 0, row0)
+    _assistants_inline(g, AS, 0, row0)
     for p in range(1, np_):
         _copy_table(g, C, obs, p)
         _copy_assistants(g, obs, p)
