@@ -80,7 +80,15 @@ from ..layout import (
 )
 from . import assistants, production, queries
 from .assistants import _can_hire
-from .production import N_MISS, _chain_possible, _coverable_v, _market_covered, _missing, _pair_target
+from .production import (
+    N_MISS,
+    _chain_goods_ready,
+    _chain_possible,
+    _coverable_v,
+    _market_covered,
+    _missing,
+    _pair_target,
+)
 from .queries import coins, hand_count, hand_res_counts, is_production
 
 
@@ -218,11 +226,9 @@ def _legal_chain(g, C, AS, p, out):
     n = 0
     s = g[F_CHAIN_SLOT]
     b = g[F_BLD + base + s]
-    hres = local_zeros(N_RES, np.int32)
-    hand_res_counts(g, C, p, hres)
-    if _chain_possible(g, C, p, s, hres):
+    if _chain_goods_ready(g, C, p, s):  # and, for a chain that takes a hand card, one of its resource:
         hr = C[b, B_CH_HAND]
-        if hr >= 0:
+        if hr >= 0:  # each such card is an action (none: the chain cannot run, as _chain_possible says)
             code = L_HAND + p
             for c in range(N_CARDS):
                 if g[F_LOC + c] == code and C[c, B_RES] == hr:

@@ -107,15 +107,14 @@ def _market_covered(miss, allowance):
 
 
 @njit(cache=True, _nrt=False)
-def _chain_possible(g, C, p, s, hand_res):
-    """Can building (p, s) run its chain once now (R7.7, R7.8)?"""
+def _chain_goods_ready(g, C, p, s):
+    """The part of :func:`_chain_possible` that needs no hand count: building (p, s) has a chain and
+    the goods it takes are there (R7.7, R7.8)."""
     b = g[F_BLD + p * MAX_SLOTS + s]
     hr = C[b, B_CH_HAND]
     g1 = C[b, B_CH_G1]
     g2 = C[b, B_CH_G2]
     if hr < 0 and g1 < 0:
-        return False
-    if hr >= 0 and hand_res[hr] == 0:
         return False
     if g1 >= 0:
         need1 = 2 if g1 == g2 else 1
@@ -125,6 +124,15 @@ def _chain_possible(g, C, p, s, hand_res):
         if goods_of_type(g, C, p, g2, s) < 1:
             return False
     return True
+
+
+@njit(cache=True, _nrt=False)
+def _chain_possible(g, C, p, s, hand_res):
+    """Can building (p, s) run its chain once now (R7.7, R7.8)?"""
+    hr = C[g[F_BLD + p * MAX_SLOTS + s], B_CH_HAND]
+    if hr >= 0 and hand_res[hr] == 0:
+        return False
+    return _chain_goods_ready(g, C, p, s)
 
 
 @njit(cache=True, _nrt=False)
