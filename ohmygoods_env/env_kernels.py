@@ -8,11 +8,18 @@ both in one numba call. No rule lives here: it chains the engine's kernels as
 equals ``Game.step`` followed by the fused observe, byte for byte. Like the batch step it lets
 :func:`~ohmygoods_env.core.apply_forced_mask` leave the next decision's legal mask behind, so
 a step computes two legal masks (the check, the next seat's) where the two calls compute three.
+
+:func:`stepper_for` gives the compiled function for the arrays of one game without numba's
+per-call type resolution: the envs always pass arrays of the same types, so the dispatcher
+would find the same machine code every step (about 0.15 µs of a 0.4 µs call).
 """
 
 from __future__ import annotations
 
-from numba import njit
+from typing import Any
+
+import numpy as np
+from numba import njit, typeof
 
 from . import cards as _cards
 from . import core
@@ -20,7 +27,7 @@ from . import layout as L
 from .core import apply_action, apply_forced_mask, legal_mask, observe
 from .framework import jit as _jit
 
-__all__ = ["REFUSED", "step_observe"]
+__all__ = ["REFUSED", "step_observe", "stepper_for"]
 
 #: what :func:`step_observe` returns for an action the engine refuses (the state is unchanged)
 REFUSED = -2
@@ -52,6 +59,31 @@ def step_observe(g, C, AS, a, obs, mask):
     if cur >= 0:
         observe(g, C, AS, cur, obs)  # the mask is the current seat's: observe_with_mask's for cur
     return cur
+
+
+def _kind(a: np.ndarray) -> tuple:
+    """What numba's type of array ``a`` is made of: dtype, dimensions, layout flags, read-only, alignment."""
+    f = a.flags
+    return (a.dtype, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
+
+
+_OBS_TYPE = typeof(np.empty(L.OBS_DIM, np.float32))
+_MASK_TYPE = typeof(np.empty(L.N_ACTIONS, np.int8))
+#: the compiled step_observe per kinds of (state, buildings, assistants)
+_ENTRIES: dict[tuple, Any] = {}
+
+
+def stepper_for(state: np.ndarray, C: np.ndarray, AS: np.ndarray) -> Any:
+    """:func:`step_observe` compiled for arrays of these kinds (loaded or compiled on first use), called
+    directly: ``f(state, C, AS, action, obs, mask)`` with an ``int`` action, ``obs`` float32[OBS_DIM]
+    and ``mask`` int8[N_ACTIONS] (fresh, C-contiguous); other argument types are not checked."""
+    key = (_kind(state), _kind(C), _kind(AS))
+    entry = _ENTRIES.get(key)
+    if entry is None:
+        _jit.first_use("Oh my Goods!", "ohmygoods_env.env_kernels.step_observe", (step_observe,))
+        sig = (typeof(state), typeof(C), typeof(AS), typeof(0), _OBS_TYPE, _MASK_TYPE)
+        entry = _ENTRIES[key] = step_observe.compile(sig)
+    return entry
 
 
 _jit.register(globals(), core, L, _cards)

@@ -222,10 +222,11 @@ def _observe_with_mask(model: OhMyGoodsModel, player: int, obs: np.ndarray, mask
 def _stepper(model: OhMyGoodsModel) -> Callable[[int, np.ndarray, np.ndarray], int]:
     """``step(action, obs, mask)``: ``Game.step`` and the next seat's observe-with-mask in one kernel call
     (:func:`ohmygoods_env.env_kernels.step_observe`); the action joins the game's record as ``Game.step`` adds it."""
-    from .env_kernels import step_observe
+    from .env_kernels import stepper_for
 
     g = model.game
     state, buildings, assistants = g.state, g.cards.buildings, g.cards.assistants
+    step_observe = stepper_for(state, buildings, assistants)  # the compiled kernel, no per-call type resolution
 
     def step(action: int, obs: np.ndarray, mask: np.ndarray) -> int:
         cur = step_observe(state, buildings, assistants, action, obs, mask)
