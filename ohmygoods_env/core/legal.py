@@ -85,8 +85,9 @@ from .production import (
     _chain_goods_ready,
     _chain_possible,
     _coverable_v,
+    _market_avail,
     _market_covered,
-    _missing,
+    _missing_from,
     _pair_target,
 )
 from .queries import coins, hand_count, hand_res_counts, is_production
@@ -160,12 +161,14 @@ def _legal_produce(g, C, AS, p, out):
     n = 0
     hres = local_zeros(N_RES, np.int32)  # scratch on the stack (framework.native): no heap allocation per decision
     miss = local_zeros(N_MISS, np.int32)
+    avail = local_zeros(N_RES, np.int32)
     hand_res_counts(g, C, p, hres)
+    _market_avail(g, C, p, avail)  # once for all of p's buildings
     mandatory = False
     for s in range(nb):
         st = g[F_STAFF + base + s]
         if st != STAFF_NONE and g[F_PRODUCED + base + s] == 0:
-            _missing(g, C, p, s, miss)
+            _missing_from(g, C, p, s, avail, miss)
             allow = 1 if st == STAFF_SLOPPY else 0
             if _coverable_v(g, miss, hres, allow, 0):
                 out[A_PRODUCE + s] = 1

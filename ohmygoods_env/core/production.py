@@ -2,35 +2,47 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .. import cards as _cards
 from .. import layout as _layout
-from ..cards import B_CH_G1, B_CH_G2, B_CH_HAND, B_GOOD, B_NEED0, B_NEED_ANY, N_RES
+from ..cards import B_CH_G1, B_CH_G2, B_CH_HAND, B_GOOD, B_NEED0, B_NEED_ANY, B_OFFICE, N_RES
 from ..framework import jit as _jit
+from ..framework import native as _native
+from ..framework.native import local_zeros
 from ..layout import F_BLD, F_CHAIN_RUNS, F_GOODS, F_LOC, F_MKT, F_NB, F_VARIANTS, L_GOODS, MAX_SLOTS, V_TWO_FOR_ONE
 from . import queries
-from .queries import _first_good, _set_shown, goods_of_type, office_bonus
+from .queries import _first_good, _set_shown, goods_of_type
 
 #: length of a "missing resources" array (:func:`_missing`): one entry per resource, then "any resource"
 N_MISS = N_RES + 1
 
 
 @njit(cache=True, _nrt=False)
-def _missing(g, C, p, s, miss):
-    """Resources building (p, s) still lacks after market and offices (R7.1, R7.4, R7.5).
+def _market_avail(g, C, p, avail):
+    """``avail[r]``: copies of resource ``r`` that the two market rows and ``p``'s Market Offices give (R7.4, R7.5)."""
+    for r in range(N_RES):
+        avail[r] = g[F_MKT + r] + g[F_MKT + N_RES + r]
+    base = p * MAX_SLOTS
+    for s in range(g[F_NB + p]):
+        o = C[g[F_BLD + base + s], B_OFFICE]
+        if 0 <= o < N_RES:
+            avail[o] += 1
 
-    Fills ``miss[0:N_RES]`` (named resources) and ``miss[N_RES]`` (Glassmaker: any).
-    Returns the total missing.
-    """
+
+@njit(cache=True, _nrt=False)
+def _missing_from(g, C, p, s, avail, miss):
+    """:func:`_missing` with the market counted already (``avail`` from :func:`_market_avail`), for a
+    caller that asks about several of ``p``'s buildings."""
     b = g[F_BLD + p * MAX_SLOTS + s]
     total = 0
     if C[b, B_NEED_ANY] > 0:
-        avail = 0
+        have = 0
         for r in range(N_RES):
             miss[r] = 0
-            avail += g[F_MKT + r] + g[F_MKT + N_RES + r] + office_bonus(g, C, p, r)
-        m = C[b, B_NEED_ANY] - avail
+            have += avail[r]
+        m = C[b, B_NEED_ANY] - have
         if m < 0:
             m = 0
         miss[N_RES] = m
@@ -40,12 +52,24 @@ def _missing(g, C, p, s, miss):
         need = C[b, B_NEED0 + r]
         m = 0
         if need > 0:
-            m = need - (g[F_MKT + r] + g[F_MKT + N_RES + r] + office_bonus(g, C, p, r))
+            m = need - avail[r]
             if m < 0:
                 m = 0
         miss[r] = m
         total += m
     return total
+
+
+@njit(cache=True, _nrt=False)
+def _missing(g, C, p, s, miss):
+    """Resources building (p, s) still lacks after market and offices (R7.1, R7.4, R7.5).
+
+    Fills ``miss[0:N_RES]`` (named resources) and ``miss[N_RES]`` (Glassmaker: any).
+    Returns the total missing.
+    """
+    avail = local_zeros(N_RES, np.int32)
+    _market_avail(g, C, p, avail)
+    return _missing_from(g, C, p, s, avail, miss)
 
 
 @njit(cache=True, _nrt=False)
@@ -163,4 +187,4 @@ def _run_chain(g, C, p, s, hand_card):
     g[F_CHAIN_RUNS] += 1
 
 
-_jit.register(globals(), _layout, _cards, queries)
+_jit.register(globals(), _layout, _cards, _native, queries)
