@@ -9,6 +9,8 @@ equals ``Game.step`` followed by the fused observe, byte for byte. Like the batc
 :func:`~ohmygoods_env.core.apply_forced_mask` leave the next decision's legal mask behind, so
 a step computes two legal masks (the check, the next seat's) where the two calls compute three.
 
+The kernel compiles without numba's reference counting (``_nrt=False``, as the batch step's
+kernels; nothing it calls allocates), which saves about 0.3 µs a step.
 :func:`stepper_for` gives the compiled function for the arrays of one game without numba's
 per-call type resolution: the envs always pass arrays of the same types, so the dispatcher
 would find the same machine code every step (about 0.15 µs of a 0.4 µs call).
@@ -35,7 +37,7 @@ REFUSED = -2
 _F_CUR, _F_DEC, _F_AUTO, _D_OVER, _N_ACTIONS = L.F_CUR, L.F_DEC, L.F_AUTO, L.D_OVER, L.N_ACTIONS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_observe(g, C, AS, a, obs, mask):
     """Apply action ``a`` as ``core.step_checked`` does; if the game goes on, write the observation and
     mask of the seat now to act into ``obs`` (float32[OBS_DIM]) and ``mask`` (int8[N_ACTIONS]), as

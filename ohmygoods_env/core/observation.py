@@ -29,6 +29,7 @@ from ..cards import (
     N_RES,
 )
 from ..framework import jit as _jit
+from ..framework.native import local_zeros
 from ..layout import (
     A_WAIT,
     AF_COST,
@@ -221,7 +222,7 @@ def _observe_table(g, C, me, out):
 def _observe_cards(g, C, me, out):
     """The cards ``me`` may see: own hand and set-aside card, the discard pile, cards shown in chains."""
     ndisc = 0
-    hand_res = np.zeros(N_RES, np.int64)
+    hand_res = local_zeros(N_RES, np.int64)  # on the stack: a kernel without reference counting may observe
     for c in range(N_CARDS):
         lc = g[F_LOC + c]
         if lc == L_HAND + me:
