@@ -325,8 +325,7 @@ def _observe_seats_row(S, C, AS, tables, legal, out, masks, i):
 
 
 @twin
-def _observe_seats(S, C, AS, legal, out, masks):
-    tables = core.seat_tables(C)
+def _observe_seats(S, C, AS, tables, legal, out, masks):
     for i in prange(S.shape[0]):
         _observe_seats_row(S, C, AS, tables, legal, out, masks, i)
 
@@ -548,8 +547,11 @@ class BatchGames:
         _check_buffer("out", out, (np.float32,), (n * p, L.OBS_DIM))
         _check_buffer("masks", masks, (np.int8, np.bool_), (n * p, L.N_ACTIONS))
         C, AS = self.cards.buildings, self.cards.assistants
+        cached = self.__dict__.get("_seat_tables")
+        if cached is None or cached[0] is not C:  # the card tables are read-only: derived once per card set
+            cached = self._seat_tables = (C, core.seat_tables(C))
         obs, m = out.reshape(n, p, L.OBS_DIM), masks.view(np.int8).reshape(n, p, L.N_ACTIONS)
-        _observe_seats.pick(n)(self.state, C, AS, self._masks, obs, m)
+        _observe_seats.pick(n)(self.state, C, AS, cached[1], self._masks, obs, m)
         return out
 
     # ------------------------------------------------------------------ framework.batch.BatchEngine
