@@ -90,30 +90,40 @@ class Timed:
     """Runs the serial or the parallel kernel of a :class:`Twin`, whichever has been faster per row.
 
     For a loop called again and again (a batch step): from ``PARALLEL_MIN`` rows on, each call
-    runs the kernel with the lower moving average of seconds per row, and every ``probe``-th call
-    the other one, so the choice follows the machine: on an idle machine the parallel kernel
-    wins, while other processes keep the cores busy the serial one does (waking a thread that
-    has no core of its own costs more than the half of the rows it would take). Both kernels
+    runs the kernel with the lower moving average of seconds per row, and now and then the
+    other one, so the choice follows the machine: on an idle machine the parallel kernel wins,
+    while other processes keep the cores busy the serial one does (waking a thread that has no
+    core of its own costs more than the half of the rows it would take). The first try of the
+    other kernel comes ``probe`` calls after both were timed; each try that confirms the choice
+    doubles the wait for the next one (up to ``32 * probe`` calls); when the choice changes
+    (after a try or a slow run) the next try comes ``probe`` calls later again. Both kernels
     compute the same results, so the choice changes only the time. A kernel's first run (the
     compile, or loading it from the cache) is not counted.
     """
 
-    __slots__ = ("twin", "probe", "cost", "runs", "calls")
+    __slots__ = ("twin", "probe", "cost", "runs", "calls", "gap", "next_try")
 
     def __init__(self, twin: Twin, probe: int = 32) -> None:
         self.twin = twin
         self.probe = probe
         self.cost = [0.0, 0.0]  # moving average of seconds per row: serial, parallel
-        self.runs = [0, 0]  # timed runs of each kernel
+        self.runs = [0, 0]  # runs of each kernel (the first one untimed)
         self.calls = 0
+        self.gap = probe  # calls between two tries of the kernel not chosen
+        self.next_try = -1  # the call that tries it next (-1: set once both are timed)
+
+    def best(self) -> int:
+        """0 (serial) or 1 (parallel): the kernel with the lower time per row so far."""
+        return 0 if self.cost[0] <= self.cost[1] else 1
 
     def choice(self) -> int:
         """0 (serial) or 1 (parallel): the kernel the next large call runs."""
         untimed = [k for k in (1, 0) if self.runs[k] < 2]  # each kernel: a first run, then one timed
         if untimed:
             return untimed[0]
-        best = 0 if self.cost[0] <= self.cost[1] else 1
-        return 1 - best if self.calls % self.probe == 0 else best
+        if self.next_try < 0:
+            self.next_try = self.calls + self.gap
+        return 1 - self.best() if self.calls >= self.next_try else self.best()
 
     def __call__(self, n: int, *args: Any) -> Any:
         """Run the kernel for a loop over ``n`` rows with ``args``; returns what it returns."""
@@ -121,6 +131,7 @@ class Timed:
             return self.twin.serial(*args)
         self.calls += 1
         k = self.choice()
+        before = self.best()
         t = time.perf_counter()
         out = (self.twin.parallel if k else self.twin.serial)(*args)
         per_row = (time.perf_counter() - t) / n
@@ -129,6 +140,9 @@ class Timed:
             self.cost[k] = per_row
         elif self.runs[k] > 2:
             self.cost[k] += 0.25 * (per_row - self.cost[k])
+        if self.next_try >= 0 and (k != before or self.best() != before):  # a try, or the choice changed
+            self.gap = self.probe if self.best() != before else min(2 * self.gap, 32 * self.probe)
+            self.next_try = self.calls + self.gap
         return out
 
 

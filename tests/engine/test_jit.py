@@ -76,8 +76,9 @@ def test_layout_change_flushes_every_dependent_kernel(tmp_path: Path) -> None:
 
 
 def test_timed_twin_runs_the_faster_kernel_and_probes_the_other(monkeypatch) -> None:
-    """``Timed``: from PARALLEL_MIN rows on, the kernel with the lower time per row runs, the other one
-    every ``probe``-th call (the choice follows the machine); smaller loops always run serially."""
+    """``Timed``: from PARALLEL_MIN rows on, the kernel with the lower time per row runs; the other one
+    is tried ``probe`` calls after both were timed, then after twice as many calls each time the
+    try confirms the choice (the choice follows the machine); smaller loops always run serially."""
     now = [0.0]
     monkeypatch.setattr(_jit.time, "perf_counter", lambda: now[0])
     cost = {"serial": 2e-6, "parallel": 1e-6}  # seconds per row, changed below
@@ -96,15 +97,17 @@ def test_timed_twin_runs_the_faster_kernel_and_probes_the_other(monkeypatch) -> 
     n = _jit.PARALLEL_MIN
     assert t(n - 1, n - 1) == "serial" and t.calls == 0  # below the threshold: serial, not timed
     ran.clear()
-    for _ in range(40):
+    for _ in range(61):
         t(n, n)
     assert ran[:4] == ["parallel", "parallel", "serial", "serial"]  # a first run of each, then one timed
-    assert ran.count("serial") == 2 + 5  # the faster parallel kernel; calls 8, 16, 24, 32 and 40 probe the other
-    cost["parallel"] = 5e-6  # the machine got busy: parallel is now the slower one
+    tries = [i + 1 for i, name in enumerate(ran) if i >= 4 and name == "serial"]
+    assert tries == [13, 29, 61]  # 8, 16 and 32 calls apart: each try confirmed the parallel kernel
+    cost["parallel"] = 6e-6  # the machine got busy: parallel is now the slower one
     ran.clear()
     for _ in range(40):
         t(n, n)
-    assert ran[-16:].count("parallel") == 2 and t.cost[0] < t.cost[1]
+    assert ran[0] == "parallel" and t.best() == 0  # one slow run tips the balance
+    assert [i for i, name in enumerate(ran) if name == "parallel"] == [0, 8, 24]  # tried 8, then 16 calls later
 
 
 def test_every_batch_size_steps_the_same_games_whichever_kernel_runs() -> None:
