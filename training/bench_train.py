@@ -442,9 +442,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=threads_arg, default=1, metavar="{auto,N}", help="torch and numba threads")
     p.add_argument("--device", choices=DEVICES, default="auto", help="the learner's device (auto: cuda if present)")
     p.add_argument(
-        "--precision", choices=PRECISIONS, default="auto",
-        help="the new loop's compute type (ohmygoods train --precision; auto: bfloat16 where the device computes it "
-        "natively, else float32)",
+        "--precision", choices=PRECISIONS, default="float32",
+        help="the new loop's compute type (ohmygoods train --precision; default float32; auto: bfloat16 where the "
+        "device computes it natively, else float32)",
     )  # fmt: skip
     p.add_argument("--skip-shipped", action="store_true", help="time the new default only")
     p.add_argument(

@@ -1217,10 +1217,10 @@ def build_parser(
         help="where the network's inference and update run (auto: cuda when torch sees a GPU, else cpu)",
     )  # fmt: skip
     p.add_argument(
-        "--precision", choices=PRECISIONS, default="auto",
-        help="compute type of the network's forwards and update: bfloat16 runs them in mixed precision (weights, "
-        "optimizer and loss stay float32); auto: bfloat16 where the device computes it natively (a CUDA GPU with "
-        "bfloat16, a CPU with AVX512-BF16 or AMX), else float32",
+        "--precision", choices=PRECISIONS, default="float32",
+        help="compute type of the network's forwards and update (default float32): bfloat16 runs them in mixed "
+        "precision (weights, optimizer and loss stay float32); auto: bfloat16 where the device computes it natively "
+        "(a CUDA GPU with bfloat16, a CPU with AVX512-BF16 or AMX), else float32",
     )  # fmt: skip
     p.add_argument(
         "--pipeline", action="store_true",
