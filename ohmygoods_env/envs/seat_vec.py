@@ -45,12 +45,14 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from numba import njit
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from .. import layout as L
 from ..batch import BatchGames
 from ..cards import CardSet
 from ..engine import IllegalActionError
+from ..framework import jit as _jit
 from ..framework.checks import fresh_seed, offset_seed, optional_seed
 from ..rules import RuleSet
 from .common import SEED_BOUND, action_ids, check_reward, global_state, observation_high
@@ -59,6 +61,21 @@ from .sb3_base import BatchedVecEnv
 __all__ = ["SeatVecEnv"]
 
 _NO_INFO: dict[str, Any] = {}  # copied for each row: a fresh empty dict per row and step
+
+
+@njit(cache=True, _nrt=False)
+def _acting_actions(acts, state, p, out):
+    """``out[g]``: the action on the row of game ``g``'s player to act (row ``g * p + seat``; a
+    current player of -1 reads as the last seat, as numpy indexing does). Returns the first other
+    row whose action is not ``A_WAIT``, or -1."""
+    bad = -1
+    for g in range(out.shape[0]):
+        cur = state[g, L.F_CUR] % p
+        out[g] = acts[g * p + cur]
+        for s in range(p):
+            if bad < 0 and s != cur and acts[g * p + s] != L.A_WAIT:
+                bad = g * p + s
+    return bad
 
 
 class SeatVecEnv(BatchedVecEnv):
@@ -83,7 +100,6 @@ class SeatVecEnv(BatchedVecEnv):
         high = observation_high(self.games.cards, self.games.rules)
         super().__init__(n * p, spaces.Box(0.0, high, (L.OBS_DIM,), np.float32), spaces.Discrete(L.N_ACTIONS))
         self._rows = np.repeat(np.arange(n, dtype=np.int64), p)  # game of each row
-        self._first_rows = np.arange(n, dtype=np.int64) * p  # each game's row of seat 0
         self._seats = np.tile(np.arange(p, dtype=np.int64), n)  # seat of each row
         self._masks = np.zeros((n, p, L.N_ACTIONS), np.bool_)
         self._rngs: list[np.random.Generator] = []
@@ -134,13 +150,18 @@ class SeatVecEnv(BatchedVecEnv):
             raise RuntimeError("step_async() must be called before step_wait()")
         acts, self._actions = self._actions, None
         g, p = self.games, self.num_players
-        cur = g.state[:, L.F_CUR] % p  # -1 (never here: games restart as they end) reads as numpy does
-        acting = acts[self._first_rows + cur]
-        if np.count_nonzero(acts != L.A_WAIT) != np.count_nonzero(acting != L.A_WAIT):
-            self._raise_not_waiting(acts.reshape(self.num_games, p), cur)
+        acting = np.empty(self.num_games, np.int64)
+        bad = _acting_actions(acts, g.state, p, acting)
+        if bad >= 0:
+            gi, seat = divmod(bad, p)
+            raise ValueError(
+                f"row {bad} (game {gi}, seat {seat}) has nothing to decide: "
+                f"its action must be A_WAIT ({L.A_WAIT}), got {int(acts[bad])}"
+            )
         try:
             rewards, te, tr = g.step(acting)
         except IllegalActionError as exc:
+            cur = g.state[:, L.F_CUR] % p
             gi = int(np.flatnonzero(g.masks(copy=False)[np.arange(self.num_games), acting] == 0)[0])
             raise IllegalActionError(f"row {gi * p + int(cur[gi])} (game {gi}, seat {int(cur[gi])}): {exc}") from None
         done_games = te | tr
@@ -157,16 +178,6 @@ class SeatVecEnv(BatchedVecEnv):
         obs = self._observe()
         return obs, rewards.reshape(-1), np.repeat(done_games, p), infos
 
-    def _raise_not_waiting(self, acts: np.ndarray, cur: np.ndarray) -> None:
-        """The ValueError naming the first row that is not to act and did not send ``A_WAIT``."""
-        waiting = acts != L.A_WAIT
-        waiting[np.arange(self.num_games), cur] = False
-        gi, seat = (int(x) for x in np.argwhere(waiting)[0])
-        raise ValueError(
-            f"row {gi * self.num_players + seat} (game {gi}, seat {seat}) has nothing to decide: "
-            f"its action must be A_WAIT ({L.A_WAIT}), got {int(acts[gi, seat])}"
-        )
-
     # ------------------------------------------------------------------ helpers
     def _first_seeds(self, base: int) -> list[int]:
         """Each game's first seed: ``base + g``, wrapped below ``2**64``."""
@@ -178,3 +189,6 @@ class SeatVecEnv(BatchedVecEnv):
     def _observe(self) -> np.ndarray:
         # a fresh array (SB3 keeps what step returns); the masks are written into the persistent buffer
         return self.games.observe_seats(masks=self.action_masks())
+
+
+_jit.register(globals(), L)
