@@ -49,6 +49,10 @@ from numba.core.registry import CPUDispatcher
 #: thread pool costs more than it saves (measured on 2 cores; see docs/performance.md).
 PARALLEL_MIN = 128
 
+#: the file whose source every cache stamp covers besides a module's own dependencies: this one, where
+#: :class:`Twin`'s compile flags (``nogil``, ``parallel``) are set
+FLAGS_SOURCE = Path(__file__)
+
 #: module name -> {"status": "fresh" | "new" | "stale" | "uncached", "kernels": [...], "flushed": [...]}
 REPORT: dict[str, dict[str, Any]] = {}
 _DEPS: dict[str, tuple[str, ...]] = {}
@@ -62,18 +66,22 @@ _SEEN: set[str] = set()  # entry points already looked at in this process
 
 
 class Twin:
-    """A serial and a parallel kernel compiled from one ``prange`` function."""
+    """A serial and a parallel kernel compiled from one ``prange`` function.
+
+    Both release the GIL while they run (``nogil``): a batch of games is stepped or observed while other
+    Python threads go on (the training loop's forward thread, its overlapped collector, a user's own).
+    They read and write only the arrays they are given."""
 
     __slots__ = ("serial", "parallel", "__name__")
 
     def __init__(self, fn: types.FunctionType) -> None:
-        self.serial = njit(cache=True)(fn)
+        self.serial = njit(cache=True, nogil=True)(fn)
         # a distinct function object (own qualname) so the two cache entries never collide
         pf = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__ + "_parallel", fn.__defaults__, fn.__closure__)
         pf.__qualname__ = fn.__qualname__ + "_parallel"
         pf.__module__ = fn.__module__
         pf.__doc__ = fn.__doc__
-        self.parallel = njit(cache=True, parallel=True)(pf)
+        self.parallel = njit(cache=True, parallel=True, nogil=True)(pf)
         self.__name__ = fn.__name__
 
     def pick(self, n: int) -> CPUDispatcher:
@@ -184,6 +192,7 @@ def stamp(namespace: dict, *deps: ModuleType) -> str:
 
     names = _closure(tuple(m.__name__ for m in deps))
     digest = hashlib.sha256()
+    digest.update(FLAGS_SOURCE.read_bytes())  # the compile flags of Twin (numba does not key its cache on them)
     for n in names:
         m = sys.modules[n]
         digest.update(n.encode())

@@ -128,3 +128,23 @@ def test_every_batch_size_steps_the_same_games_whichever_kernel_runs() -> None:
         assert games[0].state.tobytes() == games[1].state.tobytes()
         assert games[0]._masks.tobytes() == games[1]._masks.tobytes()
         assert games[0].decisions.tobytes() == games[1].decisions.tobytes()
+
+
+def test_batch_kernels_release_the_gil_and_their_caches_follow_the_flags(tmp_path, monkeypatch) -> None:
+    """Every serial and parallel twin is compiled with ``nogil`` (the training loop's forward thread and
+    overlapped collector run while a batch is stepped), and a cache stamp covers the source where those flags
+    live (this module's): numba does not key its cache on them."""
+    from ohmygoods_env import batch
+
+    twins = [v for v in vars(batch).values() if isinstance(v, _jit.Twin)]
+    assert twins
+    for t in twins:
+        assert t.serial.targetoptions.get("nogil") is True and t.parallel.targetoptions.get("nogil") is True
+    assert _jit.FLAGS_SOURCE == Path(_jit.__file__)
+    digest = _jit.stamp({}, core)
+    copy = tmp_path / "jit.py"
+    copy.write_bytes(_jit.FLAGS_SOURCE.read_bytes())
+    monkeypatch.setattr(_jit, "FLAGS_SOURCE", copy)
+    assert _jit.stamp({}, core) == digest
+    copy.write_bytes(copy.read_bytes() + b"\n# a changed flag\n")
+    assert _jit.stamp({}, core) != digest
