@@ -94,7 +94,7 @@ def legal_index(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return ids, valid
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # runs in the forward thread of a pipelined rollout
 def legal_index_host(masks):
     """:func:`legal_index` of a host ``bool[n, A]`` array, as numpy ``(ids int64[n, K], valid bool[n, K])``:
     the same ids and padding, without torch's ``nonzero`` (and, for a device, without its syncs)."""
