@@ -438,9 +438,10 @@ def _set_bits(x):
     return x.view(np.uint32) != 0
 
 
-#: :func:`_observe_pending` and :func:`_observe_assistants` compiled into :func:`observe_seats` (no call)
-_pending_inline = njit(inline="always")(_observe_pending.py_func)
-_assistants_inline = njit(inline="always")(_observe_assistants.py_func)
+#: :func:`_observe_pending` and :func:`_observe_assistants` compiled into :func:`observe_seats` (no call);
+#: under ``NUMBA_DISABLE_JIT`` they are the plain functions (no ``py_func``)
+_pending_inline = njit(inline="always")(getattr(_observe_pending, "py_func", _observe_pending))
+_assistants_inline = njit(inline="always")(getattr(_observe_assistants, "py_func", _observe_assistants))
 
 
 @njit(cache=True, inline="always")
