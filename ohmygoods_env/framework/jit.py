@@ -101,24 +101,33 @@ class Timed:
     runs the kernel with the lower moving average of seconds per row, and now and then the
     other one, so the choice follows the machine: on an idle machine the parallel kernel wins,
     while other processes keep the cores busy the serial one does (waking a thread that has no
-    core of its own costs more than the half of the rows it would take). The first try of the
-    other kernel comes ``probe`` calls after both were timed; each try that confirms the choice
+    core of its own costs more than the half of the rows it would take). A try of the other
+    kernel is a burst of ``burst`` calls, and a kernel's first call after the other one (or ever)
+    is not counted: it wakes the parallel kernel's sleeping threads, or finds the caches filled by
+    the other, which a run of calls does not pay (one try per gap measured the wake-up and kept an
+    idle 2-core machine on the serial kernel at 3.7M decisions/s where the parallel one makes 5.0M).
+    The first try comes ``probe`` calls after both were timed; each try that confirms the choice
     doubles the wait for the next one (up to ``32 * probe`` calls); when the choice changes
     (after a try or a slow run) the next try comes ``probe`` calls later again. Both kernels
-    compute the same results, so the choice changes only the time. A kernel's first run (the
-    compile, or loading it from the cache) is not counted.
+    compute the same results, so the choice changes only the time.
     """
 
-    __slots__ = ("twin", "probe", "cost", "runs", "calls", "gap", "next_try")
+    __slots__ = ("twin", "probe", "burst", "cost", "runs", "calls", "gap", "next_try", "last", "try_left",
+                 "try_kernel", "try_before")  # fmt: skip
 
-    def __init__(self, twin: Twin, probe: int = 32) -> None:
+    def __init__(self, twin: Twin, probe: int = 32, burst: int = 3) -> None:
         self.twin = twin
         self.probe = probe
+        self.burst = max(2, int(burst))  # a try: one uncounted call, then at least one timed
         self.cost = [0.0, 0.0]  # moving average of seconds per row: serial, parallel
-        self.runs = [0, 0]  # runs of each kernel (the first one untimed)
+        self.runs = [0, 0]  # timed runs of each kernel
         self.calls = 0
         self.gap = probe  # calls between two tries of the kernel not chosen
         self.next_try = -1  # the call that tries it next (-1: set once both are timed)
+        self.last = -1  # the kernel of the last large call
+        self.try_left = 0  # calls left in the try under way
+        self.try_kernel = 0
+        self.try_before = 0  # the choice when the try began
 
     def best(self) -> int:
         """0 (serial) or 1 (parallel): the kernel with the lower time per row so far."""
@@ -126,30 +135,40 @@ class Timed:
 
     def choice(self) -> int:
         """0 (serial) or 1 (parallel): the kernel the next large call runs."""
-        untimed = [k for k in (1, 0) if self.runs[k] < 2]  # each kernel: a first run, then one timed
-        if untimed:
-            return untimed[0]
+        for k in (1, 0):  # each kernel: a first call (not counted), then a timed one
+            if self.runs[k] < 1:
+                return k
+        if self.try_left > 0:
+            return self.try_kernel
         if self.next_try < 0:
             self.next_try = self.calls + self.gap
-        return 1 - self.best() if self.calls >= self.next_try else self.best()
+        if self.calls >= self.next_try:
+            self.try_kernel, self.try_left, self.try_before = 1 - self.best(), self.burst, self.best()
+            return self.try_kernel
+        return self.best()
 
     def __call__(self, n: int, *args: Any) -> Any:
         """Run the kernel for a loop over ``n`` rows with ``args``; returns what it returns."""
         if n < PARALLEL_MIN:
             return self.twin.serial(*args)
         self.calls += 1
-        k = self.choice()
         before = self.best()
+        k = self.choice()
         t = time.perf_counter()
         out = (self.twin.parallel if k else self.twin.serial)(*args)
         per_row = (time.perf_counter() - t) / n
-        self.runs[k] += 1
-        if self.runs[k] == 2:
-            self.cost[k] = per_row
-        elif self.runs[k] > 2:
-            self.cost[k] += 0.25 * (per_row - self.cost[k])
-        if self.next_try >= 0 and (k != before or self.best() != before):  # a try, or the choice changed
-            self.gap = self.probe if self.best() != before else min(2 * self.gap, 32 * self.probe)
+        if k == self.last:  # a kernel's first call after the other one's is not counted
+            self.cost[k] = per_row if self.runs[k] == 0 else self.cost[k] + 0.25 * (per_row - self.cost[k])
+            self.runs[k] += 1
+        self.last = k
+        if self.try_left > 0:
+            self.try_left -= 1
+            if self.try_left == 0:  # the try is over: it confirmed the choice (wait longer) or changed it
+                confirmed = self.best() == self.try_before
+                self.gap = min(2 * self.gap, 32 * self.probe) if confirmed else self.probe
+                self.next_try = self.calls + self.gap
+        elif self.next_try >= 0 and self.best() != before:  # a slow run changed the choice
+            self.gap = self.probe
             self.next_try = self.calls + self.gap
         return out
 

@@ -77,8 +77,9 @@ def test_layout_change_flushes_every_dependent_kernel(tmp_path: Path) -> None:
 
 def test_timed_twin_runs_the_faster_kernel_and_probes_the_other(monkeypatch) -> None:
     """``Timed``: from PARALLEL_MIN rows on, the kernel with the lower time per row runs; the other one
-    is tried ``probe`` calls after both were timed, then after twice as many calls each time the
-    try confirms the choice (the choice follows the machine); smaller loops always run serially."""
+    is tried in bursts of ``burst`` calls, ``probe`` calls after both were timed, then after twice as many
+    calls each time the try confirms the choice (the choice follows the machine); a kernel's first call
+    after the other one's is not counted; smaller loops always run serially."""
     now = [0.0]
     monkeypatch.setattr(_jit.time, "perf_counter", lambda: now[0])
     cost = {"serial": 2e-6, "parallel": 1e-6}  # seconds per row, changed below
@@ -93,21 +94,44 @@ def test_timed_twin_runs_the_faster_kernel_and_probes_the_other(monkeypatch) -> 
         return run
 
     fake = types.SimpleNamespace(serial=kernel("serial"), parallel=kernel("parallel"))
-    t = _jit.Timed(fake, probe=8)
+    t = _jit.Timed(fake, probe=8, burst=3)
     n = _jit.PARALLEL_MIN
     assert t(n - 1, n - 1) == "serial" and t.calls == 0  # below the threshold: serial, not timed
     ran.clear()
-    for _ in range(61):
+    for _ in range(70):
         t(n, n)
-    assert ran[:4] == ["parallel", "parallel", "serial", "serial"]  # a first run of each, then one timed
+    assert ran[:4] == ["parallel", "parallel", "serial", "serial"]  # each kernel: an uncounted call, a timed one
     tries = [i + 1 for i, name in enumerate(ran) if i >= 4 and name == "serial"]
-    assert tries == [13, 29, 61]  # 8, 16 and 32 calls apart: each try confirmed the parallel kernel
+    assert tries == [13, 14, 15, 31, 32, 33, 65, 66, 67]  # bursts of 3, 16 and 32 calls apart: each confirmed
+    assert t.runs == [1 + 3 * 2, 59 - 5]  # not counted: the first call of each kernel, of each burst, of each return
     cost["parallel"] = 6e-6  # the machine got busy: parallel is now the slower one
     ran.clear()
-    for _ in range(40):
+    for _ in range(60):
         t(n, n)
     assert ran[0] == "parallel" and t.best() == 0  # one slow run tips the balance
-    assert [i for i, name in enumerate(ran) if name == "parallel"] == [0, 8, 24]  # tried 8, then 16 calls later
+    assert [i for i, name in enumerate(ran) if name == "parallel"] == [0, 8, 9, 10, 26, 27, 28]  # 8, then 16 later
+
+
+def test_a_try_that_wakes_the_other_kernel_is_judged_on_its_later_calls(monkeypatch) -> None:
+    """The first call of a kernel after the other one's pays a wake-up (sleeping threads, cold caches): it
+    is not counted, so a kernel faster in a run of calls is chosen although each first call is slow."""
+    now = [0.0]
+    monkeypatch.setattr(_jit.time, "perf_counter", lambda: now[0])
+    last = [""]
+
+    def kernel(name, per_row, wake):
+        def run(n):
+            now[0] += per_row * n + (wake if last[0] != name else 0.0)
+            last[0] = name
+            return name
+
+        return run
+
+    n = _jit.PARALLEL_MIN
+    fake = types.SimpleNamespace(serial=kernel("serial", 2e-6, 0.0), parallel=kernel("parallel", 1e-6, 1.0))
+    t = _jit.Timed(fake, probe=4, burst=3)
+    got = [t(n, n) for _ in range(200)]
+    assert t.best() == 1 and got[-50:].count("parallel") >= 45
 
 
 def test_every_batch_size_steps_the_same_games_whichever_kernel_runs() -> None:
