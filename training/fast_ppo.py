@@ -22,6 +22,11 @@ What it owns:
 * :class:`FastPPO` — the update (clipped surrogate, value loss, entropy of the masked
   distribution, gradient clipping), snapshots into the league; :func:`run` — evaluations, the
   best network, ``final.json``, the progress bar.
+* How it runs (docs/training.md): ``--device`` (:func:`resolve_device`), ``--threads``,
+  ``--precision`` (float32, or bfloat16 mixed precision under :func:`autocast` with bucketed row
+  counts, :func:`bucket`), ``--overlap`` (the next rollout collected in a thread during the update)
+  and ``--pipeline`` (two tables per player count, one table's forward in a forward thread while the
+  other steps).
 
 What a game adds is its **training kit** (:mod:`ohmygoods_training.kits`, named by
 ``GameTools.training_kit``): the engine's options, the network (*Oh my Goods!*:
