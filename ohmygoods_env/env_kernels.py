@@ -27,6 +27,7 @@ from . import cards as _cards
 from . import core
 from . import layout as L
 from .core import apply_action, apply_forced_mask, legal_mask, observe
+from .core.apply import check_action
 from .framework import jit as _jit
 
 __all__ = ["REFUSED", "step_observe", "stepper_for"]
@@ -34,7 +35,7 @@ __all__ = ["REFUSED", "step_observe", "stepper_for"]
 #: what :func:`step_observe` returns for an action the engine refuses (the state is unchanged)
 REFUSED = -2
 
-_F_CUR, _F_DEC, _F_AUTO, _D_OVER, _N_ACTIONS = L.F_CUR, L.F_DEC, L.F_AUTO, L.D_OVER, L.N_ACTIONS
+_F_CUR, _F_AUTO = L.F_CUR, L.F_AUTO
 
 
 @njit(cache=True, _nrt=False)
@@ -47,10 +48,7 @@ def step_observe(g, C, AS, a, obs, mask):
     ``step_checked`` would refuse ``a`` (over, out of range, illegal): the state unchanged,
     ``mask`` scratch.
     """
-    if g[_F_DEC] == _D_OVER or a < 0 or a >= _N_ACTIONS:
-        return REFUSED
-    legal_mask(g, C, AS, mask)
-    if mask[a] == 0:
+    if check_action(g, C, AS, a, mask) != 0:
         return REFUSED
     apply_action(g, C, AS, a)
     if g[_F_AUTO] == 1:

@@ -347,17 +347,27 @@ def apply_forced_mask(g, C, AS, mask):
         apply_action(g, C, AS, nth_legal(mask, 0))  # the one legal action (a word-wise scan)
 
 
-@njit(cache=True, _nrt=False)
-def step_checked(g, C, AS, a):
-    """Apply action ``a`` if legal; return 0, or an ``ERR_*`` code with ``g`` unchanged."""
+@njit(cache=True, inline="always", _nrt=False)
+def check_action(g, C, AS, a, mask):
+    """0 when action ``a`` is legal now, else the ``ERR_*`` code (over, out of range, illegal) that
+    :func:`step_checked` returns; ``mask`` (int8[N_ACTIONS]) is scratch, left holding the legal mask
+    when the game is on and ``a`` in range. ``g`` is not changed."""
     if g[F_DEC] == D_OVER:
         return ERR_OVER
     if a < 0 or a >= N_ACTIONS:
         return ERR_RANGE
-    mask = local_zeros(N_ACTIONS, np.int8)
     legal_mask(g, C, AS, mask)
     if mask[a] == 0:
         return ERR_ILLEGAL
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def step_checked(g, C, AS, a):
+    """Apply action ``a`` if legal; return 0, or an ``ERR_*`` code with ``g`` unchanged."""
+    err = check_action(g, C, AS, a, local_zeros(N_ACTIONS, np.int8))
+    if err != 0:
+        return err
     apply_action(g, C, AS, a)
     if g[F_AUTO] == 1:
         apply_forced(g, C, AS)
