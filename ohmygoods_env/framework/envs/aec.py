@@ -161,26 +161,13 @@ class GameAECEnv(SeatedEnvMixin, AECEnv):
             obs = _empty(self._obs_size, _F32)
             mask = _empty(self._num_actions, _I8)
             cur = stepper(action, obs, mask)
-            if cur >= 0:  # mid-game: _next_seat inline (one call less per step)
-                self._ready = None
-                nxt = self.possible_agents[cur]
-                infos = self.infos
-                if nxt != agent:
-                    idle = self._idle_info
-                    infos[agent] = (
-                        idle.copy()
-                        if idle is not None
-                        else self._acting_info(self._model, self.agent_name_mapping[agent], False, None)
-                    )
-                infos[nxt] = self._acting_info(self._model, cur, True, None)
-                self.agent_selection = nxt
-                self._ready = (nxt, {"observation": obs, "action_mask": mask})
-                if self.render_mode == "human":
-                    self.render()
-                return
-            if cur == -1:
+            if cur >= 0:  # mid-game: the seat to act gets what the stepper observed for it
+                self._next_seat(agent, cur)
+                self._ready = (self.agent_selection, {"observation": obs, "action_mask": mask})
+            elif cur == -1:
                 self._ready = None
                 self._game_over(agent)
+            if cur >= -1:
                 if self.render_mode == "human":
                     self.render()
                 return
