@@ -297,7 +297,12 @@ class SlotNetAgent(PolicyAgent):
         return self.net.description()
 
     def _logits(self, x: Any, prior: Any) -> Any:
-        return self.net.policy_logits(self.net.features(x), prior)
+        dev = next(self.net.parameters()).device
+        if dev.type == "cpu":
+            return self.net.policy_logits(self.net.features(x), prior)
+        # a network on a GPU (a training run's league snapshot): the batch goes there, the logits come back
+        prior = None if prior is None else prior.to(dev)
+        return self.net.policy_logits(self.net.features(x.to(dev)), prior).float().cpu()
 
     def tensors(self) -> dict[str, np.ndarray]:
         """The weights by the network's parameter names, as numpy arrays."""

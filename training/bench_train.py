@@ -229,6 +229,7 @@ def bench_fast(
     overlap: bool = False,
     precision: str = "float32",
     pipeline: bool = False,
+    league_workers: int = 0,
     **overrides: Any,
 ) -> dict[str, Any]:
     """Steps/s of :class:`ohmygoods_training.fast_ppo.FastPPO` (defaults unless ``overrides``) on ``device``,
@@ -254,7 +255,7 @@ def bench_fast(
         g.reset()
         return live.size
 
-    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap, precision, pipeline)
+    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap, precision, pipeline, league_workers)
 
 
 def _loop_bench(
@@ -266,6 +267,7 @@ def _loop_bench(
     overlap: bool,
     precision: str = "float32",
     pipeline: bool = False,
+    league_workers: int = 0,
 ) -> dict[str, Any]:
     """The rows of the one loop for ``cfg``: env only (``env_step``), then ``iters`` timed iterations of
     :class:`ohmygoods_training.fast_ppo.FastPPO` after a warm-up one (kernels compiled, a snapshot in the
@@ -273,7 +275,9 @@ def _loop_bench(
     from .fast_ppo import FastPPO
 
     env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
-    ppo = FastPPO(cfg, device=device, overlap=overlap, precision=precision, pipeline=pipeline)
+    ppo = FastPPO(
+        cfg, device=device, overlap=overlap, precision=precision, pipeline=pipeline, league_workers=league_workers
+    )
     ppo.rollout.add_snapshot()
     ppo.next_snapshot = 10**12
     ppo.iterate()  # warm-up: kernels compiled, snapshots in the league
@@ -297,6 +301,7 @@ def bench_selfplay(
     overlap: bool = False,
     precision: str = "float32",
     pipeline: bool = False,
+    league_workers: int = 0,
     **overrides: Any,
 ) -> dict[str, Any]:
     """The same rows for another game on the one loop (:class:`ohmygoods_training.fast_ppo.FastPPO` with
@@ -326,7 +331,7 @@ def bench_selfplay(
             b.reset()
         return live.size
 
-    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap, precision, pipeline)
+    return _loop_bench(cfg, env_step, env_steps, iters, device, overlap, precision, pipeline, league_workers)
 
 
 ROWS = (("env_only", "env only (steps/s)"), ("rollout", "rollout with policy (steps/s)"),
@@ -429,6 +434,8 @@ def kit_network(game: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the tables (``--json`` for the raw numbers)."""
+    from ohmygoods_env.argtypes import int_at_least
+
     from .fast_ppo import DEVICES, PRECISIONS, InputError, resolve_device, threads_arg
 
     p = argparse.ArgumentParser(
@@ -446,10 +453,25 @@ def main(argv: list[str] | None = None) -> int:
         help="the new loop's compute type (ohmygoods train --precision; default float32; auto: bfloat16 where the "
         "device computes it natively, else float32)",
     )  # fmt: skip
+    for flag, what in (("--num-envs", "games played side by side"), ("--n-steps", "batch steps per rollout"),
+                       ("--minibatch", "samples per gradient step")):  # fmt: skip
+        p.add_argument(flag, type=int_at_least(1), default=None, metavar="N",
+                       help=f"the new loop's {what} (default: the game's training defaults)")  # fmt: skip
+    p.add_argument(
+        "--torch-threads", type=int_at_least(1), default=None, metavar="N",
+        help="torch's threads alone (default: --threads): on a GPU they only sample on the host",
+    )  # fmt: skip
+    p.add_argument(
+        "--league-workers",
+        type=int_at_least(0),
+        default=0,
+        metavar="N",
+        help="the new loop's slow league seats in N worker processes (ohmygoods train --league-workers)",
+    )
     p.add_argument("--skip-shipped", action="store_true", help="time the new default only")
     p.add_argument(
         "--overlap", action="store_true",
-        help="also time the overlapped loop (ohmygoods train --overlap; CPU only) beside the sequential one",
+        help="also time the overlapped loop (ohmygoods train --overlap) beside the sequential one",
     )  # fmt: skip
     p.add_argument(
         "--pipeline", action="store_true",
@@ -463,13 +485,11 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"ohmygoods bench --train: error: {exc}", file=sys.stderr)
         return 2
-    if args.overlap and device.type != "cpu":
-        print(f"ohmygoods bench --train: error: --overlap with --device {args.device} ({device}): the overlapped "
-              "loop runs on the CPU only (expected --device cpu, or no --overlap)", file=sys.stderr)  # fmt: skip
-        return 2
     from .fast_ppo import _threads
 
     _threads(args.threads)  # torch's and numba's, as the training loops set them
+    if args.torch_threads is not None:
+        torch.set_num_threads(args.torch_threads)
     results: dict[str, dict[str, Any]] = {}
     slot = kit_network(args.game) == "slotnet"
     if slot:  # beside the shipped MaskablePPO loop (the slot network's game only)
@@ -479,12 +499,18 @@ def main(argv: list[str] | None = None) -> int:
     else:
         new = f"{args.game} (fast_ppo, {kit_network(args.game)})"
 
+    sizes = {k: getattr(args, k) for k in ("num_envs", "n_steps", "minibatch") if getattr(args, k) is not None}
+
     def one_loop(**mode: bool) -> dict[str, Any]:
         if slot:
-            return bench_fast(args.players, args.iters, args.env_steps, device=device, precision=args.precision, **mode)
+            return bench_fast(
+                args.players, args.iters, args.env_steps, device=device, precision=args.precision,
+                league_workers=args.league_workers, **mode, **sizes,
+            )  # fmt: skip
         return bench_selfplay(
-            args.game, args.players, args.iters, args.env_steps, device=device, precision=args.precision, **mode
-        )
+            args.game, args.players, args.iters, args.env_steps, device=device, precision=args.precision,
+            league_workers=args.league_workers, **mode, **sizes,
+        )  # fmt: skip
 
     results[new] = one_loop()
     if args.overlap:

@@ -407,6 +407,7 @@ class SelfPlayRollout:
         margin_coef: float = 0.0,
         fast: bool = True,
         pipeline: bool = False,
+        league_workers: int = 0,
     ) -> None:
         from .kits import kit_of
 
@@ -466,10 +467,16 @@ class SelfPlayRollout:
         for k, name in enumerate(self._fixed):
             if self.league.weights[name] > 0:
                 self._fixed_idx[name] = len(self.opponents)
-                self.opponents.append((name, self.kit.league_agent(name, seed + 17 * k)))
+                if league_workers > 0 and name in self.kit.poolable:  # its seats answered in worker processes
+                    agent = self.kit.pooled_agent(name, seed + 17 * k, int(league_workers))
+                else:
+                    agent = self.kit.league_agent(name, seed + 17 * k)
+                self.opponents.append((name, agent))
         self.snapshots: list[int] = []
         # a network with a prior: the prior's choice for every learner decision (a training input)
         self.prior = self.kit.prior(net.prior) if getattr(net, "prior", None) is not None else None
+        if self.prior is not None and league_workers > 0:  # the prior's choices in worker processes too
+            self.prior = self.kit.pooled_prior(net.prior, int(league_workers)) or self.prior
         self.tables = [_Table(e, np.full((e.num_games, e.num_players), LEARNER, np.int64)) for e in engines]
         for j, t in enumerate(self.tables):
             self._assign(np.arange(t.N), j)
@@ -576,10 +583,16 @@ class SelfPlayRollout:
         return self._pool
 
     def close(self) -> None:
-        """Stop the forward thread of a pipelined rollout (a no-op otherwise)."""
+        """Stop the forward thread of a pipelined rollout and the worker processes of pooled league seats
+        (no-ops otherwise)."""
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        from .league_pool import PooledPolicy
+
+        for agent in [a for _, a in self.opponents] + [self.prior]:
+            if isinstance(agent, PooledPolicy):
+                agent.close()
 
     def _act(
         self, net: Any, x: torch.Tensor, pa: torch.Tensor | None, masks: np.ndarray, n: int, P: int, clock: Any = None
@@ -852,12 +865,14 @@ class FastPPO:
     """The learner: the game's network (:class:`SlotNet` for *Oh my Goods!*), a :class:`SelfPlayRollout` and
     an Adam optimizer.
 
-    ``overlap`` (``--overlap``, CPU only): the next rollout is collected in a background thread while the
+    ``overlap`` (``--overlap``): the next rollout is collected in a background thread while the
     update of the last one runs, by a frozen copy of the network from before that update (:attr:`behaviour`;
     its log-probabilities are the samples' ``logp``, so the PPO ratio stays that of the policy that played:
     one update of policy lag). Iteration ``k`` updates on rollout ``k`` while rollout ``k + 1`` is collected;
-    the first iteration collects its rollout first. The collector's numba kernels run on one thread; torch's
-    thread count is the process's (``--threads``), shared by the update and the collector's forwards.
+    the first iteration collects its rollout first. On the CPU the collector's numba kernels run on one thread
+    and torch's thread count is the process's (``--threads``), shared by the update and the collector's
+    forwards; on CUDA the update runs on the GPU, the collector keeps every numba thread and runs its copies
+    and forwards on a stream of its own.
     """
 
     def __init__(
@@ -869,6 +884,7 @@ class FastPPO:
         overlap: bool = False,
         precision: str | torch.dtype = "float32",
         pipeline: bool = False,
+        league_workers: int = 0,
     ) -> None:
         from .kits import kit_of
 
@@ -887,6 +903,7 @@ class FastPPO:
             self.net, cfg.num_envs, cfg.players, cfg.rules, league, cfg.reward, cfg.reward_scale, cfg.seed,
             cfg.gamma, cfg.lam, bool(cfg.shaping), cfg.max_rounds, self.device, game=cfg.game,
             margin_coef=cfg.margin_coef, fast=getattr(cfg, "fast", True), pipeline=pipeline,
+            league_workers=league_workers,
         )  # fmt: skip
         self.rollout.dtype = self.dtype
         self.steps = 0
@@ -897,17 +914,25 @@ class FastPPO:
         self.behaviour: Any | None = None
         self._collector: Any | None = None
         self._pending: tuple[dict[str, torch.Tensor], float] | None = None
+        #: CUDA: the collector's own stream (its copies and forwards do not queue behind the update's kernels)
+        self._stream: Any | None = None
         if self.overlap:
-            if self.device.type != "cpu":
-                raise InputError(f"--overlap: the overlapped loop runs on the CPU only (expected --device cpu, "
-                                 f"got {self.device})")  # fmt: skip
             from concurrent.futures import ThreadPoolExecutor
+
+            import numba
 
             self.behaviour = copy.deepcopy(self.net)
             for p in self.behaviour.parameters():
                 p.requires_grad_(False)
             self.rollout.net = self.behaviour  # the collector plays (and snapshots) the frozen copy
-            self._collector = ThreadPoolExecutor(1, "collector", initializer=_collector_threads)
+            # on the CPU the update takes the cores and the collector's kernels run on one thread; on a GPU the
+            # update runs there and the collector's kernels keep every numba thread of the process
+            n = 1 if self.device.type == "cpu" else numba.get_num_threads()
+            self._collector = ThreadPoolExecutor(
+                1, "collector", initializer=_collector_threads, initargs=(n, torch.get_num_threads())
+            )
+            if self.device.type == "cuda":
+                self._stream = torch.cuda.Stream(self.device)
 
     def update(self, batch: dict[str, torch.Tensor]) -> dict[str, float]:
         """PPO epochs over the batch (:func:`ppo_update`); returns mean losses of the last epoch."""
@@ -938,7 +963,13 @@ class FastPPO:
 
     def _collect_timed(self) -> tuple[dict[str, torch.Tensor], float]:
         t = time.perf_counter()
-        batch = self.rollout.collect(self.cfg.n_steps)
+        if self._stream is None:
+            batch = self.rollout.collect(self.cfg.n_steps)
+        else:  # CUDA: on the collector's stream, after the weights the learner's stream copied in; done at return
+            self._stream.wait_stream(torch.cuda.default_stream(self.device))
+            with torch.cuda.stream(self._stream):
+                batch = self.rollout.collect(self.cfg.n_steps)
+            self._stream.synchronize()
         return batch, time.perf_counter() - t
 
     def iterate(self) -> dict[str, float]:
@@ -1233,9 +1264,15 @@ def build_parser(
         "thread while the league's seats and the engine step the other (a second core; other deals than without)",
     )  # fmt: skip
     p.add_argument(
+        "--league-workers", type=int_at_least(0), default=0, metavar="N",
+        help="answer the league's slow Python seats and the network prior (Oh my Goods!'s heuristic) in N worker "
+        "processes: the same moves, on other cores (0: in this process)",
+    )  # fmt: skip
+    p.add_argument(
         "--overlap", action="store_true",
         help="collect the next rollout in a second thread while the update runs, with the network from before "
-        "that update (one update of policy lag; CPU only; --threads is torch's count, the collector's numba 1)",
+        "that update (one update of policy lag; on the CPU --threads is torch's count and the collector's numba 1, "
+        "on CUDA the collector keeps every thread)",
     )  # fmt: skip
     p.add_argument("--init", default=None, help="start from a saved network: NAME.json or a shipped agent (ppo, ...)")
     p.add_argument("--bc-games", type=int_at_least(0), default=0,
@@ -1374,11 +1411,6 @@ def prepare(args: argparse.Namespace) -> tuple[PPOConfig, Any | None]:
 
     check_options(args)
     device = resolve_device(getattr(args, "device", "cpu"))
-    if getattr(args, "overlap", False) and device.type != "cpu":
-        raise InputError(
-            f"--overlap with --device {args.device}: the overlapped loop runs on the CPU only "
-            f"(this machine's {args.device} is {device}; expected --device cpu, or no --overlap)"
-        )
     resolve_precision(getattr(args, "precision", "float32"), device)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -1493,12 +1525,15 @@ def _threads(n: int) -> None:
     torch.set_num_threads(max(1, n))
 
 
-def _collector_threads() -> None:
-    """The overlapped loop's collector thread: its numba kernels on one thread (numba's count is per thread;
-    torch's is the process's)."""
+def _collector_threads(n: int = 1, torch_threads: int | None = None) -> None:
+    """The overlapped loop's collector thread: its numba kernels on ``n`` threads (:class:`FastPPO` gives 1 on
+    the CPU, where the update takes the cores) and torch's on ``torch_threads`` (the main thread's count): both
+    counts are per thread (numba's, and torch's under OpenMP), so a new thread sets its own."""
     import numba
 
-    numba.set_num_threads(1)
+    numba.set_num_threads(max(1, min(int(n), numba.config.NUMBA_NUM_THREADS)))
+    if torch_threads is not None:
+        torch.set_num_threads(max(1, int(torch_threads)))
 
 
 def _warm_start(ppo: FastPPO, args: argparse.Namespace, out: Path, meta: dict[str, Any], say: Any) -> None:
@@ -1592,6 +1627,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     ppo = FastPPO(
         cfg, net, device=getattr(args, "device", "cpu"), overlap=getattr(args, "overlap", False),
         precision=getattr(args, "precision", "float32"), pipeline=getattr(args, "pipeline", False),
+        league_workers=getattr(args, "league_workers", 0),
     )  # fmt: skip
     meta: dict[str, Any] = {"command": command}
     progress = _Progress(args)
@@ -1665,6 +1701,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         "overlap": ppo.overlap,
         "precision": str(ppo.dtype).removeprefix("torch."),
         "pipeline": ppo.rollout.pipeline,
+        "league_workers": getattr(args, "league_workers", 0),
         "split_s": {k: round(v, 4) for k, v in ppo.rollout.split.seconds.items()},
     }
     (out / "run.json").write_text(json.dumps(info, indent=2))

@@ -417,6 +417,18 @@ class Kit:
     def league_agent(self, name: str, seed: int) -> Opponent:
         return Opponent(name, make_agent(self.spec, name, seed=seed))
 
+    #: league entries whose seats can be answered in worker processes (``--league-workers``): agents whose
+    #: choice is a function of their seed and the decision's inputs (none here)
+    poolable: tuple[str, ...] = ()
+
+    def pooled_agent(self, name: str, seed: int, workers: int) -> Any:
+        """The league agent ``name`` (one of :attr:`poolable`) answering in ``workers`` processes."""
+        raise ValueError(f"{self.spec.title} has no league agent that runs in worker processes")
+
+    def pooled_prior(self, name: str, workers: int) -> Any:
+        """The network prior ``name`` answering in ``workers`` processes (None: this game's prior stays here)."""
+        return None
+
     def snapshot(self, net: Any, seed: int) -> Opponent:
         return Opponent("snapshot", self.agent(net, deterministic=False, seed=seed, name="snapshot"))
 

@@ -75,6 +75,19 @@ class OhMyGoodsKit(Kit):
 
         return League.parse(text, max_snapshots)
 
+    #: the heuristic decides in Python: ``--league-workers`` answers its seats in worker processes
+    poolable = ("heuristic",)
+
+    def pooled_agent(self, name: str, seed: int, workers: int) -> Any:
+        from .league_pool import PooledPolicy
+
+        return PooledPolicy(name, seed, workers)
+
+    def pooled_prior(self, name: str, workers: int) -> Any:
+        from .league_pool import PooledPolicy
+
+        return PooledPolicy(name, 0, workers, role="prior")
+
     def league_agent(self, name: str, seed: int) -> Any:
         from ohmygoods_env.policy import BatchPolicy
 
@@ -85,7 +98,9 @@ class OhMyGoodsKit(Kit):
     def snapshot(self, net: Any, seed: int) -> Any:
         from ohmygoods_env.policy import BatchPolicy
 
-        frozen = copy.deepcopy(net).to("cpu").eval()  # league agents run on the host
+        # on the learner's device: a GPU run's snapshots answer their seats there (the batch copied over and the
+        # logits back), the CPU's on the host
+        frozen = copy.deepcopy(net).eval()
         for p in frozen.parameters():
             p.requires_grad_(False)
         return BatchPolicy(self.agent(frozen, deterministic=False, seed=seed, name="snapshot"))

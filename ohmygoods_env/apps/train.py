@@ -137,8 +137,8 @@ def plan_text(args: argparse.Namespace) -> str:
         "(one thread on a shared 2-core machine; others differ), then the final evaluation",
         f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} torch and "
         f"numba thread(s), precision {_precision_text(args)} (--device, --threads, --precision)"
-        + OVERLAP_TEXT
-        * bool(getattr(args, "overlap", False)),
+        + OVERLAP_TEXT * bool(getattr(args, "overlap", False))
+        + _workers_text(args),
     ]
     return "\n".join(lines)
 
@@ -243,6 +243,12 @@ def run_args(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Names
 
 #: the plan's note of ``--overlap`` (training/fast_ppo.py, FastPPO)
 OVERLAP_TEXT = "; overlapped: the next rollout is collected in a second thread while each update runs (--overlap)"
+
+
+def _workers_text(args: Any) -> str:
+    """The plan's note of ``--league-workers`` (training/league_pool.py), empty without it."""
+    n = int(getattr(args, "league_workers", 0) or 0)
+    return f"; the heuristic's seats and prior in {n} worker process(es) (--league-workers)" if n else ""
 
 
 def _refuse(message: str) -> int:

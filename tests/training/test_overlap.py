@@ -106,36 +106,41 @@ def test_a_run_with_overlap_records_it(tmp_path):
     assert run["overlap"] is True and run["steps"] >= 40 and run["split_s"]["update"] > 0
 
 
-@pytest.mark.parametrize(
-    "loop", ["ohmygoods", "artificium", "maskable", "bench"], ids=["train", "game-train", "maskable-ppo", "bench"]
-)
-def test_bad_overlap_combinations_exit_2_with_one_line_and_write_nothing(loop, monkeypatch, tmp_path, capsys):
-    """--overlap runs on the CPU only (refused with --device cuda, even where torch sees CUDA) and on the one
-    loop only (refused with --algo maskable-ppo)."""
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)  # resolving "cuda" touches no device
+def test_overlap_with_maskable_ppo_exits_2_with_one_line_and_writes_nothing(tmp_path, capsys):
+    """--overlap belongs to the one loop: refused with --algo maskable-ppo."""
+    from ohmygoods_env.apps import train
+
     out = tmp_path / "run"
-    argv = ["--players", "2", "--total-steps", "100", "--overlap", "--device", "cuda", "--out", str(out)]
-    if loop == "ohmygoods":
-        from ohmygoods_env.apps import train
-
-        code, want = train.main(argv), "--overlap with --device cuda"
-    elif loop == "artificium":
-        from ohmygoods_env.apps import game_train
-
-        code, want = game_train.main(argv, game="artificium"), "--overlap with --device cuda"
-    elif loop == "maskable":
-        from ohmygoods_env.apps import train
-
-        argv = ["--algo", "maskable-ppo", "--total-steps", "100", "--overlap", "--out", str(out)]
-        code, want = train.main(argv), "drop --algo maskable-ppo"
-    else:
-        from ohmygoods_training import bench_train
-
-        code, want = bench_train.main(["--overlap", "--device", "cuda", "--skip-shipped"]), "CPU only"
+    code = train.main(["--algo", "maskable-ppo", "--total-steps", "100", "--overlap", "--out", str(out)])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
-    assert len(err) == 1 and want in err[0]
+    assert len(err) == 1 and "drop --algo maskable-ppo" in err[0]
     assert not out.exists()
+
+
+def test_the_overlapped_collector_on_the_copying_path_of_a_gpu_gives_the_same_numbers():
+    """The copying path a GPU takes (device buffers each step's rows are copied into, two sets of them for the
+    overlapped loop) runs on the CPU when a rollout is ``staged``: the same losses as the plain buffers."""
+    plain = _losses("ohmygoods", 3, overlap=True)
+    ppo = FastPPO(PPOConfig(**CONFIGS["ohmygoods"]), overlap=True)
+    ppo.rollout.staged = True
+    try:
+        staged = [tuple(info[k] for k in KEYS) for info in (ppo.iterate() for _ in range(3))]
+    finally:
+        ppo.close()
+    assert staged == plain
+
+
+def test_the_collector_keeps_one_numba_thread_on_the_cpu():
+    """On the CPU the update takes the cores: the collector thread's numba kernels run on one thread."""
+    import numba
+
+    ppo = FastPPO(PPOConfig(**CONFIGS["ohmygoods"]), overlap=True)
+    try:
+        assert ppo._collector.submit(numba.get_num_threads).result() == 1
+        assert ppo._stream is None
+    finally:
+        ppo.close()
 
 
 def test_the_bench_times_the_overlapped_loop_beside_the_sequential_one():
