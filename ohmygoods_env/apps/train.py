@@ -29,8 +29,11 @@ import sys
 from typing import Any
 
 ALGOS: tuple[str, ...] = ("fast-ppo", "maskable-ppo")
-#: options that may go with --recipe (they change how long it runs and how it is measured, not what it learns)
-RECIPE_OPTIONS: tuple[str, ...] = ("--minutes", "--max-minutes", "--threads", "--out", "--eval-games", "--final-games")
+#: options that may go with --recipe (they change how long it runs, how fast and how it is measured, not what it
+#: learns: --league-workers plays the same moves in other processes)
+RECIPE_OPTIONS: tuple[str, ...] = (
+    "--minutes", "--max-minutes", "--threads", "--out", "--eval-games", "--final-games", "--league-workers",
+)  # fmt: skip
 RECIPE_FLAGS: tuple[str, ...] = ("--no-progress",)
 
 #: the shipped agent whose run gives ``ohmygoods train`` its defaults, by players
@@ -297,7 +300,9 @@ def _recipe(name: str, rest: list[str], plan_only: bool, parser: argparse.Argume
     args = parser.parse_args(rest)
     out = args.out if "--out" in given else f"runs/{recipe.name}"
     overrides: dict[str, str | None] = {
-        f: str(getattr(args, f[2:].replace("-", "_"))) for f in ("--eval-games", "--final-games") if f in given
+        f: str(getattr(args, f[2:].replace("-", "_")))
+        for f in ("--eval-games", "--final-games", "--league-workers")
+        if f in given
     }
     if args.no_progress:
         overrides["--no-progress"] = None

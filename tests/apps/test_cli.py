@@ -171,6 +171,16 @@ def test_train_recipe_plan_chains_the_stages_and_caps_the_minutes(capsys) -> Non
     assert sum(float(R.option(s, "--max-minutes")) for s in stages) == pytest.approx(5, abs=0.01)
 
 
+def test_a_recipe_takes_league_workers_into_every_stage(capsys) -> None:
+    """--league-workers plays the same moves in other processes: a recipe takes it (its stages run with it)."""
+    pytest.importorskip("ohmygoods_training.train_ppo")
+    from ohmygoods_training import recipe as R
+
+    assert cli.main(["train", "--recipe", "ppo-3p", "--league-workers", "3", "--out", "x", "--plan"]) == 0
+    stages = [line.split() for line in capsys.readouterr().err.splitlines() if "ohmygoods_training.fast_ppo" in line]
+    assert len(stages) == 2 and all(R.option(s, "--league-workers") == "3" for s in stages)
+
+
 def test_bench_train_dispatches_to_the_training_benchmark(capsys, monkeypatch) -> None:
     import ohmygoods_training
     from ohmygoods_training import bench_train
