@@ -101,13 +101,17 @@ class Samples:
         return Samples(*(getattr(self, f)[-n:] for f in self.__dataclass_fields__))
 
 
-def play_selfplay(net: Any, games: int, sims: int, seed: int, considered: int = 16) -> tuple[Samples, dict[str, Any]]:
-    """``games`` 2-player games, both seats searching with ``net``; the searched decisions and a summary."""
+def play_selfplay(
+    net: Any, games: int, sims: int, seed: int, considered: int = 16, value: Any = None
+) -> tuple[Samples, dict[str, Any]]:
+    """``games`` 2-player games, both seats searching with ``net`` (its values from ``value``, a win-value
+    network of :func:`ohmygoods_agents.gumbel.load_win_value`, when given); the searched decisions and a
+    summary."""
     from ohmygoods_agents.gumbel import GumbelAgent, potentials
     from ohmygoods_agents.slotnet import make_prior
 
     net.eval()
-    agent = GumbelAgent(net, sims, seed=seed, considered=considered)
+    agent = GumbelAgent(net, sims, seed=seed, considered=considered, value=value)
     prior_agent = None if net.prior is None else make_prior(net.prior)
     rows: dict[str, list] = {k: [] for k in Samples.__dataclass_fields__ if k != "result"}
     result: list[float] = []
@@ -203,6 +207,11 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     torch.manual_seed(args.seed)
     cfg = GumbelConfig(**{f: getattr(args, f) for f in GumbelConfig.__dataclass_fields__})
     net = _load(args.init)
+    value = None
+    if getattr(args, "value", None):
+        from ohmygoods_agents.gumbel import load_win_value
+
+        value = load_win_value(args.value)  # checked before the run (main)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -233,7 +242,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     it = 0
     while True:
         it += 1
-        samples, info = play_selfplay(net, cfg.games, cfg.sims, seed=cfg.seed * 1_000 + it, considered=cfg.considered)
+        samples, info = play_selfplay(
+            net, cfg.games, cfg.sims, seed=cfg.seed * 1_000 + it, considered=cfg.considered, value=value
+        )
         games += info["games"]
         decisions += info["decisions"]
         buffer = samples if buffer is None else Samples.concat([buffer, samples]).tail(cfg.buffer)
@@ -400,6 +411,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--eval-vs", default="heuristic", help="opponent of the evaluations")
     t.add_argument("--seed", type=int_at_least(0), default=0, help="seed of the games and the updates")
     t.add_argument("--out", default="runs/gumbel", help="output folder")
+    t.add_argument(
+        "--value", default=None,
+        help="the search's values from this win-value checkpoint (value_head fit; frozen), not the network's head",
+    )  # fmt: skip
     c = sub.add_parser("cost", help="milliseconds per searched decision")
     c.add_argument("--sims", type=_sims_list, default=[8, 16, 32, 200], help="budgets, comma separated")
     c.add_argument("--games", type=int_at_least(1), default=2, help="games per budget (the agent in one seat)")
@@ -437,6 +452,15 @@ def main(argv: list[str] | None = None) -> int:
         if not 0.0 <= args.outcome_weight <= 1.0:
             print(f"--outcome-weight {args.outcome_weight}: expected a number in 0..1", file=sys.stderr)
             return 2
+        if args.value is not None:  # a missing or wrong file: one line, before any game
+            from ohmygoods_agents.checkpoint import CheckpointError
+            from ohmygoods_agents.gumbel import load_win_value
+
+            try:
+                load_win_value(args.value)
+            except (CheckpointError, OSError, ValueError) as exc:
+                print(f"--value {args.value}: {' '.join(str(exc).split())}", file=sys.stderr)
+                return 2
         print(json.dumps(train(args)))
     elif args.command == "cost":
         cost(args)

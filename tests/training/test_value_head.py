@@ -217,3 +217,25 @@ def test_the_match_command_reads_a_win_value_and_refuses_a_bad_one(tmp_path, cap
 def test_fit_command_refuses_a_missing_data_file(tmp_path, capsys) -> None:
     assert vh.main(["fit", "--data", str(tmp_path / "none.npz"), "--out", str(tmp_path / "w")]) == 2
     assert "no such positions file" in capsys.readouterr().err and not list(tmp_path.iterdir())
+
+
+def test_the_gumbel_loop_searches_with_a_win_value_and_refuses_a_bad_one(tmp_path, capsys) -> None:
+    """``gumbel train --value``: the self-play search reads the frozen win value (the samples' search values are
+    its win shares), and a missing file exits 2 with one line before any game."""
+    from ohmygoods_training import gumbel as gcli
+
+    net, path = _fitted_checkpoint(tmp_path)
+    samples, _ = gcli.play_selfplay(net, games=1, sims=2, seed=4, value=str(path))
+    plain, _ = gcli.play_selfplay(net, games=1, sims=2, seed=4)
+    assert len(samples) > 0 and ((samples.value >= 0) & (samples.value <= 1)).all()
+    n = min(len(samples), len(plain))
+    assert not np.allclose(samples.value[:n], plain.value[:n])  # the values came from the win value
+    out = tmp_path / "run"
+    argv = ["train", "--sims", "2", "--games", "1", "--iterations", "1", "--eval-every", "1", "--eval-games", "2"]
+    assert gcli.main([*argv, "--value", str(path), "--out", str(out), "--seed", "1"]) == 0
+    assert (out / "it1.json").is_file()
+    capsys.readouterr()
+    missing = tmp_path / "none"
+    assert gcli.main([*argv, "--value", str(tmp_path / "missing.json"), "--out", str(missing)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"--value {tmp_path / 'missing.json'}:") and not missing.exists()
