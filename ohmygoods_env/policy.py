@@ -160,6 +160,11 @@ _ZERO_OBS = np.zeros((1, L.OBS_DIM), np.float32)
 _ZERO_OBS.flags.writeable = False
 
 
+def no_observations(n: int) -> np.ndarray:
+    """``n`` rows of zeros in place of observations (a read-only view of one row), for agents that read none."""
+    return np.broadcast_to(_ZERO_OBS, (n, L.OBS_DIM))
+
+
 class BatchPolicy:
     """Any agent as a policy over games of a :class:`~ohmygoods_env.batch.BatchGames`.
 
@@ -196,7 +201,7 @@ class BatchPolicy:
         if self.needs_observation:
             obs = games.observe(rows=rows)
         else:
-            obs = np.broadcast_to(_ZERO_OBS, (rows.shape[0], L.OBS_DIM))
+            obs = no_observations(rows.shape[0])
         infos = info_states_of(games.state, rows) if self.needs_info_state else None
         return self.act(obs, games.masks(copy=False)[rows], infos)
 
@@ -302,6 +307,7 @@ __all__ = [
     "info_state_of",
     "info_states_of",
     "make_agent",
+    "no_observations",
     "play_owned",
     "random_factory",
     "register_agent",

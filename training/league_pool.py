@@ -61,12 +61,10 @@ def _start_worker(name: str, seed: int, role: str) -> None:
 
 
 def _act(observations: np.ndarray | None, masks: np.ndarray, infos: np.ndarray | None) -> np.ndarray:
-    policy = _AGENT
-    if observations is None:
-        from ohmygoods_env.policy import _ZERO_OBS
+    from ohmygoods_env.policy import no_observations
 
-        observations = np.broadcast_to(_ZERO_OBS, (masks.shape[0], _ZERO_OBS.shape[1]))
-    return policy.act(observations, masks, infos)
+    obs = no_observations(masks.shape[0]) if observations is None else observations  # None: the agent reads none
+    return _AGENT.act(obs, masks, infos)
 
 
 class PooledPolicy:
