@@ -198,7 +198,7 @@ def _load(spec: str) -> Any:
     return load_net(init_path(spec))
 
 
-def train(args: argparse.Namespace) -> dict[str, Any]:
+def train(args: argparse.Namespace, value: Any = None) -> dict[str, Any]:
     from ohmygoods_agents.policy_agents import SlotNetAgent
 
     from .fast_ppo import save_agent
@@ -207,11 +207,10 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     torch.manual_seed(args.seed)
     cfg = GumbelConfig(**{f: getattr(args, f) for f in GumbelConfig.__dataclass_fields__})
     net = _load(args.init)
-    value = None
-    if getattr(args, "value", None):
+    if value is None and getattr(args, "value", None):  # main passes the network it checked
         from ohmygoods_agents.gumbel import load_win_value
 
-        value = load_win_value(args.value)  # checked before the run (main)
+        value = load_win_value(args.value)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -452,16 +451,17 @@ def main(argv: list[str] | None = None) -> int:
         if not 0.0 <= args.outcome_weight <= 1.0:
             print(f"--outcome-weight {args.outcome_weight}: expected a number in 0..1", file=sys.stderr)
             return 2
+        value = None
         if args.value is not None:  # a missing or wrong file: one line, before any game
             from ohmygoods_agents.checkpoint import CheckpointError
             from ohmygoods_agents.gumbel import load_win_value
 
             try:
-                load_win_value(args.value)
+                value = load_win_value(args.value)
             except (CheckpointError, OSError, ValueError) as exc:
                 print(f"--value {args.value}: {' '.join(str(exc).split())}", file=sys.stderr)
                 return 2
-        print(json.dumps(train(args)))
+        print(json.dumps(train(args, value)))
     elif args.command == "cost":
         cost(args)
     elif args.command == "calibrate":
