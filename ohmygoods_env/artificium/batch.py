@@ -36,19 +36,10 @@ def _masks(S, T, B, TR, CT, out):
 
 @_jit.twin
 def _check(S, T, B, TR, CT, actions, bad):
-    """``bad[i] = 1`` where row ``i`` plays on and ``actions[i]`` is not legal for its current seat (A4-A7)."""
+    """``bad[i] = 1`` where row ``i`` plays on and ``actions[i]`` is not legal for its current seat
+    (:func:`core.check_action`; finished rows ignore their action)."""
     for i in prange(S.shape[0]):
-        bad[i] = 0
-        if S[i, L.F_DEC] == L.D_OVER:
-            continue
-        a = actions[i]
-        if a < 0 or a >= L.N_ACTIONS:
-            bad[i] = 1
-            continue
-        m = np.zeros(L.N_ACTIONS, np.int8)
-        core.legal_mask(S[i], T, B, TR, CT, S[i, L.F_CUR], m)
-        if m[a] == 0:
-            bad[i] = 1
+        bad[i] = S[i, L.F_DEC] != L.D_OVER and core.check_action(S[i], T, B, TR, CT, S[i, L.F_CUR], actions[i]) != 0
 
 
 @_jit.twin

@@ -873,8 +873,8 @@ def apply_action(g, T, B, TR, CT, p, a):
 
 
 @njit(cache=True)
-def step_checked(g, T, B, TR, CT, p, a):
-    """Check, then apply; returns 0 or an ``ERR_*`` code (the state is untouched on an error)."""
+def check_action(g, T, B, TR, CT, p, a):
+    """0 when seat ``p`` may play ``a`` now, else the ``ERR_*`` code saying why (the state is only read)."""
     if a < 0 or a >= N_ACTIONS:
         return ERR_RANGE
     if g[F_DEC] == D_OVER:
@@ -885,8 +885,17 @@ def step_checked(g, T, B, TR, CT, p, a):
     legal_mask(g, T, B, TR, CT, p, mask)
     if mask[a] == 0:
         return ERR_ILLEGAL
-    apply_action(g, T, B, TR, CT, p, a)
     return 0
+
+
+@njit(cache=True)
+def step_checked(g, T, B, TR, CT, p, a):
+    """Check (:func:`check_action`), then apply; returns 0 or an ``ERR_*`` code (the state is untouched on an
+    error)."""
+    code = check_action(g, T, B, TR, CT, p, a)
+    if code == 0:
+        apply_action(g, T, B, TR, CT, p, a)
+    return code
 
 
 # ===================================================================== scoring (A8)
@@ -1022,4 +1031,4 @@ def check_invariants(g, T, B, TR, CT):
 
 _jit.register(globals(), _cards, _layout, _rng)
 
-__all__ = ["STATE_LEN", "init_game", "legal_mask", "apply_action", "step_checked"]
+__all__ = ["STATE_LEN", "init_game", "legal_mask", "apply_action", "check_action", "step_checked"]
