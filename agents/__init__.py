@@ -19,7 +19,7 @@ spec                 agent
 ===================  ==========================================================================
 
 Shipped agents (``agents/checkpoints/*.json`` with a ``name``) register under that short name
-(``ppo``; ``ppo-solo``, ``ppo-3p``, ``ppo-4p``) and load from any working directory.
+(``ppo``; ``ppo-long``, ``ppo-solo``, ``ppo-3p``, ``ppo-4p``) and load from any working directory.
 
 Every agent follows the protocol of :class:`ohmygoods_env.policy.Agent`:
 ``act(observation, mask, info_state=None) -> int``. :func:`make_agent` is the framework's one

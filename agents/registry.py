@@ -131,6 +131,7 @@ def _shipped_factory(short_name: str):
 ppo_3p = _shipped_factory("ppo-3p")
 ppo_4p = _shipped_factory("ppo-4p")
 ppo_solo = _shipped_factory("ppo-solo")
+ppo_long = _shipped_factory("ppo-long")
 
 
 def register_all() -> None:
@@ -160,6 +161,7 @@ __all__ = [
     "ppo",
     "ppo_3p",
     "ppo_4p",
+    "ppo_long",
     "ppo_solo",
     "register_all",
     "sb3",

@@ -16,7 +16,7 @@ from .rules import EDITIONS
 __all__ = ["LEADERBOARD_AGENTS", "TOOLS"]
 
 #: the agents of its leaderboard (``ohmygoods evaluate --leaderboard`` without ``--agents``)
-LEADERBOARD_AGENTS = "random,greedy,heuristic,mcts-100,ppo,ppo-3p,ppo-4p,ppo-solo"
+LEADERBOARD_AGENTS = "random,greedy,heuristic,mcts-100,ppo,ppo-long,ppo-3p,ppo-4p,ppo-solo"
 
 
 def _play_game(agents: list, players: int, rules: str, seed: int) -> tuple[dict, int, int, Any]:

@@ -1,6 +1,6 @@
 """Recipes: the documented runs that made the shipped agents, as files the package ships.
 
-``training/recipes/NAME.json`` (NAME: ``ppo``, ``ppo-3p``, ``ppo-4p``, ``ppo-solo``) holds the
+``training/recipes/NAME.json`` (NAME: ``ppo``, ``ppo-long``, ``ppo-3p``, ``ppo-4p``, ``ppo-solo``) holds the
 commands of docs/training.md and of each checkpoint's card as **stages** of
 :mod:`ohmygoods_training.fast_ppo`: ``args`` (the options of one run, as on its command line,
 without ``--out`` and ``--init``), ``init`` (``STAGE:WHICH``: start from the network ``WHICH``

@@ -25,7 +25,7 @@ endpoint                     what it does
 ``GET /api/games``           ``{games: [{name, title}], default}``: every game with a page
 ``GET /api/agents``          the agent names offered (every name of the agent registry,
                              :func:`ohmygoods_env.policy.agent_names`, that needs no argument:
-                             the shipped networks ``ppo``, ``ppo-3p``, ``ppo-4p``, ``ppo-solo``
+                             the shipped networks ``ppo``, ``ppo-long``, ``ppo-3p``, ``ppo-4p``, ``ppo-solo``
                              included), the rule sets, player counts and variants; any other
                              name of ``make_agent`` is accepted
 ``POST /api/new``            ``{rules, players, seat, opponents: [..], seed, keep_one,

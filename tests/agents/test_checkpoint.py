@@ -118,7 +118,7 @@ def test_shipped_agent_by_short_name_from_any_directory(tmp_path) -> None:
 def test_shipped_checkpoint_is_safe_format_in_package_data() -> None:
     folder = ROOT / "agents" / "checkpoints"
     assert not list(folder.glob("*.zip")) and not list(folder.glob("*.pt*"))
-    for short, players in (("ppo", 2), ("ppo-3p", 3), ("ppo-4p", 4)):
+    for short, players in (("ppo", 2), ("ppo-long", 2), ("ppo-3p", 3), ("ppo-4p", 4)):
         tensors, desc = read_checkpoint(shipped_checkpoints()[short])
         assert desc["players"] == players and desc["layout"] == current_layout()
         assert desc["network"]["kind"] == "slotnet" and desc["network"]["prior"] == "heuristic"
@@ -316,8 +316,8 @@ SHIPPED = {"ppo": 2, "ppo-3p": 3, "ppo-4p": 4, "ppo-solo": 1}
 
 def test_shipped_checkpoints_carry_layout_2() -> None:
     found = shipped_checkpoints()
-    assert set(SHIPPED) <= set(found)
-    for name in SHIPPED:
+    assert {*SHIPPED, "ppo-long"} <= set(found)
+    for name in (*SHIPPED, "ppo-long"):  # ppo-long was trained on layout v2 from the converted ppo
         tensors, desc = read_checkpoint(found[name])
         assert desc["layout"]["version"] == f"v{L.LAYOUT_VERSION}" == "v2", name
         assert desc["layout"] == current_layout(), name

@@ -159,3 +159,34 @@ def test_deals_per_opponent_is_checked_against_the_counts_the_agent_plays(tmp_pa
     report = json.loads((out / "report.json").read_text())
     assert list(report["players"]) == ["2"] and report["players"]["2"]["opponents"][0]["games"] == 152
     assert report["deal_set"] == load_protocol().deal_set
+
+
+def _shipped_cards() -> list[tuple[str, dict]]:
+    from ohmygoods_agents.checkpoint import shipped_checkpoints
+
+    folder = shipped_checkpoints()["ppo"].parent
+    paths = sorted([*folder.glob("*.json"), *folder.glob("*/*.json")])
+    return [(f"{p.parent.name}/{p.name}", json.loads(p.read_text(encoding="utf-8"))["card"]) for p in paths]
+
+
+@pytest.mark.parametrize(("name", "card"), _shipped_cards())
+def test_every_shipped_card_quotes_reserved_figures_that_add_up(name, card):
+    """Each shipped network's card holds its figures on the reserved deals (issue 39, item 4): the deal set,
+    the command that played them, and counts that give the rate and the 95% Wilson interval quoted."""
+    from ohmygoods_env.framework.stats import wilson
+
+    reserved = card["reserved_evaluation"]
+    assert reserved["deal_set"] == RESERVED_DEAL_SET, name
+    for r in reserved["results"]:
+        assert r["command"].startswith("ohmygoods evaluate ") and "--deals reserved" in r["command"], name
+        if r["players"] == 1:
+            assert r["score_lo"] <= r["score_mean"] <= r["score_hi"], name
+            continue
+        assert r["games"] == r["deals"] * r["players"], (name, r["opponent"])  # each deal once from every seat
+        assert r["win_lo"] <= r["win_rate"] <= r["win_hi"], (name, r["opponent"])
+        if "wins" in r and r["players"] == 2:  # two seats: a tie is half a win
+            assert r["wins"] + r["ties"] + r["losses"] == r["games"], (name, r["opponent"])
+            won = r["wins"] + r["ties"] / 2
+            assert abs(r["win_rate"] - won / r["games"]) < 1e-4, (name, r["opponent"])
+            lo, hi = wilson(won, r["games"])
+            assert abs(r["win_lo"] - lo) < 1e-4 and abs(r["win_hi"] - hi) < 1e-4, (name, r["opponent"])

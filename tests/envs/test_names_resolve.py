@@ -30,7 +30,7 @@ SHIPPED = sorted(shipped_checkpoints())
 
 
 def test_the_shipped_agents_are_the_documented_ones() -> None:
-    assert {"ppo", "ppo-3p", "ppo-4p", "ppo-solo"} <= set(SHIPPED)
+    assert {"ppo", "ppo-3p", "ppo-4p", "ppo-long", "ppo-solo"} <= set(SHIPPED)
 
 
 @pytest.mark.parametrize("name", SHIPPED)

@@ -231,7 +231,7 @@ def test_fast_ppo_smoke(tmp_path):
     assert [r["opponent"] for r in final] == ["random"] and final[0]["games"] == 4
 
 
-@pytest.mark.parametrize(("short", "players"), [("ppo-solo", 1), ("ppo-3p", 3), ("ppo-4p", 4)])
+@pytest.mark.parametrize(("short", "players"), [("ppo-solo", 1), ("ppo-3p", 3), ("ppo-4p", 4), ("ppo-long", 2)])
 def test_shipped_self_play_agents_load_by_short_name_and_play_legal_moves(short, players):
     from ohmygoods_env.batch import BatchGames
     from ohmygoods_env.policy import BatchPolicy

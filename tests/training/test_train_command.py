@@ -17,7 +17,7 @@ from ohmygoods_training.fast_ppo import parse_args  # noqa: E402
 
 from ohmygoods_env.apps import cli  # noqa: E402
 
-SHIPPED = {"ppo": "ppo_2p", "ppo-3p": "ppo_3p", "ppo-4p": "ppo_4p", "ppo-solo": "ppo_1p"}
+SHIPPED = {"ppo": "ppo_2p", "ppo-3p": "ppo_3p", "ppo-4p": "ppo_4p", "ppo-long": "ppo_2p_long", "ppo-solo": "ppo_1p"}
 #: options that say where a run writes, starts from, how long it runs or how it is measured
 RUN_OPTIONS = ("out", "init", "max_minutes", "total_steps", "threads", "final_games", "no_progress")
 
