@@ -55,7 +55,6 @@ Actions given for games that are already done are ignored (no error) until :meth
 from __future__ import annotations
 
 import copy
-import os
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -79,12 +78,6 @@ from .framework.rng import pick_legal
 from .framework.rng import rng_below as rng_below  # re-exported: old import path
 from .framework.seeds import episode_seed as episode_seed  # re-exported: the one seed recipe
 from .rules import RuleSet, make_rules
-
-# numba's OpenMP threading layer busy-waits between parallel kernels by default; on a machine
-# with more runnable threads than cores (a 2-core box, or torch threads next to numba's) a
-# waiting thread then steals the core from the one doing the work, and a 0.5 ms batch step
-# takes 20 ms. Passive waiting avoids that; set OMP_WAIT_POLICY yourself to override.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 ILLEGAL_MODES: tuple[str, ...] = ("raise", "penalty")
 

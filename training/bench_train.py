@@ -8,7 +8,9 @@ row                  what is timed
 env only             the environment with random learner actions, no learner network: the
                      shipped ``LeagueVecEnv`` (its league opponents included, heuristic 50%), or
                      the new loop's ``BatchGames`` with every seat moving (step, observation
-                     and mask of every decision into preallocated buffers)
+                     and mask of every decision into preallocated buffers), after as many
+                     warm-up batch steps as one rollout has (``n_steps``), as the rollout
+                     is timed after a warm-up iteration
 rollout              collecting one rollout with the policy (``collect_rollouts`` / ``collect``)
 update               the PPO update over that rollout (all epochs): rollout samples per second
 end to end           whole iterations (rollout + update), learner decisions per second
@@ -274,7 +276,11 @@ def _loop_bench(
     league, no further snapshot taken while timing)."""
     from .fast_ppo import FastPPO
 
-    env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=1)
+    # warmed up like the loop (one rollout's batch steps before the timed ones): a process's first batch steps
+    # are slower (its kernels' first calls; 25 steps of 256 games: 255k steps/s, then 1.2M), and a one-call
+    # warm-up left that in the env-only rate, which understated it (twice over at 200 steps) and so overstated
+    # every rollout / env-only ratio
+    env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=cfg.n_steps)
     ppo = FastPPO(
         cfg, device=device, overlap=overlap, precision=precision, pipeline=pipeline, league_workers=league_workers
     )
