@@ -19,16 +19,26 @@ import sys
 import warnings
 from typing import Any
 
-#: How long an idle OpenMP thread spins before it sleeps (libgomp's ``GOMP_SPINCOUNT``), set here, before
-#: numba or torch loads the one OpenMP runtime they share, unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT``
-#: is already set. Both libraries run many short parallel regions back to back (a batch step of 1,024
-#: games, each layer of a small network), and a thread that sleeps at once must be woken for the next one:
-#: with ``OMP_WAIT_POLICY=PASSIVE`` a training iteration on 2 cores took ~30 % longer and the network's
-#: forward twice as long. A bounded spin (a few ms of CPU after the last region, against ~8 ms at libgomp's
-#: own default) keeps that speed and gives the core back soon when the process turns to other work.
-OPENMP_SPINCOUNT = "100000"
+#: How idle OpenMP threads wait. numba and torch share one OpenMP runtime (libgomp), which reads its
+#: settings once, when it is loaded: this package sets ``OMP_WAIT_POLICY=PASSIVE`` before either loads it,
+#: unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is set already. A thread that spins after its work takes
+#: a core that another process wants: on a 2-core machine with one other busy process, spinning made a
+#: training iteration 1.5-2x as long. On a machine of your own, spinning briefly is faster (a sleeping thread
+#: must be woken for each of the many short parallel regions: each layer of the network's forward, a batch
+#: step): start the process with :data:`SPIN_SETTING` in its environment (an idle 2-core machine: the
+#: forward on 2 threads twice as fast, 1.2x the training loop's decisions per second; docs/performance.md, *OpenMP's
+#: idle threads*).
+SPIN_SETTING = "GOMP_SPINCOUNT=10000"
 if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
-    os.environ["GOMP_SPINCOUNT"] = OPENMP_SPINCOUNT
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+
+
+def openmp_wait() -> str:
+    """How idle OpenMP threads wait in this process, as its environment sets it: ``OMP_WAIT_POLICY=...``
+    and / or ``GOMP_SPINCOUNT=...`` (what ``ohmygoods train`` and ``bench --train`` print beside the threads)."""
+    parts = [f"{k}={os.environ[k]}" for k in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT") if k in os.environ]
+    return " ".join(parts) or "libgomp's default"
+
 
 from .framework.env_ids import EnvIds, declare_env_ids  # noqa: E402
 from .framework.game import declare_game  # noqa: E402

@@ -24,7 +24,9 @@ Both run with torch and numba on ``--threads`` threads (default 1; ``auto``: eve
 training loops set them, and the new loop's network on ``--device`` (``auto``: CUDA when torch sees it).
 Every rate comes from the one timer of :mod:`ohmygoods_env.bench.timer` (``timed`` for the env-only
 loops, ``Tally`` sections for the rollout and the update of each iteration), per wall-clock second and
-per CPU-second of the process.
+per CPU-second of the process. The table's last rows say where each column ran: device, torch's threads,
+precision, and how idle OpenMP threads waited (:func:`ohmygoods_env.openmp_wait`: spinning helps an idle
+machine, sleeping a busy one; docs/performance.md, *OpenMP's idle threads*).
 
 Where the time goes: the new loop's :class:`~ohmygoods_training.fast_ppo.Split` times each part of an
 iteration (:data:`~ohmygoods_training.fast_ppo.PARTS`: ``env``, ``copy``, ``forward``, ``prior``,
@@ -218,8 +220,11 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
 
 
 def _where(device: Any, dtype: Any = torch.float32) -> dict[str, Any]:
-    """The device and torch's threads of a measurement (the rows' first lines)."""
-    return {"device": str(device), "threads": torch.get_num_threads(), "precision": str(dtype).removeprefix("torch.")}
+    """The device, torch's threads and how idle OpenMP threads wait, of a measurement (the rows' last lines)."""
+    from ohmygoods_env import openmp_wait
+
+    return {"device": str(device), "threads": torch.get_num_threads(), "precision": str(dtype).removeprefix("torch."),
+            "openmp_wait": openmp_wait()}  # fmt: skip
 
 
 def bench_fast(
@@ -278,7 +283,7 @@ def _loop_bench(
 
     # warmed up like the loop (one rollout's batch steps before the timed ones): a process's first batch steps
     # are slower (its kernels' first calls; 25 steps of 256 games: 255k steps/s, then 1.2M), and a one-call
-    # warm-up left that in the env-only rate, which understated it (twice over at 200 steps) and so overstated
+    # warm-up left that in the env-only rate, which understated it (up to 3x at 200 steps) and so overstated
     # every rollout / env-only ratio
     env_only, env_cpu = _env_only(env_step, env_steps, warmup_calls=cfg.n_steps)
     ppo = FastPPO(
@@ -358,7 +363,8 @@ def table(results: dict[str, dict[str, float]]) -> str:
             else (" |" if len(names) == 2 else "")
         )
         lines.append(f"| {label} | " + " | ".join(cells) + " |" + ratio)
-    for key, label in (("device", "device"), ("threads", "torch threads"), ("precision", "precision")):
+    for key, label in (("device", "device"), ("threads", "torch threads"), ("precision", "precision"),
+                       ("openmp_wait", "idle OpenMP threads")):  # fmt: skip
         lines.append(f"| {label} | " + " | ".join(str(results[n].get(key, "-")) for n in names) + " |"
                      + (" |" if len(names) == 2 else ""))  # fmt: skip
     return "\n".join(lines)

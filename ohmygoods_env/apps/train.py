@@ -141,7 +141,8 @@ def plan_text(args: argparse.Namespace) -> str:
         f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} torch and "
         f"numba thread(s), precision {_precision_text(args)} (--device, --threads, --precision)"
         + OVERLAP_TEXT * bool(getattr(args, "overlap", False))
-        + _workers_text(args),
+        + _workers_text(args)
+        + _openmp_text(args),
     ]
     return "\n".join(lines)
 
@@ -248,6 +249,18 @@ def run_args(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Names
 OVERLAP_TEXT = "; overlapped: the next rollout is collected in a second thread while each update runs (--overlap)"
 
 
+def _openmp_text(args: Any) -> str:
+    """The plan's note of how idle OpenMP threads wait (:func:`ohmygoods_env.openmp_wait`), with more than one
+    thread (one thread runs no parallel region)."""
+    if int(getattr(args, "threads", 1) or 1) == 1:
+        return ""
+    from .. import SPIN_SETTING, openmp_wait
+
+    now = openmp_wait()
+    hint = "" if now == SPIN_SETTING else f" ({SPIN_SETTING} in the environment: faster on an idle machine)"
+    return f"; idle OpenMP threads: {now}{hint}"
+
+
 def _workers_text(args: Any) -> str:
     """The plan's note of ``--league-workers`` (training/league_pool.py), empty without it."""
     n = int(getattr(args, "league_workers", 0) or 0)
@@ -337,8 +350,8 @@ def game_plan(args: argparse.Namespace) -> str:
             f"with --game {args.game}), best/last checkpoints, eval.csv, train.log, run.json",
             f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} "
             f"torch and numba thread(s), precision {_precision_text(args)} (--device, --threads, --precision)"
-            + OVERLAP_TEXT
-            * bool(getattr(args, "overlap", False)),
+            + OVERLAP_TEXT * bool(getattr(args, "overlap", False))
+            + _openmp_text(args),
         ]
     )
 

@@ -67,6 +67,9 @@ def test_bench_train_says_where_the_time_goes_for_both_loops(capsys):
         assert "device cpu" in text
     rows = table({"fast": fast})
     assert "| device | cpu |" in rows and f"| torch threads | {fast['threads']} |" in rows
+    from ohmygoods_env import openmp_wait
+
+    assert f"| idle OpenMP threads | {openmp_wait()} |" in rows  # how the numbers' threads waited
 
 
 @pytest.mark.training

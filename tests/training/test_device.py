@@ -156,7 +156,13 @@ def test_the_plan_says_where_the_run_goes(capsys):
     from ohmygoods_env.apps import train
 
     assert train.main(["--players", "2", "--minutes", "1", "--plan", "--device", "cpu", "--threads", "2"]) == 0
-    assert "runs on: device cpu, 2 torch and numba thread(s)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "runs on: device cpu, 2 torch and numba thread(s)" in err
+    from ohmygoods_env import openmp_wait
+
+    assert f"idle OpenMP threads: {openmp_wait()}" in err  # more than one thread: how they wait
+    assert train.main(["--players", "2", "--minutes", "1", "--plan", "--device", "cpu", "--threads", "1"]) == 0
+    assert "idle OpenMP threads" not in capsys.readouterr().err  # one thread runs no parallel region
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
