@@ -23,11 +23,11 @@ from typing import Any
 #: settings once, when it is loaded: this package sets ``OMP_WAIT_POLICY=PASSIVE`` before either loads it,
 #: unless ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` is set already. A thread that spins after its work takes
 #: a core that another process wants: on a 2-core machine with one other busy process, spinning made a
-#: training iteration 1.5-2x as long. On a machine of your own, spinning briefly is faster (a sleeping thread
-#: must be woken for each of the many short parallel regions: each layer of the network's forward, a batch
-#: step): start the process with :data:`SPIN_SETTING` in its environment (an idle 2-core machine: the
-#: forward on 2 threads twice as fast, 1.2x the training loop's decisions per second; docs/performance.md, *OpenMP's
-#: idle threads*).
+#: training iteration 1.5-2.2x as long. On a machine of your own, spinning briefly is faster (a sleeping
+#: thread must be woken for each of the many short parallel regions: each layer of the network's forward,
+#: a batch step): start the process with :data:`SPIN_SETTING` in its environment (an idle 2-core machine:
+#: the forward on 2 threads twice as fast, 1.2x the training loop's decisions per second;
+#: docs/performance.md, *OpenMP's idle threads*).
 SPIN_SETTING = "GOMP_SPINCOUNT=10000"
 if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
     os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
