@@ -108,8 +108,16 @@ class Timed:
     idle 2-core machine on the serial kernel at 3.7M decisions/s where the parallel one makes 5.0M).
     The first try comes ``probe`` calls after both were timed; each try that confirms the choice
     doubles the wait for the next one (up to ``32 * probe`` calls); when the choice changes
-    (after a try or a slow run) the next try comes ``probe`` calls later again. Both kernels
-    compute the same results, so the choice changes only the time.
+    (after a try or a slow run) the next try comes ``probe`` calls later again. A timed run counts
+    at most twice the kernel's average: one run slowed by a preempted or late-woken thread moves
+    the average by a quarter at most, so it does not switch kernels on its own, while a lasting
+    change (the machine got busy) still does within a few runs. (With sleeping OpenMP threads,
+    ``OMP_WAIT_POLICY=PASSIVE``, single slow parallel runs are common: at 1,024 games on 2 idle
+    cores each one switched the step to the serial kernel for ``probe`` calls; in four runs of 2,300
+    steps 113-1,024 ran serially and a step took 229-275 µs; counted at most twice, 16-18 did and a
+    step took 204-224 µs. ``ohmygoods bench``'s rows, which share one average across batch sizes,
+    moved by more than that between runs.)
+    Both kernels compute the same results, so the choice changes only the time.
     """
 
     __slots__ = ("twin", "probe", "burst", "cost", "runs", "calls", "gap", "next_try", "last", "try_left",
@@ -158,6 +166,8 @@ class Timed:
         out = (self.twin.parallel if k else self.twin.serial)(*args)
         per_row = (time.perf_counter() - t) / n
         if k == self.last:  # a kernel's first call after the other one's is not counted
+            if self.runs[k]:  # one slow run (a preempted thread) moves the average by at most a quarter
+                per_row = min(per_row, 2.0 * self.cost[k])
             self.cost[k] = per_row if self.runs[k] == 0 else self.cost[k] + 0.25 * (per_row - self.cost[k])
             self.runs[k] += 1
         self.last = k
