@@ -75,14 +75,11 @@ def test_layout_change_flushes_every_dependent_kernel(tmp_path: Path) -> None:
         assert after[m]["flushed"] == after[m]["kernels"], m
 
 
-def test_timed_twin_runs_the_faster_kernel_and_probes_the_other(monkeypatch) -> None:
-    """``Timed``: from PARALLEL_MIN rows on, the kernel with the lower time per row runs; the other one
-    is tried in bursts of ``burst`` calls, ``probe`` calls after both were timed, then after twice as many
-    calls each time the try confirms the choice (the choice follows the machine); a kernel's first call
-    after the other one's is not counted; smaller loops always run serially."""
+def _fake_twin(monkeypatch, cost: dict[str, float]) -> tuple[types.SimpleNamespace, list[str]]:
+    """A twin whose kernels take ``cost[name]`` seconds per row on a fake clock (``cost`` can change between
+    calls), and the list of the kernels that ran, in order."""
     now = [0.0]
     monkeypatch.setattr(_jit.time, "perf_counter", lambda: now[0])
-    cost = {"serial": 2e-6, "parallel": 1e-6}  # seconds per row, changed below
     ran: list[str] = []
 
     def kernel(name):
@@ -93,7 +90,16 @@ def test_timed_twin_runs_the_faster_kernel_and_probes_the_other(monkeypatch) -> 
 
         return run
 
-    fake = types.SimpleNamespace(serial=kernel("serial"), parallel=kernel("parallel"))
+    return types.SimpleNamespace(serial=kernel("serial"), parallel=kernel("parallel")), ran
+
+
+def test_timed_twin_runs_the_faster_kernel_and_probes_the_other(monkeypatch) -> None:
+    """``Timed``: from PARALLEL_MIN rows on, the kernel with the lower time per row runs; the other one
+    is tried in bursts of ``burst`` calls, ``probe`` calls after both were timed, then after twice as many
+    calls each time the try confirms the choice (the choice follows the machine); a kernel's first call
+    after the other one's is not counted; smaller loops always run serially."""
+    cost = {"serial": 2e-6, "parallel": 1e-6}  # seconds per row, changed below
+    fake, ran = _fake_twin(monkeypatch, cost)
     t = _jit.Timed(fake, probe=8, burst=3)
     n = _jit.PARALLEL_MIN
     assert t(n - 1, n - 1) == "serial" and t.calls == 0  # below the threshold: serial, not timed
@@ -117,20 +123,9 @@ def test_timed_twin_runs_the_faster_kernel_and_probes_the_other(monkeypatch) -> 
 def test_one_slow_run_does_not_switch_the_kernel(monkeypatch) -> None:
     """A single run slowed by a late thread (an outlier, not a busier machine) counts at most twice the
     kernel's average, so the faster kernel keeps running."""
-    now = [0.0]
-    monkeypatch.setattr(_jit.time, "perf_counter", lambda: now[0])
     cost = {"serial": 2e-6, "parallel": 1e-6}
-    ran: list[str] = []
-
-    def kernel(name):
-        def run(n):
-            ran.append(name)
-            now[0] += cost[name] * n
-            return name
-
-        return run
-
-    t = _jit.Timed(types.SimpleNamespace(serial=kernel("serial"), parallel=kernel("parallel")), probe=8, burst=3)
+    fake, ran = _fake_twin(monkeypatch, cost)
+    t = _jit.Timed(fake, probe=8, burst=3)
     n = _jit.PARALLEL_MIN
     for _ in range(10):
         t(n, n)
