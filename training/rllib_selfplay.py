@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import sys
 import time
 from pathlib import Path
@@ -83,17 +84,15 @@ class SelfPlayEnv(MultiAgentEnv):  # type: ignore[misc,valid-type]
 NETWORKS = ("slotnet", "mlp")
 
 
+@functools.cache
 def _slotnet_module_class() -> type:
     """:class:`SlotNetRLModule`, defined on first use (RLlib is the optional ``[marl]`` extra)."""
-    global SlotNetRLModule
-    if "SlotNetRLModule" in globals():
-        return SlotNetRLModule
     from ohmygoods_agents.slotnet import NEG, SlotNet
     from ray.rllib.core.columns import Columns
     from ray.rllib.core.rl_module.apis import ValueFunctionAPI
     from ray.rllib.core.rl_module.torch import TorchRLModule
 
-    class _SlotNetRLModule(TorchRLModule, ValueFunctionAPI):
+    class SlotNetRLModule(TorchRLModule, ValueFunctionAPI):
         """The loop's :class:`~ohmygoods_agents.slotnet.SlotNet` as an RLlib module (PPO, new API stack).
 
         ``model_config``: ``hidden`` and ``embed`` (the SlotNet's widths), optionally ``init`` (a checkpoint
@@ -119,8 +118,6 @@ def _slotnet_module_class() -> type:
                 embeddings = self.net.features(batch[Columns.OBS]["observations"])
             return self.net.v(embeddings).squeeze(-1)
 
-    _SlotNetRLModule.__name__ = _SlotNetRLModule.__qualname__ = "SlotNetRLModule"
-    SlotNetRLModule = _SlotNetRLModule
     return SlotNetRLModule
 
 
@@ -128,6 +125,10 @@ def __getattr__(name: str) -> Any:
     if name == "SlotNetRLModule":  # the class needs RLlib: built on first access
         return _slotnet_module_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: the one refusal of ``--out`` without the loop's network
+OUT_NEEDS_SLOTNET = "--out writes the loop's checkpoint format, which holds a SlotNet: use --network slotnet"
 
 
 def checkpoint_net(path: str) -> Any:
@@ -150,19 +151,22 @@ def build_config(
     num_players: int = 2,
     env_runners: int = 1,
     train_batch: int = 4000,
-    hidden: int = 256,
+    hidden: int | None = None,
     network: str = "slotnet",
     init: str | None = None,
     embed: int = 16,
 ) -> Any:
     """The RLlib ``PPOConfig``: the env, one shared masked policy for every seat (``network``: the loop's
-    SlotNet, ``hidden`` wide, from ``init`` when given; or RLlib's MLP), ``env_runners`` samplers."""
+    SlotNet, ``hidden`` wide (default 128, the loop's), from ``init`` when given; or RLlib's MLP, default
+    256 wide), ``env_runners`` samplers."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
     if network not in NETWORKS:
         raise ValueError(f"unknown network {network!r}: expected one of {list(NETWORKS)}")
+    if hidden is None:
+        hidden = 256 if network == "mlp" else 128
     if network == "mlp":
         if init:
             raise ValueError("--init starts the loop's SlotNet from its checkpoint: use it with --network slotnet")
@@ -197,7 +201,7 @@ def export(algo: Any, out: str, players: int, meta: dict[str, Any]) -> Path:
     module = algo.get_module("shared")
     net = getattr(module, "net", None)
     if net is None:
-        raise ValueError("--out writes the loop's checkpoint format, which holds a SlotNet: use --network slotnet")
+        raise ValueError(OUT_NEEDS_SLOTNET)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     return save_agent(copy.deepcopy(net).cpu().eval(), folder / FINAL, meta, players=players)
@@ -219,11 +223,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
                     help="write the trained SlotNet as DIR/final.json (+ .safetensors), the agent "
                     "ppo:DIR/final.json")  # fmt: skip
     a = ap.parse_args(argv)
-    hidden = a.hidden if a.hidden is not None else (256 if a.network == "mlp" else 128)
     try:
-        config = build_config(a.players, a.env_runners, a.train_batch, hidden, a.network, a.init)
+        config = build_config(a.players, a.env_runners, a.train_batch, a.hidden, a.network, a.init)
         if a.out and a.network != "slotnet":
-            raise ValueError("--out writes the loop's checkpoint format, which holds a SlotNet: use --network slotnet")
+            raise ValueError(OUT_NEEDS_SLOTNET)
     except (ValueError, OSError) as exc:
         ap.exit(2, f"{ap.prog}: error: {exc}\n")
     import ray

@@ -81,6 +81,18 @@ def test_init_refuses_a_network_with_a_prior_in_one_line() -> None:
         build_config(2, network="cnn")
 
 
+def test_the_command_refuses_before_ray_starts(tmp_path, capsys) -> None:
+    """Bad options: status 2 and one line, before any Ray runtime (``--out`` needs the loop's network)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--network", "mlp", "--out", str(tmp_path)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--out writes the loop's checkpoint format" in err[0]
+    with pytest.raises(SystemExit) as exc:
+        main(["--init", str(tmp_path / "missing.json")])
+    assert exc.value.code == 2 and "missing.json" in capsys.readouterr().err
+
+
 @pytest.mark.training
 def test_tiny_local_selfplay_run_writes_an_agent_of_the_loops_format(tmp_path) -> None:
     """One iteration on a local Ray with the loop's SlotNet; ``--out`` writes ``final.json``, which
