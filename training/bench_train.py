@@ -26,7 +26,9 @@ Every rate comes from the one timer of :mod:`ohmygoods_env.bench.timer` (``timed
 loops, ``Tally`` sections for the rollout and the update of each iteration), per wall-clock second and
 per CPU-second of the process. The table's last rows say where each column ran: device, torch's threads,
 precision, and how idle OpenMP threads waited (:func:`ohmygoods_env.openmp_wait`: spinning helps an idle
-machine, sleeping a busy one; docs/performance.md, *OpenMP's idle threads*).
+machine, sleeping a busy one; docs/performance.md, *OpenMP's idle threads*). ``--openmp-wait passive,spin``
+runs the whole benchmark once per way of waiting, each in a fresh process (the runtime reads it when it
+loads), and prints their columns side by side.
 
 Where the time goes: the new loop's :class:`~ohmygoods_training.fast_ppo.Split` times each part of an
 iteration (:data:`~ohmygoods_training.fast_ppo.PARTS`: ``env``, ``copy``, ``forward``, ``prior``,
@@ -48,6 +50,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ohmygoods_env import SPIN_SETTING
 from ohmygoods_env.bench.timer import Tally, timed
 
 SHIPPED_LEAGUE = "heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1"
@@ -444,6 +447,47 @@ def kit_network(game: str) -> str:
     return kit_of(game).network
 
 
+#: ``--openmp-wait`` names -> the environment of a process that waits that way (see :func:`_wait_env`)
+OPENMP_WAITS: dict[str, dict[str, str]] = {
+    "passive": {"OMP_WAIT_POLICY": "PASSIVE"},
+    "spin": dict([SPIN_SETTING.split("=", 1)]),
+}
+
+
+def _wait_env(name: str) -> dict[str, str]:
+    """This process's environment with idle OpenMP threads set to wait as ``name`` (one of :data:`OPENMP_WAITS`):
+    the other variable removed, since libgomp lets ``GOMP_SPINCOUNT`` override the policy."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    return {**env, **OPENMP_WAITS[name]}
+
+
+def _openmp_wait_arg(text: str) -> list[str]:
+    """``--openmp-wait``: a comma-separated list of :data:`OPENMP_WAITS` names."""
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in OPENMP_WAITS]
+    if not names or bad:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of {', '.join(OPENMP_WAITS)}, got {text!r}")
+    return names
+
+
+def _compare_waits(argv: list[str], waits: list[str]) -> dict[str, dict[str, Any]]:
+    """The benchmark of ``argv`` once per wait in ``waits``, each in a fresh process (libgomp reads how its
+    threads wait when it loads, once per process); the columns of all runs, each name tagged with its wait."""
+    import subprocess
+
+    results: dict[str, dict[str, Any]] = {}
+    for name in waits:
+        cmd = [sys.executable, "-m", "ohmygoods_training.bench_train", *argv, "--json"]
+        done = subprocess.run(cmd, env=_wait_env(name), capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"the run with --openmp-wait {name} failed: {done.stderr.strip()[-2000:]}")
+        for column, r in json.loads(done.stdout).items():
+            results[f"{column} [{name}]"] = r
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the tables (``--json`` for the raw numbers)."""
     from ohmygoods_env.argtypes import int_at_least
@@ -491,12 +535,29 @@ def main(argv: list[str] | None = None) -> int:
         "while the other table steps) beside the sequential one",
     )  # fmt: skip
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--openmp-wait", type=_openmp_wait_arg, default=None, metavar="LIST",
+        help="run the benchmark once per way idle OpenMP threads wait, each in a fresh process, and print "
+        "the columns side by side: passive (OMP_WAIT_POLICY=PASSIVE, the package's default), spin "
+        f"({SPIN_SETTING}); e.g. passive,spin",
+    )  # fmt: skip
     args = p.parse_args(argv)
     try:
         device = resolve_device(args.device)
     except InputError as exc:
         print(f"ohmygoods bench --train: error: {exc}", file=sys.stderr)
         return 2
+    if args.openmp_wait:  # the same rows, once per wait, in fresh processes
+        rest = list(sys.argv[1:] if argv is None else argv)
+        rest = [a for i, a in enumerate(rest) if a != "--json" and not a.startswith("--openmp-wait")
+                and not (i > 0 and rest[i - 1] == "--openmp-wait")]  # fmt: skip
+        try:
+            results = _compare_waits(rest, args.openmp_wait)
+        except RuntimeError as exc:
+            print(f"ohmygoods bench --train: error: {exc}", file=sys.stderr)
+            return 1
+        _print(results, args.json)
+        return 0
     from .fast_ppo import _threads
 
     _threads(args.threads)  # torch's and numba's, as the training loops set them
@@ -529,18 +590,28 @@ def main(argv: list[str] | None = None) -> int:
         results[OVERLAP] = one_loop(overlap=True)
     if args.pipeline:
         results[PIPELINE] = one_loop(pipeline=True)
-    if args.json:
-        print(json.dumps(results, indent=2))
-    else:
-        print(table(results))
-        print()
-        print("\n".join(ratio_lines(results)))
-        print()
-        print(split_table(new, results[new]))
-        if OVERLAP in results:
-            print()
-            print(overlap_line(results[new], results[OVERLAP]))
+    _print(results, args.json)
     return 0
+
+
+def _print(results: dict[str, dict[str, Any]], as_json: bool) -> None:
+    """The tables of a run (``as_json``: the raw numbers): the rates, the ratios, where each loop's iteration
+    goes (the columns with a split), and the overlapped loop against the sequential one."""
+    if as_json:
+        print(json.dumps(results, indent=2))
+        return
+    print(table(results))
+    print()
+    print("\n".join(ratio_lines(results)))
+    sequential = [n for n, r in results.items() if "split" in r and not n.startswith((OVERLAP, PIPELINE))]
+    for name in sequential:  # the one loop's sequential column(s): one per wait with --openmp-wait
+        print()
+        print(split_table(name, results[name]))
+    for name in sequential:
+        tag = name[len(name.split(" [")[0]) :]  # " [passive]" with --openmp-wait, else ""
+        if OVERLAP + tag in results:
+            print()
+            print(overlap_line(results[name], results[OVERLAP + tag]))
 
 
 if __name__ == "__main__":

@@ -84,3 +84,32 @@ def test_bench_train_refuses_cuda_without_cuda_in_one_line(monkeypatch, capsys):
     assert bench_main(["--train", "--device", "cuda", "--game", "artificium"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all("--device cuda" in line and "no CUDA device" in line for line in err)
+
+
+@pytest.mark.training
+def test_openmp_wait_runs_each_wait_in_its_own_process(capsys):
+    """``--openmp-wait passive,spin``: the same rows once per wait, each in a fresh process (libgomp reads how
+    idle threads wait when it loads), side by side; each column's last row says how its threads waited."""
+    from ohmygoods_training.bench_train import main
+
+    from ohmygoods_env import SPIN_SETTING
+
+    tiny = ["--skip-shipped", "--iters", "1", "--env-steps", "2", "--num-envs", "8", "--n-steps", "4",
+            "--minibatch", "16", "--threads", "2"]  # fmt: skip
+    assert main([*tiny, "--openmp-wait", "passive,spin", "--json"]) == 0
+    import json
+
+    results = json.loads(capsys.readouterr().out)
+    assert list(results) == ["new default (fast_ppo) [passive]", "new default (fast_ppo) [spin]"]
+    assert [r["openmp_wait"] for r in results.values()] == ["OMP_WAIT_POLICY=PASSIVE", SPIN_SETTING]
+    assert all(r["end_to_end"] > 0 and r["samples"] > 0 for r in results.values())
+
+
+def test_openmp_wait_refuses_an_unknown_wait_in_one_line(capsys):
+    from ohmygoods_training.bench_train import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--openmp-wait", "passive,busy"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "expected a comma-separated list of passive, spin, got 'passive,busy'" in err[-1]
