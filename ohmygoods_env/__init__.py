@@ -29,14 +29,16 @@ from typing import Any
 #: the forward on 2 threads twice as fast, 1.2x the training loop's decisions per second;
 #: docs/performance.md, *OpenMP's idle threads*).
 SPIN_SETTING = "GOMP_SPINCOUNT=10000"
-if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+#: the variables that say how idle OpenMP threads wait (libgomp's ``GOMP_SPINCOUNT`` overrides the policy)
+OPENMP_WAIT_VARIABLES = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+if not any(k in os.environ for k in OPENMP_WAIT_VARIABLES):
     os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
 
 
 def openmp_wait() -> str:
     """How idle OpenMP threads wait in this process, as its environment sets it: ``OMP_WAIT_POLICY=...``
     and / or ``GOMP_SPINCOUNT=...`` (what ``ohmygoods train`` and ``bench --train`` print beside the threads)."""
-    parts = [f"{k}={os.environ[k]}" for k in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT") if k in os.environ]
+    parts = [f"{k}={os.environ[k]}" for k in OPENMP_WAIT_VARIABLES if k in os.environ]
     return " ".join(parts) or "libgomp's default"
 
 

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from ohmygoods_env import SPIN_SETTING
+from ohmygoods_env import OPENMP_WAIT_VARIABLES, SPIN_SETTING, openmp_wait
 from ohmygoods_env.bench.timer import Tally, timed
 
 SHIPPED_LEAGUE = "heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1"
@@ -224,8 +224,6 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
 
 def _where(device: Any, dtype: Any = torch.float32) -> dict[str, Any]:
     """The device, torch's threads and how idle OpenMP threads wait, of a measurement (the rows' last lines)."""
-    from ohmygoods_env import openmp_wait
-
     return {"device": str(device), "threads": torch.get_num_threads(), "precision": str(dtype).removeprefix("torch."),
             "openmp_wait": openmp_wait()}  # fmt: skip
 
@@ -459,7 +457,7 @@ def _wait_env(name: str) -> dict[str, str]:
     the other variable removed, since libgomp lets ``GOMP_SPINCOUNT`` override the policy."""
     import os
 
-    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env = {k: v for k, v in os.environ.items() if k not in OPENMP_WAIT_VARIABLES}
     return {**env, **OPENMP_WAITS[name]}
 
 
@@ -470,6 +468,27 @@ def _openmp_wait_arg(text: str) -> list[str]:
     if not names or bad:
         raise argparse.ArgumentTypeError(f"expected a comma-separated list of {', '.join(OPENMP_WAITS)}, got {text!r}")
     return names
+
+
+def _without_option(argv: list[str], parser: argparse.ArgumentParser, dest: str) -> list[str]:
+    """``argv`` without the option of ``dest`` and its value, however it was written (``--opt V``, ``--opt=V``,
+    or a unique prefix, which argparse accepts: ``--op V``), so that a child run never sees it."""
+    options = parser._option_string_actions  # option string -> action (what argparse itself looks names up in)
+    out: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        name, eq, _ = a.partition("=")
+        if name.startswith("--") and len(name) > 2:
+            hits = {options[name]} if name in options else {v for k, v in options.items() if k.startswith(name)}
+            if parser.allow_abbrev or name in options:
+                if len(hits) == 1 and next(iter(hits)).dest == dest:
+                    skip = not eq and next(iter(hits)).nargs != 0
+                    continue
+        out.append(a)
+    return out
 
 
 def _compare_waits(argv: list[str], waits: list[str]) -> dict[str, dict[str, Any]]:
@@ -548,9 +567,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ohmygoods bench --train: error: {exc}", file=sys.stderr)
         return 2
     if args.openmp_wait:  # the same rows, once per wait, in fresh processes
-        rest = list(sys.argv[1:] if argv is None else argv)
-        rest = [a for i, a in enumerate(rest) if a != "--json" and not a.startswith("--openmp-wait")
-                and not (i > 0 and rest[i - 1] == "--openmp-wait")]  # fmt: skip
+        rest = _without_option(list(sys.argv[1:] if argv is None else argv), p, "openmp_wait")
+        rest = _without_option(rest, p, "json")
         try:
             results = _compare_waits(rest, args.openmp_wait)
         except RuntimeError as exc:

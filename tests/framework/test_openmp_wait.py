@@ -15,7 +15,7 @@ import pytest
 
 import ohmygoods_env
 
-SETTINGS = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+SETTINGS = ohmygoods_env.OPENMP_WAIT_VARIABLES
 
 
 def _run(code: str, **env: str) -> str:

@@ -113,3 +113,25 @@ def test_openmp_wait_refuses_an_unknown_wait_in_one_line(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert "expected a comma-separated list of passive, spin, got 'passive,busy'" in err[-1]
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    [["--openmp-wait", "passive,spin"], ["--openmp-wait=passive,spin"], ["--op", "passive,spin"], ["--openmp=spin"]],
+)
+def test_openmp_wait_children_never_see_the_option(monkeypatch, spelled):
+    """Each child run gets the command without ``--openmp-wait`` (and without ``--json``, which the parent adds),
+    however it was spelled, a prefix argparse accepts included: a child that saw it would start children of
+    its own, without end."""
+    from ohmygoods_training import bench_train
+
+    seen = []
+
+    def record(argv, waits):
+        seen.append((argv, waits))
+        raise RuntimeError("recorded")
+
+    monkeypatch.setattr(bench_train, "_compare_waits", record)
+    assert bench_train.main(["--skip-shipped", "--iters", "3", *spelled, "--js", "--overlap"]) == 1
+    ((argv, waits),) = seen
+    assert argv == ["--skip-shipped", "--iters", "3", "--overlap"] and waits[-1] == "spin"
