@@ -297,19 +297,19 @@ def _episode_seeds(base, rows, episode, out):
         out[j] = _episode_seed(base, np.uint64(rows[j]), np.uint64(episode[rows[j]]))
 
 
-@njit(cache=True)
-def _observe_row(S, C, AS, i, p, out_row):
+@njit(cache=True, _nrt=False)
+def _observe_row(S, C, AS, tables, i, p, out_row):
     if p < 0:
         p = S[i, L.F_CUR]
         if p < 0:
             p = 0
-    core.observe(S[i], C, AS, p, out_row)
+    core.observe_seat(S[i], C, AS, tables, p, out_row)
 
 
 @twin
-def _observe(S, C, AS, rows, players, out):
+def _observe(S, C, AS, tables, rows, players, out):
     for j in prange(rows.shape[0]):
-        _observe_row(S, C, AS, rows[j], players[j], out[j])
+        _observe_row(S, C, AS, tables, rows[j], players[j], out[j])
 
 
 @njit(cache=True, _nrt=False)
@@ -522,7 +522,7 @@ class BatchGames:
         if out is None:
             out = np.empty((r.shape[0], L.OBS_DIM), np.float32)
         C, AS = self.cards.buildings, self.cards.assistants
-        _observe.pick(r.shape[0])(self.state, C, AS, r, pl, out)
+        _observe.pick(r.shape[0])(self.state, C, AS, self._tables(), r, pl, out)
         return out
 
     def observe_seats(self, out: np.ndarray | None = None, masks: np.ndarray | None = None) -> np.ndarray:
@@ -540,12 +540,18 @@ class BatchGames:
         _check_buffer("out", out, (np.float32,), (n * p, L.OBS_DIM))
         _check_buffer("masks", masks, (np.int8, np.bool_), (n * p, L.N_ACTIONS))
         C, AS = self.cards.buildings, self.cards.assistants
-        cached = self.__dict__.get("_seat_tables")
-        if cached is None or cached[0] is not C:  # the card tables are read-only: derived once per card set
-            cached = self._seat_tables = (C, core.seat_tables(C))
         obs, m = out.reshape(n, p, L.OBS_DIM), masks.view(np.int8).reshape(n, p, L.N_ACTIONS)
-        _observe_seats.pick(n)(self.state, C, AS, cached[1], self._masks, obs, m)
+        _observe_seats.pick(n)(self.state, C, AS, self._tables(), self._masks, obs, m)
         return out
+
+    def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``core.seat_tables`` of the card set, which the observation kernels read (derived once per card set:
+        the card tables are read-only)."""
+        C = self.cards.buildings
+        cached = self.__dict__.get("_seat_tables")
+        if cached is None or cached[0] is not C:
+            cached = self._seat_tables = (C, core.seat_tables(C))
+        return cached[1]
 
     # ------------------------------------------------------------------ framework.batch.BatchEngine
     # (with ``model(i)``, which ``ohmygoods_env.learner_batch.OhMyGoodsBatch`` adds: the forward model lives

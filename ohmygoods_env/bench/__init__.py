@@ -36,6 +36,8 @@ row                                         what one timed iteration does
                                             inside the kernel: a game's state stays in cache
                                             for its whole course (the engine's ceiling)
 ``BatchGames.step + observe()``             the ``step`` row plus every game's observation
+``BatchGames.step + observe_seats()``       the ``step`` row plus every seat's observation and
+                                            mask (the bytes ``SeatVecEnv`` returns)
 ``SeatVecEnv`` / ``BatchEnv``               the all-seats front ends (:mod:`.marl`)
 ``OhMyGoodsVecEnv`` (SB3)                   learner step with masked random actions, random
                                             opponents inside the batch, observations, resets

@@ -29,6 +29,7 @@ BATCH_NAMES = {
     "step": "ohmygoods BatchGames.step",
     "play_random": "ohmygoods BatchGames.play_random",
     "observe": "ohmygoods BatchGames.step + observe()",
+    "observe_seats": "ohmygoods BatchGames.step + observe_seats()",
     "whole_games": "ohmygoods play_random, whole games",
 }
 
@@ -56,7 +57,8 @@ def bench_batch(size: int, seconds: float, mode: str = "step") -> Row:
     rng = make_rng(size, 2)
     actions = np.empty(size, np.int64)
     masks = b.masks(copy=False)  # a read-only view of the live masks: valid across steps
-    obs = np.empty((size, L.OBS_DIM), np.float32)
+    obs = np.empty((size * (b.num_players if mode == "observe_seats" else 1), L.OBS_DIM), np.float32)
+    seat_masks = np.empty((obs.shape[0], L.N_ACTIONS), np.int8) if mode == "observe_seats" else None
     chunk = max(1, 1024 // size)  # steps per timed call, so small batches are not timed per call
     never = np.full(size, L.MAX_PLAYERS, np.int64)  # a seat that never moves: play to the end
 
@@ -74,6 +76,8 @@ def bench_batch(size: int, seconds: float, mode: str = "step") -> Row:
                 b.step(random_actions(masks, rng, actions))
                 if mode == "observe":
                     b.observe(out=obs)
+                elif mode == "observe_seats":
+                    b.observe_seats(out=obs, masks=seat_masks)
             if b.terminated.any() or b.truncated.any():
                 finished += len(b.reset())  # forced moves at the start of new games count too
         return size * chunk, int(b.decisions.sum()) - d0, finished
@@ -82,6 +86,8 @@ def bench_batch(size: int, seconds: float, mode: str = "step") -> Row:
     if mode == "whole_games":
         note = "each call plays every game to its end (hot caches)"
         return measured(BATCH_NAMES[mode], size, rates, note, agent_steps=False)
+    if mode == "observe_seats":
+        return measured(BATCH_NAMES[mode], size, rates, f"rows = games x {b.num_players} seats, obs + masks")
     return measured(BATCH_NAMES[mode], size, rates)
 
 

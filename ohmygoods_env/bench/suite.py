@@ -21,6 +21,7 @@ def suite(sizes: tuple[int, ...] = SIZES, seconds: float = 2.0, with_anchors: bo
     rows.append(engine.bench_batch(big, seconds, mode="play_random"))
     rows.append(engine.bench_batch(small, seconds, mode="whole_games"))
     rows.append(engine.bench_batch(mid, seconds, mode="observe"))
+    rows.append(engine.bench_batch(mid, seconds, mode="observe_seats"))
     rows.extend(marl.table_rows(mid, seconds))
     rows.append(engine.bench_vecenv(small, seconds))
     rows.append(engine.bench_game(seconds))

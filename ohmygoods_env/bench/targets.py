@@ -89,10 +89,16 @@ def _seat_vec_line(rows: list[Row]) -> list[str]:
     if not (seat and obs):
         return []
     share = (seat.decisions or 0) / (obs.decisions or 1)
+    seats = _find(rows, "ohmygoods BatchGames.step + observe_seats()", seat.batch)
+    same = (
+        f"; {100 * (seat.decisions or 0) / (seats.decisions or 1):.0f} % of step + observe_seats(), the same bytes"
+        if seats
+        else ""
+    )
     return [
         f"all-seats SeatVecEnv >= {100 * SEAT_VEC_SHARE:.0f} % of step + observe() at B={seat.batch}: "
-        f"{fmt(seat.decisions)} vs {fmt(obs.decisions)} decisions/s = {100 * share:.0f} % ({_per_cpu(seat, obs)}) "
-        f"-> {_verdict(share >= SEAT_VEC_SHARE)}"
+        f"{fmt(seat.decisions)} vs {fmt(obs.decisions)} decisions/s = {100 * share:.0f} % ({_per_cpu(seat, obs)}"
+        f"{same}) -> {_verdict(share >= SEAT_VEC_SHARE)}"
     ]
 
 

@@ -61,7 +61,7 @@ from .deck import draw_card
 from .flow import advance, advance_turn
 from .invariants import check_invariants
 from .legal import legal_mask
-from .observation import observe, observe_seats, observe_with_mask, rounds_left, seat_tables
+from .observation import observe, observe_seat, observe_seats, observe_with_mask, rounds_left, seat_tables
 from .production import _missing
 from .queries import (
     coins,
@@ -106,6 +106,7 @@ __all__ = [
     "mix64",
     "n_assistants",
     "observe",
+    "observe_seat",
     "observe_seats",
     "observe_with_mask",
     "office_bonus",

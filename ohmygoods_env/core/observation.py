@@ -577,6 +577,35 @@ def _seat_masks(g, legal_row, masks):
 
 
 @njit(cache=True, _nrt=False)
+def observe_seat(g, C, AS, tables, me, row):
+    """The bytes :func:`observe` writes for seat ``me``, built like one row of :func:`observe_seats`.
+
+    ``tables = seat_tables(C)``. Only the row's constant runs are zeroed, the card blocks are written
+    whole without a branch per card, the slots from the tables: the batch engine's per-row
+    observation (``BatchGames.observe``), 2-3x faster than :func:`observe`, which stays the reference
+    (tests compare the two byte for byte).
+    """
+    feat, val, res = tables
+    for i in range(O_PILES):
+        row[i] = 0.0
+    for i in range(OBS_DIM - O_MARKET):  # range(O_MARKET, OBS_DIM) compiles to a loop 8x slower
+        row[O_MARKET + i] = 0.0
+    ndisc = _public_cards(g, row)
+    row[O_PILES] = g[F_DECK_N] / SC_PILES
+    row[O_PILES + 1] = ndisc / SC_PILES
+    hand = _own_cards(g, res, row, me)
+    np_ = g[F_NP]
+    hidden_phase2 = g[F_PH] == PH_P2
+    for rel in range(np_):
+        q = (me + rel) % np_
+        snap = hidden_phase2 and rel > 0
+        _seat_player(g, C, AS, feat, val, q, rel, snap, hand if rel == 0 or snap else hand_count(g, q), row)
+    _pending_inline(g, me, row)
+    _observe_table(g, C, me, row)
+    _assistants_inline(g, AS, me, row)
+
+
+@njit(cache=True, _nrt=False)
 def observe_seats(g, C, AS, tables, obs, legal_row, masks):
     """Every seat's observation and mask in one call: ``obs[p]`` holds the bytes ``observe(g, C, AS, p)`` writes.
 

@@ -97,45 +97,50 @@ def twin(fn: types.FunctionType) -> Twin:
 class Timed:
     """Runs the serial or the parallel kernel of a :class:`Twin`, whichever has been faster per row.
 
-    For a loop called again and again (a batch step): from ``PARALLEL_MIN`` rows on, each call
-    runs the kernel with the lower moving average of seconds per row, and now and then the
-    other one, so the choice follows the machine: on an idle machine the parallel kernel wins,
-    while other processes keep the cores busy the serial one does (waking a thread that has no
-    core of its own costs more than the half of the rows it would take). A try of the other
-    kernel is a burst of ``burst`` calls, and a kernel's first call after the other one (or ever)
-    is not counted: it wakes the parallel kernel's sleeping threads, or finds the caches filled by
-    the other, which a run of calls does not pay (one try per gap measured the wake-up and kept an
-    idle 2-core machine on the serial kernel at 3.7M decisions/s where the parallel one makes 5.0M).
-    The first try comes ``probe`` calls after both were timed; each try that confirms the choice
-    doubles the wait for the next one (up to ``32 * probe`` calls); when the choice changes
-    (after a try or a slow run) the next try comes ``probe`` calls later again. A timed run counts
-    at most twice the kernel's average: one run slowed by a preempted or late-woken thread moves
-    the average by a quarter at most, so it does not switch kernels on its own, while a lasting
-    change (the machine got busy) still does within a few runs. (With sleeping OpenMP threads,
-    ``OMP_WAIT_POLICY=PASSIVE``, single slow parallel runs are common: at 1,024 games on 2 idle
-    cores each one switched the step to the serial kernel for ``probe`` calls; in four runs of 2,300
-    steps 113-1,024 ran serially and a step took 229-275 µs; counted at most twice, 16-18 did and a
-    step took 204-224 µs. ``ohmygoods bench``'s rows, which share one average across batch sizes,
-    moved by more than that between runs.)
+    For a loop called again and again (a batch step): from ``PARALLEL_MIN`` rows on, each call runs the
+    kernel with the lower time per row, and now and then the other one, so the choice follows the machine:
+    on an idle machine the parallel kernel wins, while other processes keep the cores busy the serial one
+    does (waking a thread that has no core of its own costs more than the half of the rows it would take).
+
+    **Timed in seconds, after a warm-up.** A kernel that starts running after the other one (or for the first
+    time) is not counted for its first ``warm`` seconds: the parallel kernel's other threads, idle while the
+    serial one ran, wake slowly at first. On an idle 2-core virtual machine, 1,024 games, the parallel step
+    took 650, 400, 350 ... µs in its first calls after a run of serial ones and 200-220 µs from about 40 calls
+    (10 ms) on, against 310 µs for the serial step; tries of three calls measured it at 350 ns a row and kept
+    the serial kernel (3.6M decisions/s where the parallel one makes 4.7-5.0M). A try of the kernel not
+    chosen runs it for ``warm`` seconds, then for ``measure`` seconds whose mean time per row is its cost;
+    then the faster one runs. The first try comes ``gap`` seconds after both were timed; each try that
+    confirms the choice doubles the wait for the next one (up to ``max_gap``), one that changes it starts
+    again from ``gap``. Both kernels are tried first (parallel, then serial).
+
+    **Between tries** the running kernel's cost is a moving average of its calls (after its warm-up), a run
+    counted at most twice the average: one run slowed by a preempted or late-woken thread moves the average
+    by a quarter at most, while a lasting change (the machine got busy) makes it the slower one within a few
+    runs, and the other kernel is tried at once.
+
     Both kernels compute the same results, so the choice changes only the time.
     """
 
-    __slots__ = ("twin", "probe", "burst", "cost", "runs", "calls", "gap", "next_try", "last", "try_left",
-                 "try_kernel", "try_before")  # fmt: skip
+    __slots__ = ("twin", "warm", "measure", "gap0", "max_gap", "cost", "known", "runs", "calls", "current",
+                 "since", "trying", "before", "tried_t", "tried_rows", "gap", "next_try")  # fmt: skip
 
-    def __init__(self, twin: Twin, probe: int = 32, burst: int = 3) -> None:
+    def __init__(
+        self, twin: Twin, warm: float = 0.01, measure: float = 0.01, gap: float = 0.1, max_gap: float = 3.2
+    ) -> None:
         self.twin = twin
-        self.probe = probe
-        self.burst = max(2, int(burst))  # a try: one uncounted call, then at least one timed
-        self.cost = [0.0, 0.0]  # moving average of seconds per row: serial, parallel
-        self.runs = [0, 0]  # timed runs of each kernel
-        self.calls = 0
-        self.gap = probe  # calls between two tries of the kernel not chosen
-        self.next_try = -1  # the call that tries it next (-1: set once both are timed)
-        self.last = -1  # the kernel of the last large call
-        self.try_left = 0  # calls left in the try under way
-        self.try_kernel = 0
-        self.try_before = 0  # the choice when the try began
+        self.warm, self.measure = float(warm), float(measure)
+        self.gap0, self.max_gap = float(gap), float(max_gap)
+        self.cost = [0.0, 0.0]  # seconds per row: serial, parallel
+        self.known = [False, False]  # timed at least once
+        self.runs = [0, 0]  # counted calls of each kernel
+        self.calls = 0  # calls of PARALLEL_MIN rows or more
+        self.current = 1  # the kernel the next large call runs: the parallel one is tried first
+        self.since = -1.0  # when ``current`` began to run (-1: not yet)
+        self.trying = True  # ``current`` is on trial: its cost is the mean of its calls after the warm-up
+        self.before = 1  # the choice before the trial under way
+        self.tried_t, self.tried_rows = 0.0, 0
+        self.gap = self.gap0  # seconds between two tries of the kernel not chosen
+        self.next_try = float("inf")
 
     def best(self) -> int:
         """0 (serial) or 1 (parallel): the kernel with the lower time per row so far."""
@@ -143,44 +148,56 @@ class Timed:
 
     def choice(self) -> int:
         """0 (serial) or 1 (parallel): the kernel the next large call runs."""
-        for k in (1, 0):  # each kernel: a first call (not counted), then a timed one
-            if self.runs[k] < 1:
-                return k
-        if self.try_left > 0:
-            return self.try_kernel
-        if self.next_try < 0:
-            self.next_try = self.calls + self.gap
-        if self.calls >= self.next_try:
-            self.try_kernel, self.try_left, self.try_before = 1 - self.best(), self.burst, self.best()
-            return self.try_kernel
-        return self.best()
+        return self.current
+
+    def _switch(self, k: int, now: float, trial: bool) -> None:
+        self.before = self.current if trial else self.before
+        self.current, self.since, self.trying = k, now, trial
+        self.tried_t, self.tried_rows = 0.0, 0
 
     def __call__(self, n: int, *args: Any) -> Any:
         """Run the kernel for a loop over ``n`` rows with ``args``; returns what it returns."""
         if n < PARALLEL_MIN:
             return self.twin.serial(*args)
         self.calls += 1
-        before = self.best()
-        k = self.choice()
         t = time.perf_counter()
+        if not self.trying and t >= self.next_try:  # time to try the kernel not chosen
+            self._switch(1 - self.current, t, True)
+        if self.since < 0:
+            self.since = t
+        k = self.current
         out = (self.twin.parallel if k else self.twin.serial)(*args)
-        per_row = (time.perf_counter() - t) / n
-        if k == self.last:  # a kernel's first call after the other one's is not counted
-            if self.runs[k]:  # one slow run (a preempted thread) moves the average by at most a quarter
-                per_row = min(per_row, 2.0 * self.cost[k])
-            self.cost[k] = per_row if self.runs[k] == 0 else self.cost[k] + 0.25 * (per_row - self.cost[k])
-            self.runs[k] += 1
-        self.last = k
-        if self.try_left > 0:
-            self.try_left -= 1
-            if self.try_left == 0:  # the try is over: it confirmed the choice (wait longer) or changed it
-                confirmed = self.best() == self.try_before
-                self.gap = min(2 * self.gap, 32 * self.probe) if confirmed else self.probe
-                self.next_try = self.calls + self.gap
-        elif self.next_try >= 0 and self.best() != before:  # a slow run changed the choice
-            self.gap = self.probe
-            self.next_try = self.calls + self.gap
+        end = time.perf_counter()
+        if t - self.since < self.warm:  # warming up after a switch: not counted
+            return out
+        self.runs[k] += 1
+        if self.trying:
+            self.tried_t += end - t
+            self.tried_rows += n
+            if end - self.since >= self.warm + self.measure:
+                self._judge(k, end)
+            return out
+        per_row = min((end - t) / n, 2.0 * self.cost[k])  # one slow run moves the average by a quarter at most
+        self.cost[k] += 0.25 * (per_row - self.cost[k])
+        if self.cost[k] > self.cost[1 - k]:  # a lasting change (or the other kernel got faster): try the other
+            self._switch(1 - k, end, True)
         return out
+
+    def _judge(self, k: int, now: float) -> None:
+        """The trial of kernel ``k`` is over: its cost is known; the faster kernel runs from now on."""
+        first = not all(self.known)  # the end of the first trials: no choice to confirm yet
+        self.cost[k], self.known[k] = self.tried_t / self.tried_rows, True
+        if not self.known[1 - k]:  # the first trials: the other kernel next
+            self._switch(1 - k, now, True)
+            return
+        best = self.best()
+        if best != k:
+            self._switch(best, now, False)  # back to the faster one, which warms up again before it is counted
+        else:
+            self.trying = False
+        confirmed = best == self.before and not first
+        self.gap = min(2.0 * self.gap, self.max_gap) if confirmed else self.gap0
+        self.next_try = now + self.gap
 
 
 def _kernels(namespace: dict) -> list[CPUDispatcher]:

@@ -51,3 +51,11 @@ def test_each_verdict_turns_at_its_declared_figure(scale: float, verdict: str) -
     assert len(lines) == 5
     assert all(line.endswith(verdict) for line in lines[:4]), lines
     assert lines[4].endswith("-> met") == (L.STATE_LEN * 4 <= T.STATE_BYTES)
+
+
+def test_the_seat_vec_line_adds_the_share_of_the_same_bytes_without_judging_it() -> None:
+    """With a ``step + observe_seats()`` row (every seat's observation: the bytes ``SeatVecEnv`` returns) the
+    SeatVecEnv line also gives that share; the verdict stays on ``step + observe()``."""
+    rows = [*_rows(0.5), Row("ohmygoods BatchGames.step + observe_seats()", "1024", None, 500.0)]
+    line = T.target_lines(rows, 2 * L.STATE_LEN * 4)[3]
+    assert "= 38 % (" in line and "; 75 % of step + observe_seats(), the same bytes) -> NOT met" in line, line

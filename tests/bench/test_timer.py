@@ -85,6 +85,7 @@ ROWS: dict[str, Callable[[float], list[Row]]] = {
     "BatchGames.play_random": lambda s: [engine.bench_batch(4, s, mode="play_random")],
     "whole games": lambda s: [engine.bench_batch(4, s, mode="whole_games")],
     "step + observe()": lambda s: [engine.bench_batch(4, s, mode="observe")],
+    "step + observe_seats()": lambda s: [engine.bench_batch(4, s, mode="observe_seats")],
     "SeatVecEnv, BatchEnv": lambda s: marl.table_rows(4, s),
     "OhMyGoodsVecEnv": lambda s: [engine.bench_vecenv(4, s)],
     "Game": lambda s: [engine.bench_game(s)],

@@ -8,6 +8,8 @@ import sys
 import types
 from pathlib import Path
 
+import numpy as np
+
 from ohmygoods_env import core
 from ohmygoods_env.framework import jit as _jit
 
@@ -75,17 +77,22 @@ def test_layout_change_flushes_every_dependent_kernel(tmp_path: Path) -> None:
         assert after[m]["flushed"] == after[m]["kernels"], m
 
 
-def _fake_twin(monkeypatch, cost: dict[str, float]) -> tuple[types.SimpleNamespace, list[str]]:
-    """A twin whose kernels take ``cost[name]`` seconds per row on a fake clock (``cost`` can change between
-    calls), and the list of the kernels that ran, in order."""
+def _fake_twin(monkeypatch, cost: dict[str, float]) -> tuple[types.SimpleNamespace, list[tuple[str, float]]]:
+    """A twin whose kernels take ``cost[name]`` seconds per call on a fake clock (``cost`` can change between
+    calls, or be a function of the seconds since the other kernel last ran), and the list of ``(kernel, start
+    time)`` of the calls, in order."""
     now = [0.0]
     monkeypatch.setattr(_jit.time, "perf_counter", lambda: now[0])
-    ran: list[str] = []
+    ran: list[tuple[str, float]] = []
+    since = [0.0]
 
     def kernel(name):
         def run(n):
-            ran.append(name)
-            now[0] += cost[name] * n
+            if ran and ran[-1][0] != name:
+                since[0] = now[0]
+            ran.append((name, now[0]))
+            c = cost[name]
+            now[0] += c(now[0] - since[0]) if callable(c) else c
             return name
 
         return run
@@ -93,69 +100,75 @@ def _fake_twin(monkeypatch, cost: dict[str, float]) -> tuple[types.SimpleNamespa
     return types.SimpleNamespace(serial=kernel("serial"), parallel=kernel("parallel")), ran
 
 
-def test_timed_twin_runs_the_faster_kernel_and_probes_the_other(monkeypatch) -> None:
-    """``Timed``: from PARALLEL_MIN rows on, the kernel with the lower time per row runs; the other one
-    is tried in bursts of ``burst`` calls, ``probe`` calls after both were timed, then after twice as many
-    calls each time the try confirms the choice (the choice follows the machine); a kernel's first call
-    after the other one's is not counted; smaller loops always run serially."""
-    cost = {"serial": 2e-6, "parallel": 1e-6}  # seconds per row, changed below
+def _timed(fake: types.SimpleNamespace) -> _jit.Timed:
+    """Timed with times of a few milliseconds: 4 ms of warm-up, 4 ms measured, tries 20 to 80 ms apart."""
+    return _jit.Timed(fake, warm=0.004, measure=0.004, gap=0.02, max_gap=0.08)
+
+
+def _starts(ran: list[tuple[str, float]], name: str) -> list[int]:
+    return [round(t * 1000) for k, t in ran if k == name]
+
+
+def test_timed_twin_runs_the_faster_kernel_and_tries_the_other(monkeypatch) -> None:
+    """``Timed``: from PARALLEL_MIN rows on, the kernel with the lower time per row runs. Each kernel is first
+    tried (parallel, then serial): ``warm`` seconds not counted, then ``measure`` seconds whose mean is its
+    cost. The other kernel is tried ``gap`` seconds later, then twice as long after each try that confirms
+    the choice (up to ``max_gap``); smaller loops always run serially."""
+    cost = {"serial": 0.002, "parallel": 0.001}  # seconds per call of PARALLEL_MIN rows, changed below
     fake, ran = _fake_twin(monkeypatch, cost)
-    t = _jit.Timed(fake, probe=8, burst=3)
+    t = _timed(fake)
     n = _jit.PARALLEL_MIN
-    assert t(n - 1, n - 1) == "serial" and t.calls == 0  # below the threshold: serial, not timed
-    ran.clear()
-    for _ in range(70):
+    while len(ran) < 200:
         t(n, n)
-    assert ran[:4] == ["parallel", "parallel", "serial", "serial"]  # each kernel: an uncounted call, a timed one
-    tries = [i + 1 for i, name in enumerate(ran) if i >= 4 and name == "serial"]
-    assert tries == [13, 14, 15, 31, 32, 33, 65, 66, 67]  # bursts of 3, 16 and 32 calls apart: each confirmed
-    assert t.runs == [1 + 3 * 2, 59 - 5]  # not counted: the first call of each kernel, of each burst, of each return
-    cost["parallel"] = 6e-6  # the machine got busy: parallel is now the slower one
+    # parallel 0-7 ms (its trial), serial 8-15 ms (its trial), then parallel, with tries of the serial one
+    # 20, 40 and 80 ms after the end of the one before (each one lasts 8 ms: 4 serial calls)
+    assert _starts(ran, "serial") == [8, 10, 12, 14, 36, 38, 40, 42, 84, 86, 88, 90, 172, 174, 176, 178]
+    assert _starts(ran, "parallel")[:8] == list(range(8)) and t.best() == 1
+    assert np.allclose(t.cost, [0.002 / n, 0.001 / n], rtol=1e-9, atol=0)
+    cost["parallel"] = 0.006  # the machine got busy: parallel is now the slower one
     ran.clear()
-    for _ in range(60):
+    while len(ran) < 60:
         t(n, n)
-    # each slow run counts at most twice the average (1 us a row, then 1.25, 1.56, 1.95 and 2.44 > 2): the
-    # fourth slow run tips the balance, and the tries come 8, then 16 calls later
-    assert ran[:5] == ["parallel"] * 4 + ["serial"] and t.best() == 0
-    assert [i for i, name in enumerate(ran) if name == "parallel"] == [0, 1, 2, 3, 11, 12, 13, 29, 30, 31]
+    # each slow run counts at most twice the average (1 ms a call, then 1.25, 1.56, 1.95 and 2.44 > 2): the
+    # fourth slow run tips the balance, the serial kernel is tried and kept; the parallel one is tried 20 ms
+    # later (a warm-up call and a measured one) and 40 ms after that
+    names = [k for k, _ in ran]
+    assert names[:5] == ["parallel"] * 4 + ["serial"] and t.best() == 0
+    s0 = ran[4][1]
+    assert [round((s - s0) * 1000) for s in [s for k, s in ran if k == "parallel"][4:]] == [28, 34, 80, 86]
+    calls = t.calls
+    assert t(n - 1, n - 1) == "serial" and t.calls == calls  # below the threshold: serial, not timed
 
 
 def test_one_slow_run_does_not_switch_the_kernel(monkeypatch) -> None:
     """A single run slowed by a late thread (an outlier, not a busier machine) counts at most twice the
     kernel's average, so the faster kernel keeps running."""
-    cost = {"serial": 2e-6, "parallel": 1e-6}
+    cost = {"serial": 0.002, "parallel": 0.001}
     fake, ran = _fake_twin(monkeypatch, cost)
-    t = _jit.Timed(fake, probe=8, burst=3)
+    t = _timed(fake)
     n = _jit.PARALLEL_MIN
-    for _ in range(10):
+    while len(ran) < 30:  # past both trials and the parallel kernel's warm-up after them
         t(n, n)
-    assert t.best() == 1 and t.try_left == 0  # parallel chosen, no try of the serial one under way
-    cost["parallel"] = 50e-6  # one run 50 times slower (uncounted, it would make the average 13 us a row)
+    assert t.best() == 1 and t.current == 1 and not t.trying
+    cost["parallel"] = 0.05  # one run 50 times slower (uncounted, it would make the average 13 us a row)
     ran.clear()
     t(n, n)
-    assert ran == ["parallel"] and t.best() == 1 and abs(t.cost[1] - 1.25e-6) < 1e-12
+    assert [k for k, _ in ran] == ["parallel"] and t.best() == 1 and abs(t.cost[1] - 1.25 * 0.001 / n) < 1e-15
 
 
-def test_a_try_that_wakes_the_other_kernel_is_judged_on_its_later_calls(monkeypatch) -> None:
-    """The first call of a kernel after the other one's pays a wake-up (sleeping threads, cold caches): it
-    is not counted, so a kernel faster in a run of calls is chosen although each first call is slow."""
-    now = [0.0]
-    monkeypatch.setattr(_jit.time, "perf_counter", lambda: now[0])
-    last = [""]
-
-    def kernel(name, per_row, wake):
-        def run(n):
-            now[0] += per_row * n + (wake if last[0] != name else 0.0)
-            last[0] = name
-            return name
-
-        return run
-
+def test_a_kernel_that_wakes_slowly_is_judged_after_its_warm_up(monkeypatch) -> None:
+    """After the serial kernel ran, the parallel kernel's threads wake slowly (on a 2-core virtual machine its
+    first calls took 2-3x its later ones for about 10 ms): a try is judged on its calls after ``warm``
+    seconds, so the kernel faster in a run of calls is chosen although its first calls are slower than the
+    serial kernel."""
+    cost = {"serial": 0.0015, "parallel": lambda after: 0.003 if after < 0.006 else 0.001}
+    fake, ran = _fake_twin(monkeypatch, cost)
+    t = _timed(fake)
     n = _jit.PARALLEL_MIN
-    fake = types.SimpleNamespace(serial=kernel("serial", 2e-6, 0.0), parallel=kernel("parallel", 1e-6, 1.0))
-    t = _jit.Timed(fake, probe=4, burst=3)
-    got = [t(n, n) for _ in range(200)]
-    assert t.best() == 1 and got[-50:].count("parallel") >= 45
+    while len(ran) < 400:
+        t(n, n)
+    assert t.best() == 1 and [k for k, _ in ran[-50:]].count("parallel") >= 40  # 4 calls of a try at most
+    assert abs(t.cost[1] - 0.001 / n) < 1e-15  # the warm-up's slow calls are not in the cost
 
 
 def test_every_batch_size_steps_the_same_games_whichever_kernel_runs() -> None:

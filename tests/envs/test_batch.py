@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference_obs import reference_observations
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import (
@@ -34,6 +35,40 @@ def _assert_same(b: BatchGames, i: int, game: Game, mode: str = "win") -> None:
     np.testing.assert_array_equal(b.observe(rows=[i])[0], game.observe(game.current_player))
     for p in range(game.num_players):
         np.testing.assert_array_equal(b.observe(players=[p], rows=[i])[0], game.observe(p))
+
+
+@pytest.mark.parametrize(
+    ("num_games", "num_players", "rules", "options"),
+    [
+        (3, 1, "omg2", {}),
+        (130, 2, "royal", {}),  # at least PARALLEL_MIN games: the multi-threaded twin
+        (4, 3, "omg2", {"keep_one": True, "two_for_one": True}),
+        (130, 4, "omg2", {}),
+    ],
+)
+def test_observe_writes_the_bytes_of_core_observe(num_games: int, num_players: int, rules: str, options: dict) -> None:
+    """``BatchGames.observe`` (``core.observe_seat`` from the card set's tables) is ``core.observe`` byte for
+    byte: every seat, the player to act (-1), subsets of rows, every phase, finished games (hidden information:
+    tests/engine/test_hidden_info.py holds ``core.observe`` to the rules)."""
+    g = BatchGames(num_games, num_players, rules, seed=num_players + 20, **options)
+    rng = make_rng(num_games, seed=6)
+    games = np.arange(num_games)
+    phases = set()
+    for t in range(800):  # games of 3 and 4 players end after 400 to 700 steps
+        g.step(random_actions(g.masks(copy=False), rng))
+        if t % 7 == 0 or g.done.any():
+            for p in range(-1, num_players):
+                seats = np.full(num_games, p)
+                obs = g.observe(seats)
+                assert np.array_equal(obs.view(np.uint32), reference_observations(g, seats, games).view(np.uint32)), t
+            rows = games[t % 2 :: 2]  # every other game, into a buffer of the caller's
+            out = np.full((rows.size, L.OBS_DIM), np.nan, np.float32)
+            g.observe(rows=rows, out=out)
+            expected = reference_observations(g, np.full(rows.size, -1), rows)
+            assert np.array_equal(out.view(np.uint32), expected.view(np.uint32)), t
+            phases.update(g.state[:, L.F_PH].tolist())
+        g.reset()
+    assert {L.PH_P2, L.PH_P4, L.PH_OVER} <= phases
 
 
 @pytest.mark.parametrize(("num_players", "rules"), CONFIGS)

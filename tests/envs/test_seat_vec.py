@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference_obs import reference_observations
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
@@ -195,7 +196,7 @@ def test_seat_vec_steps_are_pinned(num_players: int, rules: str, options: dict, 
     ],
 )
 def test_observe_seats_is_observe_of_every_seat(num_games: int, num_players: int, rules: str, options: dict) -> None:
-    """``BatchGames.observe_seats``: the bytes of ``observe`` seat by seat, and the wait masks, in every phase."""
+    """``BatchGames.observe_seats``: the bytes of ``core.observe`` seat by seat, and the wait masks, in every phase."""
     g = BatchGames(num_games, num_players, rules, seed=num_players, **options)
     rng = make_rng(num_games, seed=5)
     seats = np.tile(np.arange(num_players), num_games)
@@ -206,7 +207,7 @@ def test_observe_seats_is_observe_of_every_seat(num_games: int, num_players: int
         if t % 5 == 0 or g.done.any():
             masks = np.ones((num_games * num_players, L.N_ACTIONS), np.bool_)
             obs = g.observe_seats(masks=masks)
-            expected = g.observe(seats, games)
+            expected = reference_observations(g, seats, games)
             assert np.array_equal(obs.view(np.uint32), expected.view(np.uint32)), t
             wait = np.zeros((num_games, num_players, L.N_ACTIONS), np.bool_)
             wait[:, :, L.A_WAIT] = True
