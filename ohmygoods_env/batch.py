@@ -67,7 +67,7 @@ from . import cards as _cards
 from . import core
 from . import layout as L
 from .cards import CardSet, default_cards
-from .engine import REWARD_MODES, IllegalActionError, illegal_action_message
+from .engine import REWARD_MODES, IllegalActionError, illegal_action_message, observation_tables
 from .framework import jit as _jit
 from .framework import rng as _rng
 from .framework.checks import check_finite, check_flag, check_seed, check_seeds, seed_or_fresh
@@ -545,13 +545,8 @@ class BatchGames:
         return out
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``core.seat_tables`` of the card set, which the observation kernels read (derived once per card set:
-        the card tables are read-only)."""
-        C = self.cards.buildings
-        cached = self.__dict__.get("_seat_tables")
-        if cached is None or cached[0] is not C:
-            cached = self._seat_tables = (C, core.seat_tables(C))
-        return cached[1]
+        """What the observation kernels read per card (``engine.observation_tables``: once per card set)."""
+        return observation_tables(self.cards)
 
     # ------------------------------------------------------------------ framework.batch.BatchEngine
     # (with ``model(i)``, which ``ohmygoods_env.learner_batch.OhMyGoodsBatch`` adds: the forward model lives

@@ -15,6 +15,7 @@ in :attr:`Game.seed` and its record.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -111,6 +112,19 @@ def illegal_action_message(action: int, decision: int, player: int, legal: list[
         f"action {action} ({describe(action, game)}) is illegal for player {player} "
         f"in decision '{L.DECISION_NAMES[decision]}'; legal actions: {legal[:20]}{more}"
     )
+
+
+#: card set -> ``core.seat_tables`` of its buildings (derived once per card set; the tables are read-only)
+_TABLES: weakref.WeakKeyDictionary[CardSet, tuple[np.ndarray, np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
+
+
+def observation_tables(cards: CardSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the observation kernels (``core.observe_seat``, ``core.observe_seats``) read per card of ``cards``:
+    ``core.seat_tables(cards.buildings)``, derived on first use and kept while the card set lives."""
+    tables = _TABLES.get(cards)
+    if tables is None:
+        tables = _TABLES[cards] = core.seat_tables(cards.buildings)
+    return tables
 
 
 @dataclass
@@ -219,8 +233,9 @@ class Game(StateRowMixin):
     def observe(self, player: int) -> np.ndarray:
         """float32[OBS_DIM] observation from ``player``'s seat (no hidden information)."""
         p = self._check_player(player)
-        out = np.zeros(L.OBS_DIM, np.float32)
-        core.observe(self.state, self.cards.buildings, self.cards.assistants, p, out)
+        out = np.empty(L.OBS_DIM, np.float32)
+        C = self.cards
+        core.observe_seat(self.state, C.buildings, C.assistants, observation_tables(C), p, out)
         return out
 
     def scores(self) -> list[tuple[int, int]]:

@@ -26,7 +26,7 @@ from numba import njit, typeof
 from . import cards as _cards
 from . import core
 from . import layout as L
-from .core import apply_action, apply_forced_mask, legal_mask, observe
+from .core import apply_action, apply_forced_mask, legal_mask, observe_seat
 from .core.apply import check_action
 from .framework import jit as _jit
 
@@ -39,7 +39,7 @@ _F_CUR, _F_AUTO = L.F_CUR, L.F_AUTO
 
 
 @njit(cache=True, _nrt=False)
-def step_observe(g, C, AS, a, obs, mask):
+def step_observe(g, C, AS, tables, a, obs, mask):
     """Apply action ``a`` as ``core.step_checked`` does; if the game goes on, write the observation and
     mask of the seat now to act into ``obs`` (float32[OBS_DIM]) and ``mask`` (int8[N_ACTIONS]), as
     ``core.observe_with_mask`` does.
@@ -57,7 +57,7 @@ def step_observe(g, C, AS, a, obs, mask):
         legal_mask(g, C, AS, mask)
     cur = g[_F_CUR]
     if cur >= 0:
-        observe(g, C, AS, cur, obs)  # the mask is the current seat's: observe_with_mask's for cur
+        observe_seat(g, C, AS, tables, cur, obs)  # the mask is the current seat's: observe_with_mask's for cur
     return cur
 
 
@@ -73,15 +73,16 @@ _MASK_TYPE = typeof(np.empty(L.N_ACTIONS, np.int8))
 _ENTRIES: dict[tuple, Any] = {}
 
 
-def stepper_for(state: np.ndarray, C: np.ndarray, AS: np.ndarray) -> Any:
+def stepper_for(state: np.ndarray, C: np.ndarray, AS: np.ndarray, tables: tuple) -> Any:
     """:func:`step_observe` compiled for arrays of these kinds (loaded or compiled on first use), called
-    directly: ``f(state, C, AS, action, obs, mask)`` with an ``int`` action, ``obs`` float32[OBS_DIM]
-    and ``mask`` int8[N_ACTIONS] (fresh, C-contiguous); other argument types are not checked."""
-    key = (_kind(state), _kind(C), _kind(AS))
+    directly: ``f(state, C, AS, tables, action, obs, mask)`` with the card set's observation tables
+    (``engine.observation_tables``), an ``int`` action, ``obs`` float32[OBS_DIM] and ``mask``
+    int8[N_ACTIONS] (fresh, C-contiguous); other argument types are not checked."""
+    key = (_kind(state), _kind(C), _kind(AS), *(_kind(t) for t in tables))
     entry = _ENTRIES.get(key)
     if entry is None:
         _jit.first_use("Oh my Goods!", "ohmygoods_env.env_kernels.step_observe", (step_observe,))
-        sig = (typeof(state), typeof(C), typeof(AS), typeof(0), _OBS_TYPE, _MASK_TYPE)
+        sig = (typeof(state), typeof(C), typeof(AS), typeof(tables), typeof(0), _OBS_TYPE, _MASK_TYPE)
         entry = _ENTRIES[key] = step_observe.compile(sig)
     return entry
 

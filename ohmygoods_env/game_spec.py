@@ -42,7 +42,7 @@ import numpy as np
 
 from . import core, engine
 from . import layout as L
-from .engine import REWARD_MODES, Game, GameRecord
+from .engine import REWARD_MODES, Game, GameRecord, observation_tables
 from .framework.agents import register_agent
 from .framework.env_hooks import EnvHooks
 from .framework.game import GameSpec, JointStepMixin, check_player, register_game
@@ -216,7 +216,7 @@ def _observe_with_mask(model: OhMyGoodsModel, player: int, obs: np.ndarray, mask
     """One kernel call writes ``player``'s observation and mask (all 0 unless the seat is to act)."""
     g = model.game
     cards = g.cards
-    core.observe_with_mask(g.state, cards.buildings, cards.assistants, player, obs, mask)
+    core.observe_with_mask(g.state, cards.buildings, cards.assistants, observation_tables(cards), player, obs, mask)
 
 
 def _stepper(model: OhMyGoodsModel) -> Callable[[int, np.ndarray, np.ndarray], int]:
@@ -226,10 +226,11 @@ def _stepper(model: OhMyGoodsModel) -> Callable[[int, np.ndarray, np.ndarray], i
 
     g = model.game
     state, buildings, assistants = g.state, g.cards.buildings, g.cards.assistants
-    step_observe = stepper_for(state, buildings, assistants)  # the compiled kernel, no per-call type resolution
+    tables = observation_tables(g.cards)
+    step_observe = stepper_for(state, buildings, assistants, tables)  # compiled: no per-call type resolution
 
     def step(action: int, obs: np.ndarray, mask: np.ndarray) -> int:
-        cur = step_observe(state, buildings, assistants, action, obs, mask)
+        cur = step_observe(state, buildings, assistants, tables, action, obs, mask)
         if cur >= -1:
             g.actions.append(action)
         return cur

@@ -351,11 +351,15 @@ def _observe_assistants(g, AS, me, out):
 
 @njit(cache=True)
 def observe(g, C, AS, me, out):
-    """Write player ``me``'s observation (float32[OBS_DIM]) into ``out``.
+    """Write player ``me``'s observation (float32[OBS_DIM]) into ``out``: the reference.
 
     Seats are rotated so that ``me`` is seat 0. Never shows an opponent's hand, set-aside
     card, phase-I choice, undisclosed phase-II choices (opponents are shown as they were
     at the start of phase II until the reveal), goods identities or the deck order.
+
+    The engine's paths write the same bytes faster with :func:`observe_seat` (one seat) and
+    :func:`observe_seats` (every seat), from the card set's tables; tests compare them with this
+    function byte for byte.
     """
     for i in range(out.shape[0]):
         out[i] = 0.0
@@ -371,12 +375,13 @@ def observe(g, C, AS, me, out):
 
 
 @njit(cache=True)
-def observe_with_mask(g, C, AS, me, obs, mask):
-    """``observe`` for seat ``me`` and, in the same call, its legal mask (all 0 unless ``me`` acts now).
+def observe_with_mask(g, C, AS, tables, me, obs, mask):
+    """``observe`` for seat ``me`` (written by :func:`observe_seat`, ``tables = seat_tables(C)``) and, in the
+    same call, its legal mask (all 0 unless ``me`` acts now).
 
     One dispatch instead of two for the single-game envs, which return both every step.
     """
-    observe(g, C, AS, me, obs)
+    observe_seat(g, C, AS, tables, me, obs)
     if g[F_CUR] == me:
         legal_mask(g, C, AS, mask)
     else:
@@ -581,9 +586,9 @@ def observe_seat(g, C, AS, tables, me, row):
     """The bytes :func:`observe` writes for seat ``me``, built like one row of :func:`observe_seats`.
 
     ``tables = seat_tables(C)``. Only the row's constant runs are zeroed, the card blocks are written
-    whole without a branch per card, the slots from the tables: the batch engine's per-row
-    observation (``BatchGames.observe``), 2-3x faster than :func:`observe`, which stays the reference
-    (tests compare the two byte for byte).
+    whole without a branch per card, the slots from the tables: every per-seat observation of the
+    engine (``BatchGames.observe``, ``Game.observe``, the single-game envs), 2-3x faster than
+    :func:`observe`, which stays the reference (tests compare the two byte for byte).
     """
     feat, val, res = tables
     for i in range(O_PILES):

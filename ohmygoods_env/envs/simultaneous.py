@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import core
 from .. import layout as L
-from ..engine import Game
+from ..engine import Game, observation_tables
 
 __all__ = ["PhaseChoice", "SeatLine", "SimultaneousPhase", "simultaneous_choice"]
 
@@ -47,6 +47,7 @@ class SeatLine:
     def __init__(self, game: Game, seat: int, turn: int) -> None:
         self.seat, self.turn = seat, turn
         self._C, self._AS = game.cards.buildings, game.cards.assistants
+        self._tables = observation_tables(game.cards)
         self.row = game.state.copy()
         if self.row[L.F_TURN] != turn:  # a later seat's turn starts as the engine starts it
             self.row[L.F_TURN] = turn
@@ -72,7 +73,7 @@ class SeatLine:
 
     def observe(self, obs: np.ndarray) -> None:
         """The seat's observation now: its own choices so far, the others as the rules show them."""
-        core.observe(self.row, self._C, self._AS, self.seat, obs)
+        core.observe_seat(self.row, self._C, self._AS, self._tables, self.seat, obs)
 
     def _apply(self, action: int) -> None:
         core.apply_decision(self.row, self._C, self._AS, action)
