@@ -8,6 +8,15 @@ from ohmygoods_env import core
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames
 
+#: (games, players, rules, rule options) of the observation tests: solo to 4 players, both editions, the
+#: variants, and batches of at least PARALLEL_MIN games (the multi-threaded kernels)
+OBSERVE_CASES = [
+    (3, 1, "omg2", {}),
+    (130, 2, "royal", {}),
+    (4, 3, "omg2", {"keep_one": True, "two_for_one": True}),
+    (130, 4, "omg2", {}),
+]
+
 
 def reference_observations(g: BatchGames, seats: np.ndarray, games: np.ndarray) -> np.ndarray:
     """float32[len(games), OBS_DIM]: ``core.observe`` of seat ``seats[j]`` in game ``games[j]`` (-1: the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reference_obs import reference_observations
+from reference_obs import OBSERVE_CASES, reference_observations
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import (
@@ -37,15 +37,7 @@ def _assert_same(b: BatchGames, i: int, game: Game, mode: str = "win") -> None:
         np.testing.assert_array_equal(b.observe(players=[p], rows=[i])[0], game.observe(p))
 
 
-@pytest.mark.parametrize(
-    ("num_games", "num_players", "rules", "options"),
-    [
-        (3, 1, "omg2", {}),
-        (130, 2, "royal", {}),  # at least PARALLEL_MIN games: the multi-threaded twin
-        (4, 3, "omg2", {"keep_one": True, "two_for_one": True}),
-        (130, 4, "omg2", {}),
-    ],
-)
+@pytest.mark.parametrize(("num_games", "num_players", "rules", "options"), OBSERVE_CASES)
 def test_observe_writes_the_bytes_of_core_observe(num_games: int, num_players: int, rules: str, options: dict) -> None:
     """``BatchGames.observe`` (``core.observe_seat`` from the card set's tables) is ``core.observe`` byte for
     byte: every seat, the player to act (-1), subsets of rows, every phase, finished games (hidden information:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reference_obs import reference_observations
+from reference_obs import OBSERVE_CASES, reference_observations
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
@@ -186,15 +186,7 @@ def test_seat_vec_steps_are_pinned(num_players: int, rules: str, options: dict, 
     assert digest == expected
 
 
-@pytest.mark.parametrize(
-    ("num_games", "num_players", "rules", "options"),
-    [
-        (3, 1, "omg2", {}),
-        (130, 2, "royal", {}),  # at least PARALLEL_MIN games: the multi-threaded twin
-        (4, 3, "omg2", {"keep_one": True, "two_for_one": True}),
-        (130, 4, "omg2", {}),
-    ],
-)
+@pytest.mark.parametrize(("num_games", "num_players", "rules", "options"), OBSERVE_CASES)
 def test_observe_seats_is_observe_of_every_seat(num_games: int, num_players: int, rules: str, options: dict) -> None:
     """``BatchGames.observe_seats``: the bytes of ``core.observe`` seat by seat, and the wait masks, in every phase."""
     g = BatchGames(num_games, num_players, rules, seed=num_players, **options)
