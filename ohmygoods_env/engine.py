@@ -165,8 +165,9 @@ class GameRecord:
         return cls(rules, int(d["seed"]), [int(a) for a in d["actions"]])
 
 
-#: The kernels a first :class:`Game` runs (deal, mask, step, observation): their cache decides the compile notice.
-ENTRY_KERNELS = (core.init_game, core.legal_mask, core.step_checked, core.observe)
+#: The kernels a first :class:`Game` runs (deal, mask, step, observation and its card tables): their cache
+#: decides the compile notice.
+ENTRY_KERNELS = (core.init_game, core.legal_mask, core.step_checked, core.observe_seat, core.seat_tables)
 
 
 class Game(StateRowMixin):
