@@ -146,10 +146,6 @@ class Timed:
         """0 (serial) or 1 (parallel): the kernel with the lower time per row so far."""
         return 0 if self.cost[0] <= self.cost[1] else 1
 
-    def choice(self) -> int:
-        """0 (serial) or 1 (parallel): the kernel the next large call runs."""
-        return self.current
-
     def _switch(self, k: int, now: float, trial: bool) -> None:
         self.before = self.current if trial else self.before
         self.current, self.since, self.trying = k, now, trial
