@@ -49,6 +49,7 @@ from ohmygoods_env.policy import Agent
 from ohmygoods_env.rules import RuleSet
 
 from .ismcts import GumbelSearch, ISMCTSAgent
+from .policy_agents import forward_threads
 
 __all__ = [
     "RowISMCTSAgent",
@@ -119,7 +120,7 @@ class NetworkEvaluator:
             masks = np.stack([world.legal_mask(p) for p in pending])
             infos = np.stack([world.info_state(p) for p in pending])
             prior = prior_actions(self._prior, "the Gumbel search", obs[pending], masks, infos)
-        with torch.no_grad():
+        with torch.no_grad(), forward_threads(n):  # a few rows: one thread (no other to wake per layer)
             x = torch.as_tensor(obs)
             h = self.net.features(x)
             logits = self.net.policy_logits(h[pending], prior).double().numpy() if pending else np.zeros((0, 0))

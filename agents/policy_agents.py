@@ -18,6 +18,8 @@ Checkpoint files are read and written by :mod:`ohmygoods_agents.checkpoint`
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -26,7 +28,16 @@ from ohmygoods_env import actions as A
 from ohmygoods_env import layout as L
 from ohmygoods_env.policy import Agent
 
-__all__ = ["MLPAgent", "PolicyAgent", "SlotNetAgent", "build_network", "sample_masked", "sb3_actor_tensors"]
+__all__ = [
+    "ROWS_PER_THREAD",
+    "MLPAgent",
+    "PolicyAgent",
+    "SlotNetAgent",
+    "build_network",
+    "forward_threads",
+    "sample_masked",
+    "sb3_actor_tensors",
+]
 
 _SB3_ACTIVATIONS = {
     "Tanh": "tanh",
@@ -83,6 +94,37 @@ def current_layout() -> dict[str, Any]:
 _current_layout = current_layout
 
 
+#: rows of a forward pass on the CPU per torch thread (:func:`forward_threads`)
+ROWS_PER_THREAD = 256
+
+
+@contextlib.contextmanager
+def forward_threads(rows: int, device: Any = "cpu") -> Iterator[int]:
+    """torch's intra-op threads, this thread only, for an inference forward of ``rows`` rows on ``device``:
+    one per :data:`ROWS_PER_THREAD` rows, at least one and at most the thread count set (restored after).
+    Yields the count used.
+
+    Each layer of a forward is a parallel region, and the other threads of a region must be woken for it
+    (``OMP_WAIT_POLICY=PASSIVE``, the package's default): on 2 cores the slot network's forward (a dozen
+    regions) took 342 µs on 2 threads against 88 on one at 4 rows, 1,324 against 1,045 at 237 rows, and
+    3,154 against 3,615 at 512 rows (docs/performance.md). The league's snapshot seats, the Gumbel search's
+    evaluations and a rollout step's forward are that small. The result does not depend on the thread
+    count (one to 16 threads gave the same bits here; ``tests/training/test_forward_threads.py``); a
+    device other than the CPU keeps the threads as they are.
+    """
+    torch = _torch()
+    have = torch.get_num_threads()
+    want = max(1, min(have, int(rows) // ROWS_PER_THREAD))
+    if want == have or torch.device(device).type != "cpu":
+        yield have
+        return
+    torch.set_num_threads(want)
+    try:
+        yield want
+    finally:
+        torch.set_num_threads(have)
+
+
 def sample_masked(logits: Any, gen: Any) -> Any:
     """One action per row from masked logits (Gumbel-max: illegal actions, at ``-inf`` or ``-1e9``, are
     never drawn); the sampler of every policy agent and of the training loop's learner."""
@@ -115,6 +157,10 @@ class PolicyAgent(Agent):
     def _logits(self, x: Any, prior: Any) -> Any:  # pragma: no cover - every subclass has one
         raise NotImplementedError
 
+    def _device(self) -> Any:
+        """Where the network's forward runs (the CPU unless a subclass's network is elsewhere)."""
+        return "cpu"
+
     def tensors(self) -> dict[str, np.ndarray]:  # pragma: no cover - every subclass has one
         raise NotImplementedError
 
@@ -130,8 +176,9 @@ class PolicyAgent(Agent):
             from .slotnet import prior_actions
 
             prior = prior_actions(self._prior, f"the {self.name} agent", observations, masks, info_states)
-        with torch.no_grad():
-            out = self._logits(torch.as_tensor(np.asarray(observations, np.float32)), prior)
+        x = torch.as_tensor(np.asarray(observations, np.float32))
+        with torch.no_grad(), forward_threads(x.shape[0], self._device()):
+            out = self._logits(x, prior)
             return out.masked_fill(~torch.as_tensor(np.asarray(masks).astype(np.bool_)), -torch.inf)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
@@ -142,8 +189,8 @@ class PolicyAgent(Agent):
         if not m.any(axis=1).all():
             raise ValueError("no legal action: a mask is all zero (is the game over?)")
         torch = _torch()
-        logits = self.logits(observations, m, info_states)
-        with torch.no_grad():
+        with torch.no_grad(), forward_threads(m.shape[0], self._device()):  # the sampling's ops too
+            logits = self.logits(observations, m, info_states)
             if self.deterministic:
                 return logits.argmax(dim=1).numpy().astype(np.int64)
             return sample_masked(logits, self._gen).numpy().astype(np.int64)
@@ -296,8 +343,11 @@ class SlotNetAgent(PolicyAgent):
         """The checkpoint's ``network`` entry of this network."""
         return self.net.description()
 
+    def _device(self) -> Any:
+        return next(self.net.parameters()).device
+
     def _logits(self, x: Any, prior: Any) -> Any:
-        dev = next(self.net.parameters()).device
+        dev = self._device()
         if dev.type == "cpu":
             return self.net.policy_logits(self.net.features(x), prior)
         # a network on a GPU (a training run's league snapshot): the batch goes there, the logits come back

@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 import torch
 from numba import njit
-from ohmygoods_agents.policy_agents import SlotNetAgent, sample_masked
+from ohmygoods_agents.policy_agents import SlotNetAgent, forward_threads, sample_masked
 from ohmygoods_agents.reserved import check_unreserved
 from ohmygoods_agents.slotnet import NEG, SlotNet
 from torch import nn
@@ -601,7 +601,8 @@ class SelfPlayRollout:
         them): the sampled actions, their log-probabilities and the values, as numpy arrays. Actions are
         sampled on the host with the rollout's generator, so a seed draws the same on every device (and, in
         the one forward thread of a pipelined rollout, in the order the steps were started)."""
-        with clock("forward") if clock is not None else contextlib.nullcontext(), torch.inference_mode():
+        timer = clock("forward") if clock is not None else contextlib.nullcontext()
+        with timer, torch.inference_mode(), forward_threads(n, self.device):
             with autocast(self.device, self.dtype):
                 h = net.features(x, seats=P)  # every row is a P-player game: no slot encoding of empty seats
                 v = net.v(h).squeeze(1)[:n]
@@ -747,7 +748,7 @@ class SelfPlayRollout:
                     o = g.observe(players=cut_p.astype(np.int64), rows=cut_g.astype(np.int64))
                 with clock("copy"):
                     o = torch.from_numpy(o).to(self.device)
-                with clock("forward"), torch.inference_mode(), amp:
+                with clock("forward"), torch.inference_mode(), amp, forward_threads(len(o), self.device):
                     v = net.v(net.features(o, seats=t.P)).squeeze(1).float().cpu()
                 boot[cut] = v.numpy()
         adv = np.zeros(k, np.float32)
