@@ -53,6 +53,8 @@ import torch
 from ohmygoods_env import OPENMP_WAIT_VARIABLES, SPIN_SETTING, openmp_wait
 from ohmygoods_env.bench.timer import Tally, timed
 
+from .allocator import freed_memory, keep_freed_memory
+
 SHIPPED_LEAGUE = "heuristic:0.5,snapshot:0.3,greedy:0.1,random:0.1"
 #: the games ``--game`` measures (each on the one loop, fast_ppo)
 
@@ -225,7 +227,7 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
 def _where(device: Any, dtype: Any = torch.float32) -> dict[str, Any]:
     """The device, torch's threads and how idle OpenMP threads wait, of a measurement (the rows' last lines)."""
     return {"device": str(device), "threads": torch.get_num_threads(), "precision": str(dtype).removeprefix("torch."),
-            "openmp_wait": openmp_wait()}  # fmt: skip
+            "openmp_wait": openmp_wait(), "freed_memory": freed_memory()}  # fmt: skip
 
 
 def bench_fast(
@@ -365,7 +367,7 @@ def table(results: dict[str, dict[str, float]]) -> str:
         )
         lines.append(f"| {label} | " + " | ".join(cells) + " |" + ratio)
     for key, label in (("device", "device"), ("threads", "torch threads"), ("precision", "precision"),
-                       ("openmp_wait", "idle OpenMP threads")):  # fmt: skip
+                       ("openmp_wait", "idle OpenMP threads"), ("freed_memory", "freed memory")):  # fmt: skip
         lines.append(f"| {label} | " + " | ".join(str(results[n].get(key, "-")) for n in names) + " |"
                      + (" |" if len(names) == 2 else ""))  # fmt: skip
     return "\n".join(lines)
@@ -579,6 +581,7 @@ def main(argv: list[str] | None = None) -> int:
     from .fast_ppo import _threads
 
     _threads(args.threads)  # torch's and numba's, as the training loops set them
+    keep_freed_memory()  # as the training commands keep it (training/allocator.py)
     if args.torch_threads is not None:
         torch.set_num_threads(args.torch_threads)
     results: dict[str, dict[str, Any]] = {}

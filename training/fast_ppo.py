@@ -66,6 +66,7 @@ from torch import nn
 
 from ohmygoods_env.rules import DEFAULT_MAX_ROUNDS
 
+from .allocator import keep_freed_memory
 from .league_spec import BASELINES, SEARCH_PREFIX, League, keep_snapshot, search_sims
 from .stats import AgentResult, SoloResult, match, solo_score
 
@@ -1623,6 +1624,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     returns what ``run.json`` holds."""
     cfg, net = prepare(args)
     _threads(args.threads)
+    freed = keep_freed_memory()  # the update's large tensors reused, not mapped afresh (training/allocator.py)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     ppo = FastPPO(
@@ -1703,6 +1705,7 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
         "precision": str(ppo.dtype).removeprefix("torch."),
         "pipeline": ppo.rollout.pipeline,
         "league_workers": getattr(args, "league_workers", 0),
+        "freed_memory": freed,
         "split_s": {k: round(v, 4) for k, v in ppo.rollout.split.seconds.items()},
     }
     (out / "run.json").write_text(json.dumps(info, indent=2))

@@ -42,6 +42,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from ohmygoods_env.argtypes import DefaultsFormatter, int_at_least
 from ohmygoods_env.rules import EDITIONS
 
+from .allocator import keep_freed_memory
 from .fast_ppo import EVAL_SEED, FINAL_SEED
 from .league import LeagueVecEnv, OpponentPool, snapshot
 from .league_spec import SNAPSHOT
@@ -332,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     """Train; returns 0. See ``--help``."""
     args = parse_args(argv)
     torch.set_num_threads(max(1, args.threads))
+    keep_freed_memory()  # as the one loop keeps it (training/allocator.py)
     out = Path(args.out)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
