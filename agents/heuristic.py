@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import zlib
+from typing import Any
 
 import numpy as np
 
@@ -139,10 +140,19 @@ def _static_tables(cards: CardSet) -> dict[str, np.ndarray]:
     return {"ease": ease, "alone": alone}
 
 
-class _View:
-    """What the acting player knows, decoded from its information state row."""
+#: per acting seat: which card locations (``layout.L_*``) that seat has seen (its hand and set-aside card,
+#: the discard pile, both market rows, every building); every other location holds cards unseen by it
+_SEEN = np.zeros((L.MAX_PLAYERS, L.N_LOC), np.bool_)
+for _me in range(L.MAX_PLAYERS):
+    _SEEN[_me, [L.L_HAND + _me, L.L_ASIDE + _me, L.L_DISCARD, L.L_ROW1, L.L_ROW2]] = True
+    _SEEN[_me, L.L_BUILT : L.L_GOODS] = True
 
-    def __init__(self, info: np.ndarray, cards: CardSet) -> None:
+
+class _View:
+    """What the acting player knows, decoded from its information state row (``Cl``: the card table as
+    lists of ints, :attr:`HeuristicAgent.Cl`)."""
+
+    def __init__(self, info: np.ndarray, cards: CardSet, Cl: list[list[int]]) -> None:
         C = cards.buildings
         self.g = info
         self.C = C
@@ -153,30 +163,33 @@ class _View:
         self.final = bool(info[L.F_FINAL])
         loc = info[L.F_LOC : L.F_LOC + L.N_CARDS]
         self.loc = loc
-        self.hand = [int(c) for c in np.flatnonzero(loc == L.L_HAND + me)]
-        self.hres = np.zeros(N_RES, np.int64)
-        for c in self.hand:
-            self.hres[C[c, B_RES]] += 1
+        self.hand = hand = np.flatnonzero(loc == L.L_HAND + me).tolist()
+        hres = [0] * N_RES
+        for c in hand:
+            hres[Cl[c][B_RES]] += 1
+        self.hres = np.array(hres, np.int64)
         self.aside = int(info[L.F_ASIDE + me])
         base = me * L.MAX_SLOTS
         self.nb = nb = int(info[L.F_NB + me])
-        self.blds = [int(b) for b in info[L.F_BLD + base : L.F_BLD + base + nb]]
-        self.goods = [int(k) for k in info[L.F_GOODS + base : L.F_GOODS + base + nb]]
-        self.staff = [int(k) for k in info[L.F_STAFF + base : L.F_STAFF + base + nb]]
-        self.coins = sum(k * int(C[b, B_VALUE]) for b, k in zip(self.blds, self.goods, strict=True))
+        self.blds = blds = info[L.F_BLD + base : L.F_BLD + base + nb].tolist()
+        self.goods = goods = info[L.F_GOODS + base : L.F_GOODS + base + nb].tolist()
+        self.staff = info[L.F_STAFF + base : L.F_STAFF + base + nb].tolist()
+        self.coins = sum(k * Cl[b][B_VALUE] for b, k in zip(blds, goods, strict=True))
         self.market = info[L.F_MKT : L.F_MKT + 2 * N_RES].reshape(2, N_RES).astype(np.int64)
-        self.office = np.zeros(N_RES, np.int64)
-        for b in self.blds:
-            if C[b, B_OFFICE] >= 0:
-                self.office[C[b, B_OFFICE]] += 1
+        office = [0] * N_RES
         # goods I make (for chain synergy), and goods on my buildings per type
-        self.makes = np.zeros(N_GOODS, np.int64)
-        self.have_goods = np.zeros(N_GOODS, np.int64)
-        for b, k in zip(self.blds, self.goods, strict=True):
-            if C[b, B_GOOD] >= 0:
-                self.makes[C[b, B_GOOD]] += 1
-                self.have_goods[C[b, B_GOOD]] += k
-        most = max(int(info[L.F_NB + q]) for q in range(self.np_))
+        makes, have = [0] * N_GOODS, [0] * N_GOODS
+        for b, k in zip(blds, goods, strict=True):
+            row = Cl[b]
+            if row[B_OFFICE] >= 0:
+                office[row[B_OFFICE]] += 1
+            if row[B_GOOD] >= 0:
+                makes[row[B_GOOD]] += 1
+                have[row[B_GOOD]] += k
+        self.office = np.array(office, np.int64)
+        self.makes = np.array(makes, np.int64)
+        self.have_goods = np.array(have, np.int64)
+        most = int(info[L.F_NB : L.F_NB + self.np_].max())
         if self.final:
             self.rounds_left = 0.0
         elif info[L.F_TRIGGER]:
@@ -184,19 +197,14 @@ class _View:
         else:
             self.rounds_left = 1.0 + ROUNDS_PER_BUILDING * max(0, END_BUILDINGS - most)
         # cards I have not seen: deck, other hands, goods, escrow, set-aside cards of others
-        seen = (
-            (loc == L.L_HAND + me)
-            | (loc == L.L_ASIDE + me)
-            | (loc == L.L_DISCARD)
-            | (loc == L.L_ROW1)
-            | (loc == L.L_ROW2)
-            | ((loc >= L.L_BUILT) & (loc < L.L_GOODS))
-        )
-        self.unseen = np.flatnonzero(~seen)
+        self.unseen = np.flatnonzero(~_SEEN[me][loc])
 
         # per-decision caches and the tie-break word: set by HeuristicAgent.act, never on the agent
         self.vpc = 0.0
         self.kv_cache: dict[int, float] = {}
+        self.bv_cache: dict[int, float] = {}
+        self.prod_cache: dict[int, tuple[Any, ...]] = {}
+        self.prod_markets: np.ndarray | None = None
         self.demand_cache: dict[int, float] = {}
         self.res_cost: np.ndarray | None = None
         self.top: tuple[int, ...] | None = None
@@ -231,6 +239,7 @@ class HeuristicAgent(Agent):
         self.tier = chain_tiers(self.cards.buildings)
         # the card table as plain ints for scalar lookups (numpy scalar indexing is several times slower)
         self.Cl: list[list[int]] = self.cards.buildings.tolist()
+        self.res = self.cards.buildings[:, B_RES].astype(np.int64)  # each card's resource
         tables = _static_tables(self.cards)
         self.ease, self.alone = tables["ease"], tables["alone"]
         C = self.cards.buildings
@@ -248,14 +257,17 @@ class HeuristicAgent(Agent):
             raise ValueError("no legal action: the mask is all zero (is the game over?)")
         if legal.size == 1:
             return int(legal[0])
-        v = _View(info, self.cards)  # everything this decision computes lives on v, not on the agent
-        v.vpc = FINAL_VP_COINS if v.final else self.vp_coins_mid
-        # tie-breaks from public information only: the information state is identical for
-        # positions that differ only in hidden information (infostate.redact)
-        word = (self.seed * 0x9E3779B1 + zlib.crc32(np.ascontiguousarray(info).tobytes())) & 0xFFFFFFFF
-        v.word = np.array([word or 1], np.int64)
         dec = int(info[L.F_DEC])
-        a = self._decide(dec, v, mask, legal)
+        if dec == L.D_BUILD:  # R7.10: build whenever allowed (nothing else to read, no view decoded)
+            a = L.A_BUILD if mask[L.A_BUILD] else L.A_NO_BUILD
+        else:
+            v = _View(info, self.cards, self.Cl)  # everything this decision computes lives on v, not on the agent
+            v.vpc = FINAL_VP_COINS if v.final else self.vp_coins_mid
+            # tie-breaks from public information only: the information state is identical for
+            # positions that differ only in hidden information (infostate.redact)
+            word = (self.seed * 0x9E3779B1 + zlib.crc32(np.ascontiguousarray(info).tobytes())) & 0xFFFFFFFF
+            v.word = np.array([word or 1], np.int64)
+            a = self._decide(dec, v, mask, legal)
         if not (0 <= a < L.N_ACTIONS and mask[a]):  # defensive: never return an illegal action
             a = int(legal[0])
         return int(a)
@@ -319,20 +331,22 @@ class HeuristicAgent(Agent):
         got = v.kv_cache.get(c)
         if got is not None:
             return got
-        r = int(self.Cl[c][B_RES])
-        if v.final:
-            val = FINAL_CARD_BASE + FINAL_DEMAND * self._resource_demand(v, r)
-        else:
-            h = len(v.hand)
-            crowd = HAND_CROWDING * (h - HAND_COMFORT)
-            base = self.card_base if h <= HAND_COMFORT else max(CARD_FLOOR, self.card_base - crowd)
-            val = base + self.demand_scale * self._resource_demand(v, r)
-            if c in self._top_builds(v):
-                bv = self.build_value(v, c)
-                reach = v.coins + INCOME_PER_ROUND * min(v.rounds_left, REACH_ROUNDS)
-                val = max(val, (KEEP_REACHABLE if self.Cl[c][B_COST] <= reach else KEEP_UNREACHABLE) * bv)
+        val = self._resource_keep(v, self.Cl[c][B_RES])
+        if not v.final and c in self._top_builds(v):
+            bv = self.build_value(v, c)
+            reach = v.coins + INCOME_PER_ROUND * min(v.rounds_left, REACH_ROUNDS)
+            val = max(val, (KEEP_REACHABLE if self.Cl[c][B_COST] <= reach else KEEP_UNREACHABLE) * bv)
         v.kv_cache[c] = val
         return val
+
+    def _resource_keep(self, v: _View, r: int) -> float:
+        """:meth:`kv` of a card of resource ``r`` that is not in my hand (so not one of my next buildings)."""
+        if v.final:
+            return FINAL_CARD_BASE + FINAL_DEMAND * self._resource_demand(v, r)
+        h = len(v.hand)
+        crowd = HAND_CROWDING * (h - HAND_COMFORT)
+        base = self.card_base if h <= HAND_COMFORT else max(CARD_FLOOR, self.card_base - crowd)
+        return base + self.demand_scale * self._resource_demand(v, r)
 
     def _top_builds(self, v: _View) -> tuple[int, ...]:
         """The two hand cards I would most like to build (kept rather than spent)."""
@@ -389,7 +403,13 @@ class HeuristicAgent(Agent):
         return max(0.0, self._chain_gain(v, b, cost)) * runs
 
     def build_value(self, v: _View, c: int) -> float:
-        """Value (coins) of adding building card c to my buildings now."""
+        """Value (coins) of adding building card c to my buildings now (computed once per decision)."""
+        got = v.bv_cache.get(c)
+        if got is None:
+            got = v.bv_cache[c] = self._build_value(v, c)
+        return got
+
+    def _build_value(self, v: _View, c: int) -> float:
         C = self.Cl
         val = C[c][B_VP] * v.vpc - C[c][B_COST]
         rl = v.rounds_left
@@ -433,26 +453,7 @@ class HeuristicAgent(Agent):
 
         mode 0 efficient worker, 1 sloppy worker, 2 assistant.
         """
-        C = self.C
-        b = v.blds[s]
-        gv = float(C[b, B_VALUE])
-        hres = v.hres
-        res_cost = v.res_cost
-        if res_cost is None:  # the cheapest hand card per resource: the same for every slot and mode
-            res_cost = v.res_cost = np.array(
-                [min((self.kv(v, c) for c in v.hand if C[c, B_RES] == r), default=NO_CARD) for r in range(N_RES)]
-            )
-        if C[b, B_NEED_ANY] > 0:
-            miss = np.maximum(0, C[b, B_NEED_ANY] - markets.sum(1))
-            unc = np.maximum(0, miss - hres.sum())
-            spent_cost = np.minimum(miss, hres.sum()) * min(res_cost.min(), NO_CARD)
-        else:
-            need = C[b, B_NEED0 : B_NEED0 + N_RES]
-            missr = np.maximum(0, need[None, :] - markets)
-            unc = np.maximum(0, missr - hres[None, :]).sum(1)
-            cover = np.minimum(missr, hres[None, :])
-            spent_cost = (cover * np.where(hres > 0, res_cost, 0.0)[None, :]).sum(1)
-            miss = missr.sum(1)
+        miss, unc, spent_cost, gv, chain = self._production_terms(v, s, markets)
         goods = 2.0 if mode == 0 else 1.0
         allow = 1 if mode == 1 else 0
         if mode == 1:
@@ -460,16 +461,51 @@ class HeuristicAgent(Agent):
             frac = np.maximum(0, miss - 1) / np.maximum(1, miss)
             spent_cost = np.where((unc == 0) & (miss > 0), spent_cost * frac, spent_cost)
         ok = unc <= allow
-        chain = self._chain_value(v, s, hres)
         val = goods * gv + chain - spent_cost
         return float(np.where(ok, np.maximum(val, 0.0), 0.0).mean())
+
+    def _production_terms(self, v: _View, s: int, markets: np.ndarray) -> tuple[Any, ...]:
+        """What producing at slot s lacks over the sampled ``markets`` (one decision samples them once):
+        ``(missing cards, cards the hand cannot cover, cost of the hand cards spent, good value, chain
+        value)``, the same for every staff mode, so computed once per slot and decision."""
+        if v.prod_markets is not markets:  # terms of other sampled markets are not these
+            v.prod_cache, v.prod_markets = {}, markets
+        got = v.prod_cache.get(s)
+        if got is not None:
+            return got
+        Cl = self.Cl
+        b = v.blds[s]
+        gv = float(Cl[b][B_VALUE])
+        hres = v.hres
+        res_cost = v.res_cost
+        if res_cost is None:  # the cheapest hand card per resource: the same for every slot and mode
+            cheapest: list[float | None] = [None] * N_RES
+            for c in v.hand:
+                r, k = Cl[c][B_RES], self.kv(v, c)
+                cheapest[r] = k if cheapest[r] is None else min(cheapest[r], k)
+            res_cost = v.res_cost = np.array([NO_CARD if k is None else k for k in cheapest])
+        if Cl[b][B_NEED_ANY] > 0:
+            miss = np.maximum(0, Cl[b][B_NEED_ANY] - markets.sum(1))
+            unc = np.maximum(0, miss - hres.sum())
+            spent_cost = np.minimum(miss, hres.sum()) * min(res_cost.min(), NO_CARD)
+        else:
+            need = self.C[b, B_NEED0 : B_NEED0 + N_RES]
+            missr = np.maximum(0, need[None, :] - markets)
+            unc = np.maximum(0, missr - hres[None, :]).sum(1)
+            cover = np.minimum(missr, hres[None, :])
+            spent_cost = (cover * np.where(hres > 0, res_cost, 0.0)[None, :]).sum(1)
+            miss = missr.sum(1)
+        got = v.prod_cache[s] = (miss, unc, spent_cost, gv, self._chain_value(v, s, hres))
+        return got
 
     # ------------------------------------------------------------------ decisions
     def _phase1(self, v: _View) -> int:
         if not v.hand or v.unseen.size == 0:
             return L.A_KEEP
         mine = np.mean([self.kv(v, c) for c in v.hand])
-        pool = np.mean([self.kv(v, int(c)) for c in v.unseen])
+        # an unseen card is in no hand of mine, so its keep value is that of its resource (kv): one per resource
+        by_res = np.array([self._resource_keep(v, r) for r in range(N_RES)])
+        pool = np.mean(by_res[self.res[v.unseen]])
         return L.A_DISCARD_HAND if mine < pool - DISCARD_MARGIN else L.A_KEEP
 
     def _move(self, v: _View, mask: np.ndarray) -> int:

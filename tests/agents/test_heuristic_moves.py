@@ -1,0 +1,51 @@
+"""The heuristic's moves are pinned: a fixed corpus of positions (random and heuristic play, 1-4 players, both
+editions) and the digest of the moves the heuristic chooses there, taken when its decisions ran without the
+per-decision caches and shortcuts it has now. A change that alters a single move fails here; one that only
+makes it faster does not (``agents/heuristic.py``)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+from ohmygoods_agents.heuristic import HeuristicAgent
+
+from ohmygoods_env.batch import BatchGames, make_rng, random_actions
+from ohmygoods_env.policy import info_states_of
+
+#: (players, rules, seed, batch steps, heuristic share of the moves that build the corpus)
+CORPUS = ((2, "omg2", 4, 60, 0.0), (3, "omg2", 5, 60, 0.0), (4, "royal", 6, 60, 0.0), (1, "omg2", 7, 40, 0.0),
+          (2, "royal", 8, 80, 0.8), (3, "omg2", 9, 80, 0.8))  # fmt: skip
+#: sha256 of the int64 moves, agent seed 0 then 17 (the tie-breaks read the seed)
+DIGEST = "bddb06723bfb8e2d5f717eeee4c5b589218ac9b49d787ced585013ce317c2177"
+
+
+def positions() -> list[tuple[np.ndarray, np.ndarray]]:
+    """``(masks, information states)`` of the acting seats, batch step after batch step, of every corpus entry."""
+    out = []
+    for players, rules, seed, steps, share in CORPUS:
+        g, rng, guide = BatchGames(32, players, rules, seed=seed), make_rng(32, seed), HeuristicAgent(seed=3)
+        pick = np.random.default_rng(seed)
+        for _ in range(steps):
+            rows = np.flatnonzero(~g.done)
+            infos, masks = info_states_of(g.state, rows), g.masks(copy=False)[rows].copy()
+            out.append((masks, infos))
+            a = random_actions(g.masks(copy=False), rng)
+            led = pick.random(rows.size) < share  # these rows play the heuristic's move
+            if led.any():
+                a[rows[led]] = [guide.act(None, m, i) for m, i in zip(masks[led], infos[led], strict=True)]
+            g.step(a)
+            g.reset()
+    return out
+
+
+def moves(seed: int, corpus: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    agent = HeuristicAgent(seed=seed)
+    return np.array([agent.act(None, m, i) for masks, infos in corpus for m, i in zip(masks, infos, strict=True)])
+
+
+def test_the_heuristic_plays_the_pinned_moves():
+    corpus = positions()
+    got = np.concatenate([moves(0, corpus), moves(17, corpus)]).astype(np.int64)
+    assert got.size > 10_000
+    assert hashlib.sha256(got.tobytes()).hexdigest() == DIGEST
