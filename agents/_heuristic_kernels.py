@@ -790,7 +790,7 @@ def _pay(info, mask, C, V, blds, goods):
     return L.A_PAY + best_s
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # another thread (a pipelined rollout's forward, the update) runs meanwhile
 def decide_rows(infos, masks, words, C, AS, good_value, ease, alone, tier, P, card_res, out):
     """The heuristic's move for each row (the information states ``infos``, the masks and each row's
     tie-break word); a move the rules would refuse is replaced by the first legal one."""

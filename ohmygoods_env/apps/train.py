@@ -44,15 +44,16 @@ LEARNING: tuple[str, ...] = (
     "max_rounds", "bc_games", "bc_epochs",
 )  # fmt: skip
 #: learner decisions per second of the fast loop, one thread, on the shared 2-core machine
-#: (docs/training.md): (prior?, players) -> rate. Read as an order of magnitude.
+#: (docs/training.md): (prior?, players) -> rate. Read as an order of magnitude. The runs with the heuristic
+#: prior, since the heuristic is compiled: idle, 2026-11-27 (docs/performance.md, *The heuristic compiled*).
 RATES: dict[tuple[bool, int], float] = {
     (False, 1): 7000.0,  # ppo-solo's PPO stage
     (False, 2): 2000.0,  # default league, `ohmygoods bench --train` and the runs of docs/performance.md
     (False, 3): 2000.0,
     (False, 4): 2000.0,
-    (True, 2): 2300.0,  # a 3-minute run of the quick start's settings (docs/training.md); ppo's run: 1,702
-    (True, 3): 1000.0,  # ppo-3p's runs: 903-1,830
-    (True, 4): 850.0,  # ppo-4p's runs: 783-1,518
+    (True, 2): 8000.0,  # the quick start: 8,140/s (its Python heuristic: 3,668/s idle, 2,300 on the loaded machine)
+    (True, 3): 5800.0,  # a minute of ppo-3p's settings: 5,841/s (ppo-3p's runs, Python heuristic: 903-1,830)
+    (True, 4): 6700.0,  # a minute of ppo-4p's settings: 6,694/s (ppo-4p's runs, Python heuristic: 783-1,518)
 }
 #: learner steps per second of the MaskablePPO loop (the previous ppo's run: 1.8M in about 87 minutes)
 MASKABLE_RATE = 345.0
