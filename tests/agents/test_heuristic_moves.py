@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
+import pytest
 from ohmygoods_agents.heuristic import HeuristicAgent
 
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
@@ -49,3 +50,33 @@ def test_the_heuristic_plays_the_pinned_moves():
     got = np.concatenate([moves(0, corpus), moves(17, corpus)]).astype(np.int64)
     assert got.size > 10_000
     assert hashlib.sha256(got.tobytes()).hexdigest() == DIGEST
+
+
+def test_a_batch_gets_the_moves_of_its_rows_one_by_one_and_leaves_its_inputs_alone():
+    corpus = positions()[::7]
+    agent = HeuristicAgent(seed=5)
+    for masks, infos in corpus:
+        keep_masks, keep_infos = masks.copy(), infos.copy()
+        batch = agent.act_batch(None, masks, infos)
+        assert batch.dtype == np.int64
+        assert np.array_equal(batch, [agent.act(None, m, i) for m, i in zip(masks, infos, strict=True)])
+        assert masks[np.arange(len(batch)), batch].all()  # legal
+        assert np.array_equal(masks, keep_masks) and np.array_equal(infos, keep_infos)
+    assert agent.act_batch(None, np.zeros((0, corpus[0][0].shape[1]), bool), corpus[0][1][:0]).shape == (0,)
+
+
+def test_bad_batches_are_refused_in_one_line():
+    masks, infos = positions()[3]
+    agent = HeuristicAgent(seed=0)
+    with pytest.raises(ValueError, match="reads the acting player's information state"):
+        agent.act_batch(None, masks, None)
+    with pytest.raises(ValueError, match=r"info_states must have shape \(N, \d+\) and masks \(N, \d+\), got"):
+        agent.act_batch(None, masks[:2], infos[:3])
+    with pytest.raises(ValueError, match=r"info_states must have shape"):
+        agent.act_batch(None, masks, infos[:, :10])
+    empty = masks.copy()
+    empty[1] = False
+    with pytest.raises(ValueError, match="no legal action: a mask is all zero"):
+        agent.act_batch(None, empty, infos)
+    with pytest.raises(ValueError, match="no legal action: the mask is all zero"):
+        agent.act(None, empty[1], infos[1])
