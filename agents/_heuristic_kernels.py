@@ -452,9 +452,9 @@ def _decide(info, mask, word, C, AS, good_value, ease, alone, tier, P, card_res)
     base = me * MAX_SLOTS
     nb = info[L.F_NB + me]
     V[V_NB] = nb
-    blds = np.empty(MAX_SLOTS, np.int64)
-    goods = np.empty(MAX_SLOTS, np.int64)
-    staff = np.empty(MAX_SLOTS, np.int64)
+    blds = np.zeros(MAX_SLOTS, np.int64)  # zeros beyond my buildings: a slot index never reads past a table
+    goods = np.zeros(MAX_SLOTS, np.int64)
+    staff = np.zeros(MAX_SLOTS, np.int64)
     office = np.zeros(N_RES, np.int64)
     makes = np.zeros(N_GOODS, np.int64)
     have = np.zeros(N_GOODS, np.int64)
@@ -788,6 +788,50 @@ def _pay(info, mask, C, V, blds, goods):
             if best_s < 0 or v > best_v:
                 best_s, best_v = s, v
     return L.A_PAY + best_s
+
+
+#: what :func:`check_rows` found wrong, by its code: the field of the information state and what it must be
+ROW_ERRORS = (
+    "",
+    f"acting seat (F_CUR) and player count (F_NP): expected 1 <= players <= {L.MAX_PLAYERS} and 0 <= seat < players",
+    f"building count of the acting seat (F_NB): expected 0..{MAX_SLOTS}",
+    "building card of the acting seat (F_BLD): expected a card id of the card set",
+    f"chain slot (F_CHAIN_SLOT) of a chain decision: expected 0..{MAX_SLOTS - 1}",
+    "coins due (F_PAY_DUE) of a payment: expected 0..1000",
+    "assistant card or side (F_A_CARD, F_A_SIDE) of a legal hire: expected an assistant of the set, side 0 or 1",
+    f"card location (F_LOC): expected 0..{L.N_LOC - 1}",
+)
+
+
+@njit(cache=True)
+def check_rows(infos, masks, n_buildings, n_assistants):
+    """``(row, code)`` of the first information state row whose fields the rules index by are out of range
+    (``code`` a :data:`ROW_ERRORS` index; the assistants of the hire actions ``masks`` allow), or ``(-1, 0)``."""
+    for i in range(infos.shape[0]):
+        info = infos[i]
+        np_, me = info[L.F_NP], info[L.F_CUR]
+        if not (1 <= np_ <= L.MAX_PLAYERS and 0 <= me < np_):
+            return i, 1
+        for c in range(N_CARDS):
+            if not (0 <= info[L.F_LOC + c] < L.N_LOC):
+                return i, 7
+        for q in range(np_):
+            if not (0 <= info[L.F_NB + q] <= MAX_SLOTS):
+                return i, 2
+        for k in range(info[L.F_NB + me]):
+            if not (0 <= info[L.F_BLD + me * MAX_SLOTS + k] < n_buildings):
+                return i, 3
+        dec = info[L.F_DEC]
+        if dec == L.D_CHAIN and not (0 <= info[L.F_CHAIN_SLOT] < MAX_SLOTS):
+            return i, 4
+        if dec == L.D_PAY and not (0 <= info[L.F_PAY_DUE] <= 1000):
+            return i, 5
+        if dec == L.D_HIRE:
+            for k in range(L.N_ASSIST):
+                card, side = info[L.F_A_CARD + k], info[L.F_A_SIDE + k]
+                if masks[i, L.A_HIRE + k] and not (0 <= card < n_assistants and 0 <= side < 2):
+                    return i, 6
+    return -1, 0
 
 
 @njit(cache=True, nogil=True)  # another thread (a pipelined rollout's forward, the update) runs meanwhile

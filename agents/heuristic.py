@@ -62,7 +62,7 @@ from ohmygoods_env.cards import (
     default_cards,
 )
 
-from ._heuristic_kernels import decide_rows
+from ._heuristic_kernels import ROW_ERRORS, check_rows, decide_rows
 from ._kernels import chain_tiers, sample_row_counts
 from .base import Agent, require_info_state
 
@@ -147,6 +147,8 @@ class HeuristicAgent(Agent):
     def act(self, observation: np.ndarray, mask: np.ndarray, info_state: np.ndarray | None = None) -> int:
         info = require_info_state(self.name, info_state)
         m = np.asarray(mask)
+        if m.shape != (L.N_ACTIONS,):
+            raise ValueError(f"mask must have shape ({L.N_ACTIONS},), got {m.shape}")
         legal = np.flatnonzero(m)
         if legal.size == 0:
             raise ValueError("no legal action: the mask is all zero (is the game over?)")
@@ -172,8 +174,12 @@ class HeuristicAgent(Agent):
         return self._decide(np.ascontiguousarray(infos, np.int32), m)
 
     def _decide(self, infos: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        masks = np.ascontiguousarray(masks, np.bool_)
+        row, code = check_rows(infos, masks, self._tables[0].shape[0], self._tables[1].shape[0])
+        if row >= 0:
+            raise ValueError(f"information state row {row} is not one of this game: {ROW_ERRORS[code]}")
         out = np.empty(infos.shape[0], np.int64)
-        decide_rows(infos, np.ascontiguousarray(masks, np.bool_), self._words(infos), *self._tables, out)
+        decide_rows(infos, masks, self._words(infos), *self._tables, out)
         return out
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from ohmygoods_agents.heuristic import HeuristicAgent
 
+from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
 from ohmygoods_env.policy import info_states_of
 
@@ -80,3 +81,42 @@ def test_bad_batches_are_refused_in_one_line():
         agent.act_batch(None, empty, infos)
     with pytest.raises(ValueError, match="no legal action: the mask is all zero"):
         agent.act(None, empty[1], infos[1])
+
+
+@pytest.mark.parametrize(
+    ("fields", "text"),
+    [
+        ({L.F_CUR: 7}, "acting seat"),
+        ({L.F_NP: 0}, "acting seat"),
+        ({L.F_LOC + 5: 999}, "card location"),
+        ({"nb": L.MAX_SLOTS + 3}, "building count"),
+        ({"nb": 1, "bld0": 500}, "building card"),
+        ({L.F_DEC: L.D_CHAIN, L.F_CHAIN_SLOT: 20}, "chain slot"),
+        ({L.F_DEC: L.D_PAY, L.F_PAY_DUE: 10**6}, "coins due"),
+        ({L.F_DEC: L.D_HIRE, L.F_A_CARD: 99, "hire": True}, "assistant card or side"),
+    ],
+)
+def test_a_malformed_information_state_is_refused_naming_its_field_and_nothing_changes(fields, text):
+    """The compiled rules index tables by these fields: out of range, the row is refused in one line (never read
+    past a table), and the caller's arrays are left as they were."""
+    masks, infos = positions()[3]
+    masks, infos = masks.copy(), infos.copy()
+    me = int(infos[1, L.F_CUR])
+    for key, value in fields.items():
+        if key == "nb":
+            infos[1, L.F_NB + me] = value
+        elif key == "bld0":
+            infos[1, L.F_BLD + me * L.MAX_SLOTS] = value
+        elif key == "hire":
+            masks[1, L.A_HIRE] = True
+        else:
+            infos[1, key] = value
+    keep_masks, keep_infos = masks.copy(), infos.copy()
+    agent = HeuristicAgent(seed=0)
+    with pytest.raises(ValueError, match=rf"information state row 1 is not one of this game: .*{text}.*expected"):
+        agent.act_batch(None, masks, infos)
+    with pytest.raises(ValueError, match=rf"row 0 is not one of this game: .*{text}"):
+        agent.act(None, masks[1], infos[1])
+    assert np.array_equal(masks, keep_masks) and np.array_equal(infos, keep_infos)
+    with pytest.raises(ValueError, match=r"mask must have shape \(624,\), got \(623,\)"):
+        agent.act(None, masks[0][:-1], infos[0])
