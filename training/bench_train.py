@@ -225,7 +225,8 @@ def bench_shipped(players: int, iters: int, env_steps: int, seed: int = 0) -> di
 
 
 def _where(device: Any, dtype: Any = torch.float32) -> dict[str, Any]:
-    """The device, torch's threads and how idle OpenMP threads wait, of a measurement (the rows' last lines)."""
+    """The device, torch's threads, how idle OpenMP threads wait and how freed memory is kept, of a measurement
+    (the rows' last lines)."""
     return {"device": str(device), "threads": torch.get_num_threads(), "precision": str(dtype).removeprefix("torch."),
             "openmp_wait": openmp_wait(), "freed_memory": freed_memory()}  # fmt: skip
 
