@@ -274,6 +274,25 @@ def _cheapest(C, good_value, ease, P, V, F, hand, blds, makes, dem, bv, kvc, top
 
 
 @njit(cache=True)
+def _resource_costs(C, good_value, ease, P, V, F, hand, blds, makes, dem, bv, kvc, top, r):
+    """The keep values of my hand cards of resource r, ascending."""
+    costs = np.empty(V[V_NH])
+    m = 0
+    for i in range(V[V_NH]):
+        c = hand[i]
+        if C[c, B_RES] == r:
+            costs[m] = _kv(C, good_value, ease, P, V, F, hand, blds, makes, dem, bv, kvc, top, c)
+            m += 1
+    return np.sort(costs[:m])
+
+
+@njit(cache=True)
+def _assistant_ev(C, alone, b):
+    """Expected coins a round of an assistant on building b: P(the market alone covers it) x the good's value."""
+    return alone[b] * C[b, B_VALUE]
+
+
+@njit(cache=True)
 def _chain_value(C, good_value, ease, P, V, F, hand, blds, makes, have, hres, dem, bv, kvc, top, s):
     """Total gain of the profitable chain runs of my slot s with the hand ``hres``."""
     b = blds[s]
@@ -292,14 +311,8 @@ def _chain_value(C, good_value, ease, P, V, F, hand, blds, makes, have, hres, de
     runs = min(runs, MAX_CHAIN_RUNS)
     if C[b, B_CH_HAND] >= 0:
         r = C[b, B_CH_HAND]
-        costs = np.empty(V[V_NH])
-        m = 0
-        for i in range(V[V_NH]):
-            c = hand[i]
-            if C[c, B_RES] == r:
-                costs[m] = _kv(C, good_value, ease, P, V, F, hand, blds, makes, dem, bv, kvc, top, c)
-                m += 1
-        costs = np.sort(costs[:m])
+        costs = _resource_costs(C, good_value, ease, P, V, F, hand, blds, makes, dem, bv, kvc, top, r)
+        m = costs.size
         total = 0.0
         for i in range(runs):
             gain = _chain_gain(C, good_value, b, costs[i] if i < m else NO_CARD)
@@ -639,7 +652,7 @@ def _decide(info, mask, word, C, AS, good_value, ease, alone, tier, P, card_res)
         first = True
         for s in range(nb):
             if C[blds[s], B_KIND] == KIND_PRODUCTION and staff[s] == L.STAFF_NONE:
-                ev = alone[blds[s]] * C[blds[s], B_VALUE]
+                ev = _assistant_ev(C, alone, blds[s])
                 if first or ev > prod:
                     prod = ev
                     first = False
@@ -659,7 +672,7 @@ def _decide(info, mask, word, C, AS, good_value, ease, alone, tier, P, card_res)
         for s in range(MAX_SLOTS):
             if not mask[L.A_PLACE + s]:
                 continue
-            ev = alone[blds[s]] * C[blds[s], B_VALUE]
+            ev = _assistant_ev(C, alone, blds[s])
             if best_s < 0 or ev > best:  # max by (ev, -s): the first slot of the best value
                 best_s, best = s, ev
         return L.A_PLACE + best_s
@@ -673,12 +686,12 @@ def _produce_value(C, good_value, ease, P, V, F, hand, blds, staff, makes, have,
     b = blds[s]
     st = staff[s]
     nh = V[V_NH]
-    kvs = np.empty(nh)
-    for i in range(nh):
-        kvs[i] = _kv(C, good_value, ease, P, V, F, hand, blds, makes, dem, bv, kvc, top, hand[i])
     spend = np.empty(nh)
     m = 0
     if C[b, B_NEED_ANY] > 0:
+        kvs = np.empty(nh)
+        for i in range(nh):
+            kvs[i] = _kv(C, good_value, ease, P, V, F, hand, blds, makes, dem, bv, kvc, top, hand[i])
         tot = 0
         for r in range(N_RES):
             tot += msum[r]
@@ -692,14 +705,8 @@ def _produce_value(C, good_value, ease, P, V, F, hand, blds, staff, makes, have,
             want = max(0, C[b, B_NEED0 + r] - msum[r])
             if want == 0:
                 continue
-            ofr = np.empty(nh)
-            k = 0
-            for i in range(nh):
-                if C[hand[i], B_RES] == r:
-                    ofr[k] = kvs[i]
-                    k += 1
-            ofr = np.sort(ofr[:k])
-            for i in range(min(want, k)):
+            ofr = _resource_costs(C, good_value, ease, P, V, F, hand, blds, makes, dem, bv, kvc, top, r)
+            for i in range(min(want, ofr.size)):
                 spend[m] = ofr[i]
                 m += 1
     sp = np.sort(spend[:m])
