@@ -308,7 +308,10 @@ class SlotNetAgent(PolicyAgent):
     """A :class:`~ohmygoods_agents.slotnet.SlotNet` policy (``network.kind = "slotnet"``).
 
     ``net`` is used as it is (a live network keeps training; pass a frozen copy for a snapshot).
-    A network with a prior reads the acting seats' information states.
+    A network with a prior reads the acting seats' information states. ``sparse``: :meth:`act_batch` reads the
+    network through :class:`~ohmygoods_agents.slotnet.SparseForward` (a network on the CPU): the same logits
+    up to float rounding, and a sampling agent draws one uniform per legal action rather than per action (other
+    draws than the dense form's for a seed); the training loop's league snapshots act so.
     """
 
     def __init__(
@@ -319,6 +322,7 @@ class SlotNetAgent(PolicyAgent):
         name: str = "ppo",
         *,
         layout: dict[str, Any] | None = None,
+        sparse: bool = False,
     ) -> None:
         super().__init__(name=name, deterministic=deterministic, seed=seed, layout=layout)
         self.net = net
@@ -327,6 +331,35 @@ class SlotNetAgent(PolicyAgent):
 
             self._prior = make_prior(net.prior)
             self.needs_info_state = True
+        self._sparse: Any = None
+        if sparse:
+            from .slotnet import SparseForward
+
+            if self._device().type != "cpu":
+                raise ValueError(f"a sparse SlotNetAgent reads a network on the CPU, this one is on {self._device()}")
+            self._sparse = SparseForward(net)
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
+        if self._sparse is None:
+            return super().act_batch(observations, masks, info_states)
+        m = np.asarray(masks)
+        n_actions = int(self.layout["n_actions"])
+        if m.ndim != 2 or m.shape[1] != n_actions:
+            raise ValueError(f"masks must have shape (N, {n_actions}), got {m.shape}")
+        if not m.any(axis=1).all():
+            raise ValueError("no legal action: a mask is all zero (is the game over?)")
+        prior = None
+        if self._prior is not None:
+            from .slotnet import prior_actions
+
+            prior = prior_actions(self._prior, f"the {self.name} agent", observations, m, info_states).numpy()
+        with forward_threads(m.shape[0], "cpu"):
+            logits, ids, valid, _ = self._sparse(np.asarray(observations, np.float32), m, prior_action=prior)
+            if self.deterministic:
+                cols = logits.argmax(dim=1).numpy()
+            else:
+                cols, _ = self._sparse.sample(logits, valid, self._gen)
+        return ids[np.arange(len(ids)), cols].astype(np.int64)
 
     @classmethod
     def from_tensors(

@@ -12,8 +12,10 @@ What it owns:
   seat of every game has an owner drawn when the game starts: the learner (shared parameters;
   each of its decisions is a training sample, whatever the seat) or a league opponent (a frozen
   snapshot of the network, or an agent of the game by name). One engine step per batch step:
-  learner rows are observed straight into preallocated buffers and answered by one forward;
-  opponents are answered per owner, batched over their games.
+  learner rows are observed straight into preallocated buffers and answered by one forward (on the
+  CPU in float32 through the network's sparse form where its kit has one, ``--sparse-forward``:
+  :class:`~ohmygoods_agents.slotnet.SparseForward`, which the update reads too); opponents are
+  answered per owner, batched over their games.
 * Per-seat GAE (:func:`gae_per_seat`): the samples of one seat of one game form a trajectory;
   the final reward (the engine's reward mode times ``reward_scale``, plus ``margin_coef`` times the
   score margin) goes to every seat's last decision when the game ends; a trajectory cut by the
@@ -171,7 +173,9 @@ def ppo_update(
     of about ``cfg.minibatch`` samples (a 1-sample remainder would make the advantage normalisation
     divide by a NaN standard deviation), :func:`ppo_terms` with ``cfg.clip``, the loss
     ``pg + cfg.vf_coef * v - cfg.ent_coef * entropy``, gradients clipped to ``cfg.max_grad_norm``.
-    ``forward(rows) -> (logits, values)`` is the network on the batch rows ``rows``. Returns the
+    ``forward(rows) -> (logits, values)`` is the network on the batch rows ``rows``; a ``forward`` whose
+    ``legal`` attribute is True is called ``forward(rows, ids, valid)`` with the rows' legal columns
+    (:func:`legal_index`) and returns the logits of those columns (``NEG`` where not ``valid``). Returns the
     mean losses of the last epoch; a non-finite loss raises ``FloatingPointError``."""
     params = list(params)
     n = batch["obs"].shape[0]
@@ -184,9 +188,13 @@ def ppo_update(
         sums, count = np.zeros(4), 0
         for i in torch.tensor_split(perm, max(1, round(n / cfg.minibatch))):
             i = i.to(device)
-            logits, v = forward(i)
             iv = valid[i]
-            logp_all = torch.log_softmax(legal_logits(logits, ids[i], iv), 1)
+            if getattr(forward, "legal", False):  # the logits of the legal columns only
+                logits, v = forward(i, ids[i], iv)
+                logp_all = torch.log_softmax(logits, 1)
+            else:
+                logits, v = forward(i)
+                logp_all = torch.log_softmax(legal_logits(logits, ids[i], iv), 1)
             pg, vl, ent, clipped = ppo_terms(
                 logp_all, pos[i], batch["logp"][i], batch["adv"][i], v, batch["ret"][i], iv, cfg.clip
             )
@@ -409,10 +417,15 @@ class SelfPlayRollout:
         fast: bool = True,
         pipeline: bool = False,
         league_workers: int = 0,
+        sparse: bool = True,
     ) -> None:
         from .kits import kit_of
 
         self.kit = kit_of(game)
+        #: the learner's forwards read the network's sparse form where its kit has one (``--sparse-forward``:
+        #: :class:`~ohmygoods_agents.slotnet.SparseForward`; on the CPU in float32), else its dense forward
+        self.sparse = bool(sparse)
+        self._sparse_of: dict[int, tuple[Any, Any]] = {}
         #: the games of each player count in two tables: one table's forward runs in a second thread (the
         #: forward thread) while this one asks the league's seats and steps the engine of the other
         self.pipeline = bool(pipeline)
@@ -497,7 +510,8 @@ class SelfPlayRollout:
     # -------------------------------------------------------------- league
     def add_snapshot(self) -> None:
         """Freeze the current network into the league (the oldest beyond ``max_snapshots`` is replaced)."""
-        entry = ("snapshot", self.kit.snapshot(self.net, int(self.rng.integers(1 << 31))))
+        sparse = self._sparse_forward(self.net) is not None  # its seats answered as the learner's rows are
+        entry = ("snapshot", self.kit.snapshot(self.net, int(self.rng.integers(1 << 31)), sparse=sparse))
         keep_snapshot(self.opponents, self.snapshots, entry, self.league.max_snapshots)
 
     def _assign(self, rows: np.ndarray, j: int = 0) -> None:
@@ -595,6 +609,16 @@ class SelfPlayRollout:
             if isinstance(agent, PooledPolicy):
                 agent.close()
 
+    def _sparse_forward(self, net: Any) -> Any:
+        """The sparse form of ``net`` that the learner's forwards read (None: its dense forward): where the
+        rollout asks for it, the kit has one for this network, and the forwards run on the CPU in float32."""
+        if not self.sparse or self.device.type != "cpu" or self.dtype != torch.float32:
+            return None
+        got = self._sparse_of.get(id(net))
+        if got is None or got[0] is not net:
+            got = self._sparse_of[id(net)] = (net, self.kit.sparse_forward(net))
+        return got[1]
+
     def _act(
         self, net: Any, x: torch.Tensor, pa: torch.Tensor | None, masks: np.ndarray, n: int, P: int, clock: Any = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -603,6 +627,12 @@ class SelfPlayRollout:
         sampled on the host with the rollout's generator, so a seed draws the same on every device (and, in
         the one forward thread of a pipelined rollout, in the order the steps were started)."""
         timer = clock("forward") if clock is not None else contextlib.nullcontext()
+        sparse = self._sparse_forward(net)
+        if sparse is not None:  # the host's rows through the network's sparse form: the same numbers, rounded
+            with timer, torch.inference_mode(), forward_threads(n, self.device):
+                lg, ids, valid, v = sparse(x.numpy()[:n], masks, P, None if pa is None else pa.numpy()[:n])
+                c, lp = sparse.sample(lg, valid, self.gen)
+            return ids[np.arange(n), c], lp, v.numpy().copy()  # its buffers: the next forward writes over them
         with timer, torch.inference_mode(), forward_threads(n, self.device):
             with autocast(self.device, self.dtype):
                 h = net.features(x, seats=P)  # every row is a P-player game: no slot encoding of empty seats
@@ -749,8 +779,12 @@ class SelfPlayRollout:
                     o = g.observe(players=cut_p.astype(np.int64), rows=cut_g.astype(np.int64))
                 with clock("copy"):
                     o = torch.from_numpy(o).to(self.device)
+                sparse = self._sparse_forward(net)
                 with clock("forward"), torch.inference_mode(), amp, forward_threads(len(o), self.device):
-                    v = net.v(net.features(o, seats=t.P)).squeeze(1).float().cpu()
+                    if sparse is not None:
+                        v = sparse.values(o.numpy(), t.P)
+                    else:
+                        v = net.v(net.features(o, seats=t.P)).squeeze(1).float().cpu()
                 boot[cut] = v.numpy()
         adv = np.zeros(k, np.float32)
         gae_per_seat(values[:k], rewards[:k], next_idx[:k], done[:k], boot[:k], self.gamma, self.lam, adv)
@@ -861,6 +895,9 @@ class PPOConfig:
     game: str = "ohmygoods"
     #: added to the final reward: this times the score margin (own score minus the best other)
     margin_coef: float = 0.0
+    #: 1: the rollout's forwards and the update read the network's sparse form (its kit's, :class:`SparseForward`
+    #: for the slot network; CPU, float32): the same numbers up to float rounding, faster; 0: the dense forward
+    sparse_forward: int = 1
 
 
 class FastPPO:
@@ -905,7 +942,7 @@ class FastPPO:
             self.net, cfg.num_envs, cfg.players, cfg.rules, league, cfg.reward, cfg.reward_scale, cfg.seed,
             cfg.gamma, cfg.lam, bool(cfg.shaping), cfg.max_rounds, self.device, game=cfg.game,
             margin_coef=cfg.margin_coef, fast=getattr(cfg, "fast", True), pipeline=pipeline,
-            league_workers=league_workers,
+            league_workers=league_workers, sparse=bool(cfg.sparse_forward),
         )  # fmt: skip
         self.rollout.dtype = self.dtype
         self.steps = 0
@@ -956,6 +993,16 @@ class FastPPO:
                 logits, v = self.net.policy_logits(h, pa), self.net.v(h).squeeze(1)
             return logits[:n].float(), v[:n].float()
 
+        sparse = self.rollout._sparse_forward(self.net) if seats is not None else None
+        if sparse is not None:  # the network's sparse form, as the rollout's forwards (--sparse-forward)
+            sb = sparse.batch(batch["obs"].numpy(), seats)  # each sample's nonzero inputs, read once
+
+            def forward_legal(i: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor) -> tuple[Any, Any]:
+                pa = batch["prior"][i] if self.net.prior is not None else None
+                return sparse.train_forward(sb, i.numpy(), ids, valid, pa)
+
+            forward_legal.legal = True  # type: ignore[attr-defined]
+            return ppo_update(batch, forward_legal, self.net.parameters(), self.opt, self.cfg)
         return ppo_update(batch, forward, self.net.parameters(), self.opt, self.cfg)
 
     def _snapshot_due(self) -> None:
@@ -1139,12 +1186,16 @@ CONFIG_HELP: dict[str, str] = {
     "seed": "seed of the games, the league and the network",
     "game": "the game (its training kit: network, league agents, evaluation; ohmygoods_training.kits)",
     "margin_coef": "added to the final reward: this times the score margin (own score minus the best other)",
+    "sparse_forward": "1: the rollout's forwards and the update read the slot network's nonzero inputs and legal "
+    "actions only (CPU, float32; the same numbers up to rounding, faster); 0: its dense forward, as runs before "
+    "this option",
 }
 CHOICES: dict[str, tuple[Any, ...]] = {
     "players": (1, 2, 3, 4),
     "rules": ("omg2", "royal"),
     "reward": ("margin", "score", "win"),
     "shaping": (0, 1),
+    "sparse_forward": (0, 1),
 }
 #: file stem of the network a run hands over: the best evaluated one, evaluated again on other deals
 FINAL = "final"
@@ -1174,7 +1225,7 @@ def players_arg(text: str) -> int | tuple[int, ...]:
 #: the options that only a game with that feature takes (hidden from the help of other games)
 KIT_ONLY: dict[str, str] = {"prior": "priors", "prior_gain": "priors", "shaping": "shaped_modes", "embed": "priors"}
 #: options that only the games whose kit names them in ``own_options`` read (hidden from the others' help)
-KIT_OPTIONS: tuple[str, ...] = ("rules", "max_rounds", "bc_eps")
+KIT_OPTIONS: tuple[str, ...] = ("rules", "max_rounds", "bc_eps", "sparse_forward")
 
 
 def game_of(argv: list[str] | None) -> str:

@@ -380,6 +380,12 @@ class Kit:
         hidden = cfg.hidden if isinstance(cfg.hidden, tuple) else (int(cfg.hidden),) * 2
         return ActorCritic(int(self.spec.obs_size(p)), int(self.spec.num_actions), hidden)
 
+    def sparse_forward(self, net: Any) -> Any:
+        """A sparse form of ``net`` for the rollout's forwards (``--sparse-forward``; ``form(obs, masks, players,
+        prior_action) -> (legal logits, ids, valid, values)``, :class:`~ohmygoods_agents.slotnet.SparseForward`),
+        or None: the dense forward."""
+        return None
+
     def layout(self, players: int | None = None) -> dict[str, Any]:
         """The game's checkpoint layout at ``players`` seats (default: its fewest)."""
         return game_layout(self.spec, players)
@@ -429,7 +435,9 @@ class Kit:
         """The network prior ``name`` answering in ``workers`` processes (None: this game's prior stays here)."""
         return None
 
-    def snapshot(self, net: Any, seed: int) -> Opponent:
+    def snapshot(self, net: Any, seed: int, sparse: bool = False) -> Opponent:
+        """A frozen copy of ``net`` as a league seat (``sparse``: through the network's sparse form, where the kit
+        has one: :meth:`sparse_forward`)."""
         return Opponent("snapshot", self.agent(net, deterministic=False, seed=seed, name="snapshot"))
 
     def check_agent(self, name: str) -> None:

@@ -28,7 +28,7 @@ class OhMyGoodsKit(Kit):
     priors = ("heuristic",)
     several_counts = False
     defaults: dict[str, Any] = {}
-    own_options = ("rules", "max_rounds", "bc_eps")
+    own_options = ("rules", "max_rounds", "bc_eps", "sparse_forward")
     option_help: dict[str, str] = {}
 
     def choices(self) -> dict[str, tuple[Any, ...]]:
@@ -53,6 +53,11 @@ class OhMyGoodsKit(Kit):
         from ohmygoods_agents.slotnet import SlotNet
 
         return SlotNet(cfg.hidden, cfg.embed, cfg.prior or None, cfg.prior_gain)
+
+    def sparse_forward(self, net: Any) -> Any:
+        from ohmygoods_agents.slotnet import SlotNet, SparseForward
+
+        return SparseForward(net) if isinstance(net, SlotNet) else None
 
     def save(self, net: Any, path: str | Path, meta: dict[str, Any], players: int | None) -> Path:
         return save_agent(net, path, meta, players=players)
@@ -95,15 +100,17 @@ class OhMyGoodsKit(Kit):
 
         return BatchPolicy(opponent_agent(name, seed))
 
-    def snapshot(self, net: Any, seed: int) -> Any:
+    def snapshot(self, net: Any, seed: int, sparse: bool = False) -> Any:
+        from ohmygoods_agents.policy_agents import SlotNetAgent
+
         from ohmygoods_env.policy import BatchPolicy
 
         # on the learner's device: a GPU run's snapshots answer their seats there (the batch copied over and the
-        # logits back), the CPU's on the host
+        # logits back), the CPU's on the host (sparse: through the network's sparse form)
         frozen = copy.deepcopy(net).eval()
         for p in frozen.parameters():
             p.requires_grad_(False)
-        return BatchPolicy(self.agent(frozen, deterministic=False, seed=seed, name="snapshot"))
+        return BatchPolicy(SlotNetAgent(frozen, deterministic=False, seed=seed, name="snapshot", sparse=sparse))
 
     def check_agent(self, name: str) -> None:
         from .league_spec import opponent_agent

@@ -34,9 +34,9 @@ CONFIGS = {
 }
 
 
-def _losses(name: str, staged: bool) -> list[tuple[float, ...]]:
+def _losses(name: str, staged: bool, sparse: int = 0) -> list[tuple[float, ...]]:
     cfg = PPOConfig(players=2, num_envs=8, n_steps=16, hidden=16, embed=4, minibatch=64, snapshot_every=100,
-                    seed=0, **CONFIGS[name])  # fmt: skip
+                    seed=0, sparse_forward=sparse, **CONFIGS[name])  # fmt: skip
     ppo = FastPPO(cfg, device="cpu")
     ppo.rollout.staged = staged
     out = []
@@ -50,11 +50,23 @@ def _losses(name: str, staged: bool) -> list[tuple[float, ...]]:
 @pytest.mark.parametrize("staged", [False, True], ids=["cpu-buffers", "device-copy-path"])
 def test_two_iterations_give_the_losses_of_the_loop_before_devices(name, staged):
     """Buffers reused across rollouts, inference mode, host sampling and (staged) the GPU's copying path
-    change no number: the same samples, the same losses as the old loop, iteration by iteration."""
+    change no number: the same samples, the same losses as the old loop, iteration by iteration (the dense
+    forward, ``--sparse-forward 0``, as the old loop's)."""
     got = _losses(name, staged)
     for new, old in zip(got, OLD_LOSSES[name], strict=True):
         assert new[4] == old[4]
         assert new[:4] == pytest.approx(old[:4], rel=1e-5, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", sorted(OLD_LOSSES))
+def test_the_sparse_forward_gives_the_same_losses_up_to_its_rounding(name):
+    """The default rollout reads the network's sparse form (``SparseForward``): the same samples as the dense
+    forward here (a draw flips only where two perturbed logits tie within rounding), log-probabilities and
+    values within float rounding, so the losses agree to about 1e-7."""
+    got = _losses(name, staged=False, sparse=1)
+    for new, old in zip(got, OLD_LOSSES[name], strict=True):
+        assert new[4] == old[4]
+        assert new[:4] == pytest.approx(old[:4], rel=1e-3, abs=1e-7)
 
 
 def test_auto_is_cuda_exactly_when_torch_sees_cuda(monkeypatch):
@@ -208,3 +220,33 @@ def test_the_rollouts_host_legal_index_is_torchs():
         hid, hvalid = legal_index_host(masks)
         assert torch.equal(ids, torch.from_numpy(hid)) and torch.equal(valid, torch.from_numpy(hvalid))
         assert not hvalid[3].any()
+
+
+def test_the_sparse_update_moves_the_network_as_the_dense_update():
+    """One update on the same rollout, the same minibatches: with the network's sparse form (the default) and
+    with its dense forward, the same losses and parameters up to float rounding."""
+    cfg = PPOConfig(players=2, num_envs=24, n_steps=8, minibatch=64, seed=3, league="self:0.8,random:0.2")
+    dense = FastPPO(PPOConfig(**{**cfg.__dict__, "sparse_forward": 0}))
+    sparse = FastPPO(cfg)
+    sparse.net.load_state_dict(dense.net.state_dict())
+    batch = {k: v.clone() for k, v in dense.rollout.collect(cfg.n_steps).items()}
+    torch.manual_seed(0)
+    want = dense.update(batch)
+    torch.manual_seed(0)
+    got = sparse.update(batch)
+    assert got == pytest.approx(want, rel=1e-4, abs=1e-7)
+    for (name, a), b in zip(sparse.net.named_parameters(), dense.net.parameters(), strict=True):
+        assert torch.allclose(a, b, rtol=0, atol=1e-5), name
+
+
+def test_recipes_read_the_dense_forward_unless_told():
+    """The shipped agents' runs read the dense forward (before ``--sparse-forward``): their recipes replay it, a
+    user's override wins, and a game without a sparse form is not given the option."""
+    from ohmygoods_training import recipe as R
+
+    for argv in R.stage_argvs(R.load("ppo"), "runs/x"):
+        assert R.option(argv, "--sparse-forward") == "0"
+    for argv in R.stage_argvs(R.load("ppo"), "runs/x", overrides={"--sparse-forward": "1"}):
+        assert R.option(argv, "--sparse-forward") == "1"
+    for argv in R.stage_argvs(R.load("artificium-ppo"), "runs/x"):
+        assert R.option(argv, "--sparse-forward") is None

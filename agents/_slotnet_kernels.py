@@ -1,0 +1,242 @@
+"""Compiled pieces of :class:`~ohmygoods_agents.slotnet.SparseForward`: a slot network's inference over host rows
+with its trunk's first layer read as a sparse product and its policy head over the legal actions only.
+
+A mid-game observation row (2 players) has about 95 nonzero of its 600 inputs outside the slot block and
+about 7 of its 18 slots hold a building; a row has 3.4 legal actions of 624 on average.
+:func:`present_slots` gathers the slots that hold a building (the slot encoder then runs on those alone),
+:func:`trunk_entries` lists, per row, the first layer's nonzero inputs (column, value): the observation's
+nonzero entries outside the slot block and the encodings of those slots, in compressed-row form for
+``torch.nn.functional.embedding_bag``. :func:`legal_head` computes the policy logits of each row's legal
+actions only. Together they give the dense network's numbers up to float rounding (sums in another order)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ohmygoods_env import layout as L
+from ohmygoods_env.framework import jit as _jit
+
+
+@njit(cache=True, nogil=True)
+def present_slots(obs, players, o_slots, feats, where):
+    """The slots of ``obs`` (``float32[n, OBS_DIM]``) that hold a building (``present`` not 0), seats below
+    ``players`` only, row by row: their features into ``feats`` (``[m, SLOT_FEATURES]``) and ``row * MAX_PLAYERS *
+    MAX_SLOTS + seat * MAX_SLOTS + slot`` into ``where``. Returns ``m``."""
+    n = obs.shape[0]
+    S, F = L.MAX_SLOTS, L.SLOT_FEATURES
+    m = 0
+    for r in range(n):
+        for p in range(min(players, L.MAX_PLAYERS)):
+            for s in range(S):
+                base = o_slots + (p * S + s) * F
+                if obs[r, base + L.SF_PRESENT] != 0.0:
+                    for j in range(F):
+                        feats[m, j] = obs[r, base + j]
+                    where[m] = (r * L.MAX_PLAYERS + p) * S + s
+                    m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
+def trunk_entries(obs, o_slots, slot_end, enc, where, idx, val, offs):
+    """The nonzero inputs of the trunk's first layer for each row of ``obs`` (``float32[n, OBS_DIM]``):
+    entries ``offs[r]:offs[r + 1]`` of ``idx`` (the input column) and ``val`` (its value).
+
+    The trunk's input is ``[rest, mine, others]`` (:meth:`SlotNet.features`): ``rest`` the observation
+    without its slot block, ``mine`` the encodings of my slots in slot order, ``others`` each other seat's
+    encodings summed. ``enc`` holds the encodings of the slots that hold a building (:func:`present_slots`
+    found them, ``where`` says whose), in row order; every other slot's encoding is zeros. Written without
+    branches on the data (fresh rows defeat the branch predictor). Returns the number of entries."""
+    n, D = obs.shape
+    S, embed = L.MAX_SLOTS, enc.shape[1]
+    mine0 = D - (slot_end - o_slots)
+    others0 = mine0 + S * embed
+    acc = np.zeros((L.MAX_PLAYERS, embed), np.float32)
+    c = 0
+    q = 0
+    for r in range(n):
+        offs[r] = c
+        x = obs[r]
+        for j in range(o_slots):
+            v = x[j]
+            idx[c] = j
+            val[c] = v
+            c += v != 0.0
+        for j in range(slot_end, D):
+            v = x[j]
+            idx[c] = j - slot_end + o_slots
+            val[c] = v
+            c += v != 0.0
+        acc[:] = 0.0
+        while q < where.size and where[q] // (L.MAX_PLAYERS * S) == r:
+            p, s = (where[q] // S) % L.MAX_PLAYERS, where[q] % S
+            if p == 0:  # my slots in slot order: actions name them
+                for d in range(embed):
+                    e = enc[q, d]
+                    idx[c] = mine0 + s * embed + d
+                    val[c] = e
+                    c += e != 0.0
+            else:
+                for d in range(embed):
+                    acc[p, d] += enc[q, d]
+            q += 1
+        for p in range(1, L.MAX_PLAYERS):
+            for d in range(embed):
+                e = acc[p, d]
+                idx[c] = others0 + (p - 1) * embed + d
+                val[c] = e
+                c += e != 0.0
+    offs[n] = c
+    return c
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dot(x, y, H):
+    """``x . y`` over ``H`` entries as eight interleaved partial sums (lanes ``d % 8``) added in lane order:
+    independent sums the compiler packs into one vector register, in an order fixed on every machine."""
+    s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = np.float32(0.0)
+    top = H - H % 8
+    for d in range(0, top, 8):
+        s0 += x[d] * y[d]
+        s1 += x[d + 1] * y[d + 1]
+        s2 += x[d + 2] * y[d + 2]
+        s3 += x[d + 3] * y[d + 3]
+        s4 += x[d + 4] * y[d + 4]
+        s5 += x[d + 5] * y[d + 5]
+        s6 += x[d + 6] * y[d + 6]
+        s7 += x[d + 7] * y[d + 7]
+    for d in range(top, H):
+        s0 += x[d] * y[d]
+    return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+
+
+@njit(cache=True, nogil=True)
+def legal_head(h, W, b, Wv, bv, words, prior, gain, ids, valid, out, values):
+    """The policy logits of each row's legal actions, in action order: ``out[r, k]`` is the logit of action
+    ``ids[r, k]`` (``W h + b``, plus ``gain`` when it is the row's ``prior`` action; ``prior`` empty: no
+    prior), and the value head's output ``Wv h + bv`` into ``values``. ``words``: the legal masks
+    (``bool[n, A]``, ``A`` a multiple of 8) viewed as ``uint64[n, A / 8]``, so that a row's illegal actions
+    are passed over eight at a time. Returns the width used, ``K`` (the largest legal count, at least 1):
+    columns ``:K`` are written, a row's padding after its legal actions with id 0, ``valid`` False and a
+    ``-1e9`` logit."""
+    n, n_words = words.shape
+    H = h.shape[1]
+    k_max = 1
+    counts = np.empty(n, np.int64)
+    for r in range(n):
+        values[r] = _dot(h[r], Wv[0], H) + bv[0]
+        k = 0
+        for q in range(n_words):
+            if words[r, q] == 0:
+                continue
+            for a in range(8 * q, 8 * q + 8):
+                if (words[r, q] >> np.uint64(8 * (a - 8 * q))) & np.uint64(0xFF):
+                    s = _dot(h[r], W[a], H) + b[a]
+                    if prior.size and a == prior[r]:
+                        s += gain
+                    ids[r, k] = a
+                    valid[r, k] = True
+                    out[r, k] = s
+                    k += 1
+        counts[r] = k
+        k_max = max(k_max, k)
+    for r in range(n):
+        for q in range(counts[r], k_max):
+            ids[r, q] = 0
+            valid[r, q] = False
+            out[r, q] = np.float32(-1e9)
+    return k_max
+
+
+@njit(cache=True, nogil=True)
+def sample_legal(logits, valid, u, actions, logp):
+    """One draw per row from the softmax of its legal ``logits`` (``valid`` columns; Gumbel-max with the
+    uniforms ``u``, as :func:`~ohmygoods_agents.policy_agents.sample_masked` draws): the chosen column into
+    ``actions`` and its log-probability into ``logp``."""
+    n, K = logits.shape
+    for r in range(n):
+        best, top, peak = -1, -np.inf, -np.inf
+        for k in range(K):
+            if valid[r, k]:
+                x = logits[r, k]
+                g = x - np.log(-np.log(max(u[r, k], np.float32(1e-20))))
+                if g > top:
+                    best, top = k, g
+                peak = max(peak, x)
+        total = 0.0
+        for k in range(K):
+            if valid[r, k]:
+                total += np.exp(logits[r, k] - peak)
+        actions[r] = best
+        logp[r] = logits[r, best] - peak - np.log(total)
+
+
+@njit(cache=True, nogil=True)
+def rest_entries(obs, o_slots, slot_end, idx, val, offs):
+    """The nonzero observation inputs of each row outside the slot block (the trunk's ``rest`` columns), in
+    compressed-row form: entries ``offs[r]:offs[r + 1]`` of ``idx`` (the trunk column) and ``val``. Returns the
+    number of entries."""
+    n, D = obs.shape
+    c = 0
+    for r in range(n):
+        offs[r] = c
+        x = obs[r]
+        for j in range(o_slots):
+            v = x[j]
+            idx[c] = j
+            val[c] = v
+            c += v != 0.0
+        for j in range(slot_end, D):
+            v = x[j]
+            idx[c] = j - slot_end + o_slots
+            val[c] = v
+            c += v != 0.0
+    offs[n] = c
+    return c
+
+
+@njit(cache=True, nogil=True)
+def gather_rows(rows, offs, idx, val, slot_offs, where, out_idx, out_val, out_offs, out_slots, out_dest):
+    """A minibatch's entries from a rollout's (:func:`rest_entries`, :func:`present_slots` over every sample):
+    for each of ``rows`` (sample ids) its rest entries into ``out_idx`` / ``out_val`` / ``out_offs``, and its
+    slots that hold a building: their index in the rollout's list (``out_slots``) and where their encoding goes
+    in the minibatch's ``[rows, MAX_SLOTS + MAX_PLAYERS - 1]`` blocks (``out_dest``: my slot ``s`` at block
+    ``s``, another seat ``p`` at block ``MAX_SLOTS + p - 1``, summed there). Returns ``(entries, slots)``."""
+    S = L.MAX_SLOTS
+    blocks = S + L.MAX_PLAYERS - 1
+    c = 0
+    m = 0
+    for q in range(rows.size):
+        r = rows[q]
+        out_offs[q] = c
+        for e in range(offs[r], offs[r + 1]):
+            out_idx[c] = idx[e]
+            out_val[c] = val[e]
+            c += 1
+        for t in range(slot_offs[r], slot_offs[r + 1]):
+            p, s = (where[t] // S) % L.MAX_PLAYERS, where[t] % S
+            out_slots[m] = t
+            out_dest[m] = q * blocks + (s if p == 0 else S + p - 1)
+            m += 1
+    out_offs[rows.size] = c
+    return c, m
+
+
+@njit(cache=True, nogil=True)
+def rows_transposed_product(idx, val, offs, grad, out):
+    """``out = Xᵀ grad`` for the compressed rows ``X`` (``idx`` / ``val`` / ``offs``, one row per row of ``grad``):
+    the first layer's weight gradient of :meth:`~ohmygoods_agents.slotnet.SparseForward.train_forward`, each
+    entry's row of ``grad`` scaled into its column's row of ``out`` (zeroed first), entries in row order."""
+    out[:] = 0.0
+    H = grad.shape[1]
+    for r in range(offs.size - 1):
+        g = grad[r]
+        for e in range(offs[r], offs[r + 1]):
+            v = val[e]
+            o = out[idx[e]]
+            for d in range(H):
+                o[d] += v * g[d]
+
+
+_jit.register(globals(), L)
