@@ -895,8 +895,9 @@ class PPOConfig:
     game: str = "ohmygoods"
     #: added to the final reward: this times the score margin (own score minus the best other)
     margin_coef: float = 0.0
-    #: 1: the rollout's forwards and the update read the network's sparse form (its kit's, :class:`SparseForward`
-    #: for the slot network; CPU, float32): the same numbers up to float rounding, faster; 0: the dense forward
+    #: 1: the rollout's forwards and the update read the network's sparse form (its kit's: :class:`SparseForward`
+    #: for the slot network, ``kits.MLPSparseForward`` for the MLP; CPU, float32): the same numbers up to float
+    #: rounding, faster; 0: the dense forward
     sparse_forward: int = 1
 
 
@@ -993,9 +994,10 @@ class FastPPO:
                 logits, v = self.net.policy_logits(h, pa), self.net.v(h).squeeze(1)
             return logits[:n].float(), v[:n].float()
 
-        sparse = self.rollout._sparse_forward(self.net) if seats is not None else None
+        sparse = self.rollout._sparse_forward(self.net)
         if sparse is not None:  # the network's sparse form, as the rollout's forwards (--sparse-forward)
-            sb = sparse.batch(batch["obs"].numpy(), seats)  # each sample's nonzero inputs, read once
+            # each sample's nonzero inputs, read once (several player counts: each row's absent seats are empty)
+            sb = sparse.batch(batch["obs"].numpy(), *(() if seats is None else (seats,)))
 
             def forward_legal(i: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor) -> tuple[Any, Any]:
                 pa = batch["prior"][i] if self.net.prior is not None else None
@@ -1186,9 +1188,8 @@ CONFIG_HELP: dict[str, str] = {
     "seed": "seed of the games, the league and the network",
     "game": "the game (its training kit: network, league agents, evaluation; ohmygoods_training.kits)",
     "margin_coef": "added to the final reward: this times the score margin (own score minus the best other)",
-    "sparse_forward": "1: the rollout's forwards and the update read the slot network's nonzero inputs and legal "
-    "actions only (CPU, float32; the same numbers up to rounding, faster); 0: its dense forward, as runs before "
-    "this option",
+    "sparse_forward": "1: the rollout's forwards and the update read the network's nonzero inputs and legal actions "
+    "only (CPU, float32; the same numbers up to rounding, faster); 0: its dense forward, as runs before this option",
 }
 CHOICES: dict[str, tuple[Any, ...]] = {
     "players": (1, 2, 3, 4),
@@ -1225,7 +1226,7 @@ def players_arg(text: str) -> int | tuple[int, ...]:
 #: the options that only a game with that feature takes (hidden from the help of other games)
 KIT_ONLY: dict[str, str] = {"prior": "priors", "prior_gain": "priors", "shaping": "shaped_modes", "embed": "priors"}
 #: options that only the games whose kit names them in ``own_options`` read (hidden from the others' help)
-KIT_OPTIONS: tuple[str, ...] = ("rules", "max_rounds", "bc_eps", "sparse_forward")
+KIT_OPTIONS: tuple[str, ...] = ("rules", "max_rounds", "bc_eps")
 
 
 def game_of(argv: list[str] | None) -> str:

@@ -42,6 +42,7 @@ from ohmygoods_agents.checkpoint import (
     save_checkpoint,
 )
 from ohmygoods_agents.policy_agents import MLPAgent
+from ohmygoods_agents.sparse import SparseBatch, SparseHeads, rows_product
 from torch import nn
 
 from ohmygoods_env.framework.agents import agent_names, make_agent
@@ -145,6 +146,65 @@ class ActorCritic(nn.Module):
     def agent(self, layout: dict[str, Any], deterministic: bool = True, seed: int = 0, name: str = "ppo") -> MLPAgent:
         """A frozen copy of the policy as an :class:`MLPAgent` on ``layout``."""
         return MLPAgent(self.policy_tensors(), "tanh", name=name, deterministic=deterministic, seed=seed, layout=layout)
+
+
+class MLPSparseForward(SparseHeads):
+    """An :class:`ActorCritic`'s sparse form (:mod:`ohmygoods_agents.sparse`): its first layer over the nonzero
+    inputs of a row (``embedding_bag``; *Artificium*: about 25 of 388), its policy head over the legal actions
+    only (about 5 of 401); the same logits, values and gradients as its dense forward up to float rounding.
+    The loop reads it for every game with an MLP (``--sparse-forward``, the rollout's learner rows, the bootstrap
+    values and the update)."""
+
+    def __init__(self, net: ActorCritic) -> None:
+        super().__init__(net)
+        self._key: tuple[int, ...] | None = None
+        self._cap = self._entry_rows = 0
+
+    def _first(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """The first layer's weight as ``[inputs, outputs]`` rows (a copy, made again when it changed) and bias."""
+        lin = self.net.trunk[0]
+        key = (id(lin.weight), lin.weight.data_ptr(), lin.weight._version, lin.bias.data_ptr())
+        if key != self._key:
+            self._w0t, self._key = lin.weight.detach().t().contiguous(), key
+        return self._w0t, lin.bias.detach()
+
+    def features(self, obs: np.ndarray, players: int = 0) -> torch.Tensor:
+        """The trunk's features of host rows ``obs`` (``ActorCritic.features`` up to float rounding)."""
+        from ohmygoods_agents._sparse_kernels import rest_entries
+
+        obs = np.ascontiguousarray(obs, np.float32)
+        n, d = obs.shape
+        if n * d > self._cap:
+            self._cap = max(n * d, 2 * self._cap)
+            self._idx, self._val = np.empty(self._cap, np.int64), np.empty(self._cap, np.float32)
+        if n + 1 > self._entry_rows:
+            self._entry_rows = max(n + 1, 2 * self._entry_rows)
+            self._offs = np.empty(self._entry_rows, np.int64)
+        w0t, b0 = self._first()
+        c = rest_entries(obs, d, d, self._idx, self._val, self._offs)
+        with torch.no_grad():
+            z = nn.functional.embedding_bag(
+                torch.from_numpy(self._idx[:c]), w0t, torch.from_numpy(self._offs[:n]), mode="sum",
+                per_sample_weights=torch.from_numpy(self._val[:c]),
+            )  # fmt: skip
+            return self.net.trunk[1:](z.add_(b0))
+
+    def batch(self, obs: np.ndarray, players: int = 0) -> SparseBatch:
+        """A rollout's observations read once for :meth:`train_forward`: each row's nonzero inputs (in buffers of
+        this object: the next call writes over them)."""
+        obs = np.ascontiguousarray(obs, np.float32)
+        n, d = obs.shape
+        b = self.rest_batch(obs, d, d)
+        c = b["entries"]
+        none = np.zeros(0, np.int64)
+        return SparseBatch(n, b["idx"][:c], b["val"][:c], b["offs"][: n + 1], torch.zeros((0, 1)), none,
+                           np.zeros(n + 1, np.int64))  # fmt: skip
+
+    def train_features(self, sb: SparseBatch, rows: np.ndarray) -> torch.Tensor:
+        """The trunk's features of the samples ``rows`` of ``sb``, with gradients."""
+        idx, val, offs, _, _ = self.gather(sb, rows)
+        lin = self.net.trunk[0]
+        return self.net.trunk[1:](rows_product(lin.weight.t(), idx, val, offs) + lin.bias)
 
 
 def save_net(net: ActorCritic, path: str | Path, layout: dict[str, Any], **fields: Any) -> Path:
@@ -363,7 +423,7 @@ class Kit:
 
     def choices(self) -> dict[str, tuple[Any, ...]]:
         """The choices of the loop's options for this game."""
-        return {"reward": self.reward_modes}
+        return {"reward": self.reward_modes, "sparse_forward": (0, 1)}
 
     # -------------------------------------------------------------- engines
     def engine(self, num_games: int, num_players: int, seed: int, cfg: Any) -> BatchEngine:
@@ -381,10 +441,10 @@ class Kit:
         return ActorCritic(int(self.spec.obs_size(p)), int(self.spec.num_actions), hidden)
 
     def sparse_forward(self, net: Any) -> Any:
-        """A sparse form of ``net`` for the rollout's forwards (``--sparse-forward``; ``form(obs, masks, players,
-        prior_action) -> (legal logits, ids, valid, values)``, :class:`~ohmygoods_agents.slotnet.SparseForward`),
-        or None: the dense forward."""
-        return None
+        """The sparse form of ``net`` that the loop reads (``--sparse-forward``; a
+        :class:`~ohmygoods_agents.sparse.SparseHeads`: :class:`MLPSparseForward` for the MLP), or None: the
+        dense forward."""
+        return MLPSparseForward(net) if isinstance(net, ActorCritic) else None
 
     def layout(self, players: int | None = None) -> dict[str, Any]:
         """The game's checkpoint layout at ``players`` seats (default: its fewest)."""

@@ -28,7 +28,7 @@ class OhMyGoodsKit(Kit):
     priors = ("heuristic",)
     several_counts = False
     defaults: dict[str, Any] = {}
-    own_options = ("rules", "max_rounds", "bc_eps", "sparse_forward")
+    own_options = ("rules", "max_rounds", "bc_eps")
     option_help: dict[str, str] = {}
 
     def choices(self) -> dict[str, tuple[Any, ...]]:

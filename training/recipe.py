@@ -261,12 +261,9 @@ def stage_argvs(
     stage, ``--max-minutes`` scaled so that the stages take ``minutes`` in all (when less than the
     recipe's), ``--threads`` and ``overrides`` (flag → value, None for a switch) set in every stage. Stages before the
     last skip the final evaluation (``--final-games 0``): only the last one's counts. The recorded runs' way of
-    computing is kept unless a stage or ``overrides`` says otherwise: ``--precision float32`` and, for a game whose
-    loop reads a sparse form, ``--sparse-forward 0``."""
-    from .kits import kit_of
-
+    computing is kept unless a stage or ``overrides`` says otherwise: ``--precision float32`` and ``--sparse-forward
+    0``."""
     out = Path(out)
-    own_options = kit_of(recipe.game).own_options
     factor = minutes / recipe.minutes if minutes and recipe.minutes and minutes < recipe.minutes else 1.0
     keep = {s.name: s for s in recipe.stages}
     argvs = []
@@ -281,7 +278,7 @@ def stage_argvs(
             argv = with_option(argv, "--threads", str(threads))
         if option(argv, "--precision") is None:  # the recorded runs computed in float32 (before --precision)
             argv = with_option(argv, "--precision", "float32")
-        if option(argv, "--sparse-forward") is None and "sparse_forward" in own_options:
+        if option(argv, "--sparse-forward") is None:
             argv = with_option(argv, "--sparse-forward", "0")  # and read the dense forward (before its sparse form)
         for flag, value in (overrides or {}).items():
             argv = with_option(argv, flag, value)

@@ -240,13 +240,12 @@ def test_the_sparse_update_moves_the_network_as_the_dense_update():
 
 
 def test_recipes_read_the_dense_forward_unless_told():
-    """The shipped agents' runs read the dense forward (before ``--sparse-forward``): their recipes replay it, a
-    user's override wins, and a game without a sparse form is not given the option."""
+    """The shipped agents' runs read the dense forward (before ``--sparse-forward``): their recipes replay it (both
+    games), and a user's override wins."""
     from ohmygoods_training import recipe as R
 
-    for argv in R.stage_argvs(R.load("ppo"), "runs/x"):
-        assert R.option(argv, "--sparse-forward") == "0"
-    for argv in R.stage_argvs(R.load("ppo"), "runs/x", overrides={"--sparse-forward": "1"}):
-        assert R.option(argv, "--sparse-forward") == "1"
-    for argv in R.stage_argvs(R.load("artificium-ppo"), "runs/x"):
-        assert R.option(argv, "--sparse-forward") is None
+    for name in ("ppo", "artificium-ppo"):
+        for argv in R.stage_argvs(R.load(name), "runs/x"):
+            assert R.option(argv, "--sparse-forward") == "0"
+        for argv in R.stage_argvs(R.load(name), "runs/x", overrides={"--sparse-forward": "1"}):
+            assert R.option(argv, "--sparse-forward") == "1"
