@@ -38,6 +38,24 @@ def present_slots(obs, players, o_slots, feats, where):
     return m
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _rest_row(x, o_slots, slot_end, idx, val, c):
+    """Row ``x``'s nonzero entries outside its columns ``o_slots:slot_end`` appended at ``c`` of ``idx`` (the
+    column, those after the block shifted down to follow the ones before it) and ``val``, without a branch on
+    the data (every entry is written, the count moves only past a nonzero); returns the new count."""
+    for j in range(o_slots):
+        v = x[j]
+        idx[c] = j
+        val[c] = v
+        c += v != 0.0
+    for j in range(slot_end, x.shape[0]):
+        v = x[j]
+        idx[c] = j - slot_end + o_slots
+        val[c] = v
+        c += v != 0.0
+    return c
+
+
 @njit(cache=True, nogil=True)
 def trunk_entries(obs, o_slots, slot_end, enc, where, idx, val, offs):
     """The nonzero inputs of the trunk's first layer for each row of ``obs`` (``float32[n, OBS_DIM]``):
@@ -57,17 +75,7 @@ def trunk_entries(obs, o_slots, slot_end, enc, where, idx, val, offs):
     q = 0
     for r in range(n):
         offs[r] = c
-        x = obs[r]
-        for j in range(o_slots):
-            v = x[j]
-            idx[c] = j
-            val[c] = v
-            c += v != 0.0
-        for j in range(slot_end, D):
-            v = x[j]
-            idx[c] = j - slot_end + o_slots
-            val[c] = v
-            c += v != 0.0
+        c = _rest_row(obs[r], o_slots, slot_end, idx, val, c)
         acc[:] = 0.0
         while q < where.size and where[q] // (L.MAX_PLAYERS * S) == r:
             p, s = (where[q] // S) % L.MAX_PLAYERS, where[q] % S
@@ -177,21 +185,11 @@ def rest_entries(obs, o_slots, slot_end, idx, val, offs):
     """The nonzero observation inputs of each row outside the slot block (the trunk's ``rest`` columns), in
     compressed-row form: entries ``offs[r]:offs[r + 1]`` of ``idx`` (the trunk column) and ``val``. Returns the
     number of entries."""
-    n, D = obs.shape
+    n = obs.shape[0]
     c = 0
     for r in range(n):
         offs[r] = c
-        x = obs[r]
-        for j in range(o_slots):
-            v = x[j]
-            idx[c] = j
-            val[c] = v
-            c += v != 0.0
-        for j in range(slot_end, D):
-            v = x[j]
-            idx[c] = j - slot_end + o_slots
-            val[c] = v
-            c += v != 0.0
+        c = _rest_row(obs[r], o_slots, slot_end, idx, val, c)
     offs[n] = c
     return c
 

@@ -181,13 +181,19 @@ class PolicyAgent(Agent):
             out = self._logits(x, prior)
             return out.masked_fill(~torch.as_tensor(np.asarray(masks).astype(np.bool_)), -torch.inf)
 
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
+    def _checked_masks(self, masks: np.ndarray) -> np.ndarray:
+        """``masks`` as an array, refused (``ValueError``) unless it is ``(N, n_actions)`` with a legal action
+        in every row."""
         m = np.asarray(masks)
         n_actions = int(self.layout["n_actions"])
         if m.ndim != 2 or m.shape[1] != n_actions:
             raise ValueError(f"masks must have shape (N, {n_actions}), got {m.shape}")
         if not m.any(axis=1).all():
             raise ValueError("no legal action: a mask is all zero (is the game over?)")
+        return m
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
+        m = self._checked_masks(masks)
         torch = _torch()
         with torch.no_grad(), forward_threads(m.shape[0], self._device()):  # the sampling's ops too
             logits = self.logits(observations, m, info_states)
@@ -342,12 +348,7 @@ class SlotNetAgent(PolicyAgent):
     def act_batch(self, observations: np.ndarray, masks: np.ndarray, info_states: Any = None) -> np.ndarray:
         if self._sparse is None:
             return super().act_batch(observations, masks, info_states)
-        m = np.asarray(masks)
-        n_actions = int(self.layout["n_actions"])
-        if m.ndim != 2 or m.shape[1] != n_actions:
-            raise ValueError(f"masks must have shape (N, {n_actions}), got {m.shape}")
-        if not m.any(axis=1).all():
-            raise ValueError("no legal action: a mask is all zero (is the game over?)")
+        m = self._checked_masks(masks)
         prior = None
         if self._prior is not None:
             from .slotnet import prior_actions
