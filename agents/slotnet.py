@@ -267,7 +267,8 @@ class SparseForward(SparseHeads):
         net = self.net
         m = rows.size
         idx, val, offs, sel, dest = self.gather(sb, rows)
-        feats = sb.feats[torch.from_numpy(sel)]
+        # index_select: about half the time of advanced indexing here
+        feats = sb.feats.index_select(0, torch.from_numpy(sel))
         enc = torch.relu(net.slot[0](feats))
         enc = torch.relu(net.slot[2](enc)) * feats[:, L.SF_PRESENT : L.SF_PRESENT + 1]
         blocks = L.MAX_SLOTS + L.MAX_PLAYERS - 1
