@@ -104,6 +104,13 @@ def _device_text(spec: str) -> str:
     return f"auto ({resolve_device('auto')})"
 
 
+def _forward_text(args: argparse.Namespace) -> str:
+    """How the loop reads its network (``--sparse-forward``), for the plan's ``runs on`` line."""
+    if getattr(args, "sparse_forward", 1):
+        return ", the network's sparse form where it runs on the CPU in float32 (--sparse-forward)"
+    return ", the network's dense forward (--sparse-forward 0)"
+
+
 def _precision_text(args: argparse.Namespace) -> str:
     """``--precision`` as the run will resolve it on its device (``auto`` says what it found)."""
     spec = getattr(args, "precision", "float32")
@@ -141,6 +148,7 @@ def plan_text(args: argparse.Namespace) -> str:
         "(one thread on a shared 2-core machine; others differ), then the final evaluation",
         f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} torch and "
         f"numba thread(s), precision {_precision_text(args)} (--device, --threads, --precision)"
+        + _forward_text(args)
         + OVERLAP_TEXT * bool(getattr(args, "overlap", False))
         + _workers_text(args)
         + _openmp_text(args),
@@ -351,6 +359,7 @@ def game_plan(args: argparse.Namespace) -> str:
             f"with --game {args.game}), best/last checkpoints, eval.csv, train.log, run.json",
             f"  runs on: device {_device_text(getattr(args, 'device', 'cpu'))}, {getattr(args, 'threads', 1)} "
             f"torch and numba thread(s), precision {_precision_text(args)} (--device, --threads, --precision)"
+            + _forward_text(args)
             + OVERLAP_TEXT * bool(getattr(args, "overlap", False))
             + _openmp_text(args),
         ]

@@ -173,8 +173,14 @@ def test_the_plan_says_where_the_run_goes(capsys):
     from ohmygoods_env import openmp_wait
 
     assert f"idle OpenMP threads: {openmp_wait()}" in err  # more than one thread: how they wait
+    assert "the network's sparse form where it runs on the CPU in float32 (--sparse-forward)" in err
     assert train.main(["--players", "2", "--minutes", "1", "--plan", "--device", "cpu", "--threads", "1"]) == 0
     assert "idle OpenMP threads" not in capsys.readouterr().err  # one thread runs no parallel region
+    from ohmygoods_env.apps import cli
+
+    for game in (["--game", "artificium"], []):
+        assert cli.main(["train", *game, "--players", "2", "--minutes", "1", "--plan", "--sparse-forward", "0"]) == 0
+        assert "the network's dense forward (--sparse-forward 0)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
