@@ -13,8 +13,8 @@ What it owns:
   each of its decisions is a training sample, whatever the seat) or a league opponent (a frozen
   snapshot of the network, or an agent of the game by name). One engine step per batch step:
   learner rows are observed straight into preallocated buffers and answered by one forward (on the
-  CPU in float32 through the network's sparse form where its kit has one, ``--sparse-forward``:
-  :class:`~ohmygoods_agents.slotnet.SparseForward`, which the update reads too); opponents are
+  CPU in float32 through the network's sparse form, ``--sparse-forward``: its kit's
+  ``sparse_forward``, :mod:`ohmygoods_agents.sparse`, which the update reads too); opponents are
   answered per owner, batched over their games.
 * Per-seat GAE (:func:`gae_per_seat`): the samples of one seat of one game form a trajectory;
   the final reward (the engine's reward mode times ``reward_scale``, plus ``margin_coef`` times the
@@ -422,8 +422,8 @@ class SelfPlayRollout:
         from .kits import kit_of
 
         self.kit = kit_of(game)
-        #: the learner's forwards read the network's sparse form where its kit has one (``--sparse-forward``:
-        #: :class:`~ohmygoods_agents.slotnet.SparseForward`; on the CPU in float32), else its dense forward
+        #: the learner's forwards read the network's sparse form where its kit has one (``--sparse-forward``: the
+        #: kit's ``sparse_forward``, :mod:`ohmygoods_agents.sparse`; on the CPU in float32), else its dense forward
         self.sparse = bool(sparse)
         self._sparse_of: dict[int, tuple[Any, Any]] = {}
         #: the games of each player count in two tables: one table's forward runs in a second thread (the
