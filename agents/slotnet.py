@@ -182,6 +182,12 @@ class SparseForward(SparseHeads):
         self._wt: tuple[torch.Tensor, ...] = ()
         self._cap = self._slot_cap = self._entry_rows = 0
 
+    @property
+    def obs_width(self) -> int:
+        """The observation width of the network's layout (the slot block and the rest)."""
+        blocks = (L.MAX_SLOTS + L.MAX_PLAYERS - 1) * self.net.embed
+        return self.net.trunk[0].in_features - blocks + (SLOT_END - L.O_SLOTS)
+
     def _weights(self) -> tuple[torch.Tensor, ...]:
         """``(slot W1ᵀ, slot W2ᵀ, trunk W0ᵀ, trunk W2ᵀ, slot b1, slot b2, trunk b0, trunk b2)``: the products'
         weights as ``[inputs, outputs]`` rows (copies, made again when a weight changed) and the biases."""
@@ -214,7 +220,7 @@ class SparseForward(SparseHeads):
         from . import _sparse_kernels as k
 
         net = self.net
-        obs = np.ascontiguousarray(obs, np.float32)
+        obs = self._host_rows(obs)
         n, players = obs.shape[0], int(players)
         end = net.o_slots + SLOT_END - L.O_SLOTS
         width = obs.shape[1] - (end - net.o_slots) + (L.MAX_SLOTS + L.MAX_PLAYERS - 1) * net.embed
@@ -249,7 +255,7 @@ class SparseForward(SparseHeads):
         from . import _sparse_kernels as k
 
         net = self.net
-        obs = np.ascontiguousarray(obs, np.float32)
+        obs = self._host_rows(obs)
         n, players = obs.shape[0], int(players)
         end = net.o_slots + SLOT_END - L.O_SLOTS
         b = self.rest_batch(obs, net.o_slots, end, slots=n * min(players, L.MAX_PLAYERS) * L.MAX_SLOTS)

@@ -98,7 +98,29 @@ class SparseHeads:
     def train_features(self, sb: SparseBatch, rows: np.ndarray) -> torch.Tensor:  # pragma: no cover
         raise NotImplementedError
 
+    @property
+    def obs_width(self) -> int:  # pragma: no cover - every form has one
+        """The observation width the network reads."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ shared
+    def _host_rows(self, obs: Any) -> np.ndarray:
+        """``obs`` as contiguous ``float32[n, obs_width]`` (the compiled kernels do not check their bounds: a row
+        of another width is refused here, with a ``ValueError`` that names both widths)."""
+        obs = np.ascontiguousarray(obs, np.float32)
+        if obs.ndim != 2 or obs.shape[1] != self.obs_width:
+            raise ValueError(f"observations must have shape (N, {self.obs_width}), got {obs.shape}")
+        return obs
+
+    def _host_masks(self, masks: Any, n: int) -> np.ndarray:
+        """``masks`` as contiguous ``bool[n, actions]``, refused unless one row per observation and one column
+        per action of the policy head."""
+        masks = np.ascontiguousarray(masks, np.bool_)
+        actions = self.net.pi.out_features
+        if masks.shape != (n, actions):
+            raise ValueError(f"masks must have shape ({n}, {actions}) for {n} observations, got {masks.shape}")
+        return masks
+
     def _heads(self) -> tuple[np.ndarray, ...]:
         """The heads' weights as numpy views (made again when a parameter's storage moved)."""
         net = self.net
@@ -148,8 +170,11 @@ class SparseHeads:
 
         self._check_prior(prior_action)
         net = self.net
-        words = self._words(masks)
+        obs = self._host_rows(obs)
+        words = self._words(self._host_masks(masks, obs.shape[0]))
         prior = np.zeros(0, np.int64) if prior_action is None else np.ascontiguousarray(prior_action, np.int64)
+        if prior_action is not None and prior.shape != (obs.shape[0],):
+            raise ValueError(f"prior_action must have shape ({obs.shape[0]},), got {prior.shape}")
         gain = np.float32(net.prior_gain.item()) if prior_action is not None else np.float32(0.0)
         h = self.features(obs, players)
         n = h.shape[0]
@@ -207,7 +232,12 @@ class SparseHeads:
         parameters: the dense forward's numbers up to float rounding, at the columns ``ids`` (``[m, K]``,
         ``ohmygoods_training.fast_ppo.legal_index``; :data:`NEG` where ``valid`` is False)."""
         net = self.net
-        h = self.train_features(sb, np.ascontiguousarray(rows, np.int64))
+        rows = np.ascontiguousarray(rows, np.int64)
+        if rows.ndim != 1 or (rows.size and not (0 <= rows.min() and rows.max() < sb.n)):
+            raise ValueError(f"rows must be sample ids in [0, {sb.n}) of the batch, got {rows.shape} rows")
+        if ids.shape != valid.shape or ids.shape[0] != rows.size:
+            raise ValueError(f"ids and valid must both have shape ({rows.size}, K), got {ids.shape} and {valid.shape}")
+        h = self.train_features(sb, rows)
         r, c = valid.nonzero(as_tuple=True)
         a = ids[r, c]
         # gathers whose gradients are index_add (index_select), not an index_put that sorts to accumulate

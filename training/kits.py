@@ -160,6 +160,11 @@ class MLPSparseForward(SparseHeads):
         self._key: tuple[int, ...] | None = None
         self._cap = self._entry_rows = 0
 
+    @property
+    def obs_width(self) -> int:
+        """The observation width the MLP reads."""
+        return int(self.net.trunk[0].in_features)
+
     def _first(self) -> tuple[torch.Tensor, torch.Tensor]:
         """The first layer's weight as ``[inputs, outputs]`` rows (a copy, made again when it changed) and bias."""
         lin = self.net.trunk[0]
@@ -172,7 +177,7 @@ class MLPSparseForward(SparseHeads):
         """The trunk's features of host rows ``obs`` (``ActorCritic.features`` up to float rounding)."""
         from ohmygoods_agents._sparse_kernels import rest_entries
 
-        obs = np.ascontiguousarray(obs, np.float32)
+        obs = self._host_rows(obs)
         n, d = obs.shape
         if n * d > self._cap:
             self._cap = max(n * d, 2 * self._cap)
@@ -192,7 +197,7 @@ class MLPSparseForward(SparseHeads):
     def batch(self, obs: np.ndarray, players: int = 0) -> SparseBatch:
         """A rollout's observations read once for :meth:`train_forward`: each row's nonzero inputs (in buffers of
         this object: the next call writes over them)."""
-        obs = np.ascontiguousarray(obs, np.float32)
+        obs = self._host_rows(obs)
         n, d = obs.shape
         b = self.rest_batch(obs, d, d)
         c = b["entries"]

@@ -192,3 +192,36 @@ def test_the_update_forward_gives_the_dense_networks_gradients(players, prior):
     for name, p in net.named_parameters():
         scale = float(dense_grads[name].abs().max())
         assert torch.allclose(p.grad, dense_grads[name], rtol=0, atol=1e-5 * max(scale, 1e-6)), name
+
+
+def test_malformed_inputs_are_refused_before_the_kernels_read_them():
+    """The compiled kernels do not check their bounds: rows of another width, masks of another shape, a prior of
+    another length, sample ids outside the batch and mismatched columns are refused in one line each."""
+    from ohmygoods_training.fast_ppo import legal_index
+
+    obs, masks = _rows(2, n=16)
+    net = _net()
+    sparse = SparseForward(net)
+    with pytest.raises(ValueError, match=rf"observations must have shape \(N, {obs.shape[1]}\), got \(16, 100\)"):
+        sparse(obs[:, :100], masks, 2)
+    with pytest.raises(ValueError, match=r"observations must have shape"):
+        sparse.values(obs[0], 2)  # one row, not a batch
+    with pytest.raises(ValueError, match=r"masks must have shape \(16, 624\) for 16 observations, got \(15, 624\)"):
+        sparse(obs, masks[:15], 2)
+    with pytest.raises(ValueError, match=r"masks must have shape \(16, 624\)"):
+        sparse(obs, masks[:, :-8], 2)
+    with pytest.raises(ValueError, match=r"prior_action must have shape \(16,\), got \(3,\)"):
+        SparseForward(_net("heuristic"))(obs, masks, 2, np.zeros(3, np.int64))
+    with pytest.raises(ValueError, match=r"observations must have shape"):
+        sparse.batch(obs[:, :-1], 2)
+    ids, valid = legal_index(torch.from_numpy(masks))
+    sb = sparse.batch(obs, 2)
+    with pytest.raises(ValueError, match=r"rows must be sample ids in \[0, 16\)"):
+        sparse.train_forward(sb, np.array([0, 16]), ids[:2], valid[:2])
+    with pytest.raises(ValueError, match=r"ids and valid must both have shape \(2, K\)"):
+        sparse.train_forward(sb, np.array([0, 1]), ids[:3], valid[:3])
+    with pytest.raises(ValueError, match=r"observations must have shape"):
+        SlotNetAgent(net, sparse=True).act_batch(obs[:, :-1], masks)
+    after = sparse(obs, masks, 2)  # still answers, the same as a fresh form
+    fresh = SparseForward(net)(obs, masks, 2)
+    assert torch.equal(after[0], fresh[0]) and torch.equal(after[3], fresh[3])

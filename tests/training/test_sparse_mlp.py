@@ -85,3 +85,12 @@ def test_the_loop_trains_artificium_on_its_sparse_form_as_on_its_dense_one():
         assert a["samples"] == b["samples"]
         for key in ("pg_loss", "v_loss", "entropy"):
             assert a[key] == pytest.approx(b[key], rel=1e-3, abs=1e-6), key
+
+
+def test_the_mlp_form_refuses_rows_of_another_width():
+    obs, masks = _rows("artificium", 3, n=12, steps=4)
+    sparse = MLPSparseForward(_net(obs, masks))
+    with pytest.raises(ValueError, match=rf"observations must have shape \(N, {obs.shape[1]}\)"):
+        sparse(obs[:, :-1], masks, 3)
+    with pytest.raises(ValueError, match=rf"masks must have shape \({len(obs)}, {masks.shape[1]}\)"):
+        sparse(obs, masks[:, :-1], 3)
