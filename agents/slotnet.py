@@ -178,9 +178,7 @@ class SparseForward(SparseHeads):
 
     def __init__(self, net: SlotNet) -> None:
         super().__init__(net)
-        self._key: tuple[int, ...] | None = None
-        self._wt: tuple[torch.Tensor, ...] = ()
-        self._cap = self._slot_cap = self._entry_rows = 0
+        self._slot_cap = 0
 
     @property
     def obs_width(self) -> int:
@@ -190,29 +188,19 @@ class SparseForward(SparseHeads):
 
     def _weights(self) -> tuple[torch.Tensor, ...]:
         """``(slot W1ᵀ, slot W2ᵀ, trunk W0ᵀ, trunk W2ᵀ, slot b1, slot b2, trunk b0, trunk b2)``: the products'
-        weights as ``[inputs, outputs]`` rows (copies, made again when a weight changed) and the biases."""
+        weights as ``[inputs, outputs]`` rows (:meth:`_transposed`) and the biases."""
         net = self.net
         ws = (net.slot[0].weight, net.slot[2].weight, net.trunk[0].weight, net.trunk[2].weight)
         bs = (net.slot[0].bias, net.slot[2].bias, net.trunk[0].bias, net.trunk[2].bias)
-        key = tuple(x for w in ws for x in (id(w), w.data_ptr(), w._version)) + tuple(b.data_ptr() for b in bs)
-        if key != self._key:
-            self._wt = (*(w.detach().t().contiguous() for w in ws), *(b.detach() for b in bs))
-            self._key = key
-        return self._wt
+        return (*self._transposed(*ws), *(b.detach() for b in bs))
 
-    def _reserve_entries(self, n: int, players: int, width: int) -> None:
-        """Room for ``n`` rows' first-layer entries and present slots."""
-        if n * width > self._cap:
-            self._cap = max(n * width, 2 * self._cap)
-            self._idx, self._val = np.empty(self._cap, np.int64), np.empty(self._cap, np.float32)
+    def _reserve_slots(self, n: int, players: int) -> None:
+        """Room for the present slots of ``n`` rows of ``players``-player games."""
         slots = n * min(players, L.MAX_PLAYERS) * L.MAX_SLOTS
         if slots > self._slot_cap:
             self._slot_cap = max(slots, 2 * self._slot_cap)
             self._feats = np.empty((self._slot_cap, L.SLOT_FEATURES), np.float32)
             self._where = np.empty(self._slot_cap, np.int64)
-        if n + 1 > self._entry_rows:
-            self._entry_rows = max(n + 1, 2 * self._entry_rows)
-            self._offs = np.empty(self._entry_rows, np.int64)
 
     def features(self, obs: np.ndarray, players: int = L.MAX_PLAYERS) -> torch.Tensor:
         """The trunk's features of host rows ``obs`` (:meth:`SlotNet.features` up to float rounding);
@@ -224,7 +212,8 @@ class SparseForward(SparseHeads):
         n, players = obs.shape[0], int(players)
         end = net.o_slots + SLOT_END - L.O_SLOTS
         width = obs.shape[1] - (end - net.o_slots) + (L.MAX_SLOTS + L.MAX_PLAYERS - 1) * net.embed
-        self._reserve_entries(n, players, width)
+        self._entries(n, width)
+        self._reserve_slots(n, players)
         w1t, w2t, w0t, wt2t, b1, b2, b0, bt2 = self._weights()
         with torch.no_grad():
             m = k.present_slots(obs, players, net.o_slots, self._feats, self._where)
@@ -233,11 +222,7 @@ class SparseForward(SparseHeads):
             enc = torch.addmm(b1, feats, w1t).relu_()
             enc = torch.addmm(b2, enc, w2t).relu_().mul_(feats[:, L.SF_PRESENT : L.SF_PRESENT + 1])
             c = k.trunk_entries(obs, net.o_slots, end, enc.numpy(), self._where[:m], self._idx, self._val, self._offs)
-            z = nn.functional.embedding_bag(
-                torch.from_numpy(self._idx[:c]), w0t, torch.from_numpy(self._offs[:n]), mode="sum",
-                per_sample_weights=torch.from_numpy(self._val[:c]),
-            )  # fmt: skip
-            return torch.addmm(bt2, z.add_(b0).relu_(), wt2t).relu_()
+            return torch.addmm(bt2, self._bag(w0t, c, n).add_(b0).relu_(), wt2t).relu_()
 
     def __call__(
         self, obs: np.ndarray, masks: np.ndarray, players: int = L.MAX_PLAYERS, prior_action: np.ndarray | None = None

@@ -86,6 +86,9 @@ class SparseHeads:
         self._rows = 0
         self._width = 0
         self._heads_key: tuple[int, ...] | None = None
+        self._cap = self._entry_rows = 0
+        self._t_key: tuple[int, ...] | None = None
+        self._t: tuple[torch.Tensor, ...] = ()
         self._batch_buffers: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ what a network's form gives
@@ -120,6 +123,32 @@ class SparseHeads:
         if masks.shape != (n, actions):
             raise ValueError(f"masks must have shape ({n}, {actions}) for {n} observations, got {masks.shape}")
         return masks
+
+    def _transposed(self, *weights: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """``weights`` as ``[inputs, outputs]`` rows: copies, made again when a weight changed (an optimizer step
+        or a load bumps its version)."""
+        key = tuple(x for w in weights for x in (id(w), w.data_ptr(), w._version))
+        if key != self._t_key:
+            self._t = tuple(w.detach().t().contiguous() for w in weights)
+            self._t_key = key
+        return self._t
+
+    def _entries(self, n: int, width: int) -> None:
+        """Room for ``n`` rows of at most ``width`` first-layer entries each (``_idx``, ``_val``, ``_offs``)."""
+        if n * width > self._cap:
+            self._cap = max(n * width, 2 * self._cap)
+            self._idx, self._val = np.empty(self._cap, np.int64), np.empty(self._cap, np.float32)
+        if n + 1 > self._entry_rows:
+            self._entry_rows = max(n + 1, 2 * self._entry_rows)
+            self._offs = np.empty(self._entry_rows, np.int64)
+
+    def _bag(self, w: torch.Tensor, entries: int, n: int) -> torch.Tensor:
+        """The first layer's product (no bias) over the first ``entries`` entries of ``n`` rows in ``_idx`` /
+        ``_val`` / ``_offs``, with its weight ``w`` as ``[inputs, outputs]`` rows."""
+        return nn.functional.embedding_bag(
+            torch.from_numpy(self._idx[:entries]), w, torch.from_numpy(self._offs[:n]), mode="sum",
+            per_sample_weights=torch.from_numpy(self._val[:entries]),
+        )  # fmt: skip
 
     def _heads(self) -> tuple[np.ndarray, ...]:
         """The heads' weights as numpy views (made again when a parameter's storage moved)."""

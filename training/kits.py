@@ -155,23 +155,10 @@ class MLPSparseForward(SparseHeads):
     The loop reads it for every game with an MLP (``--sparse-forward``, the rollout's learner rows, the bootstrap
     values and the update)."""
 
-    def __init__(self, net: ActorCritic) -> None:
-        super().__init__(net)
-        self._key: tuple[int, ...] | None = None
-        self._cap = self._entry_rows = 0
-
     @property
     def obs_width(self) -> int:
         """The observation width the MLP reads."""
         return int(self.net.trunk[0].in_features)
-
-    def _first(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """The first layer's weight as ``[inputs, outputs]`` rows (a copy, made again when it changed) and bias."""
-        lin = self.net.trunk[0]
-        key = (id(lin.weight), lin.weight.data_ptr(), lin.weight._version, lin.bias.data_ptr())
-        if key != self._key:
-            self._w0t, self._key = lin.weight.detach().t().contiguous(), key
-        return self._w0t, lin.bias.detach()
 
     def features(self, obs: np.ndarray, players: int = 0) -> torch.Tensor:
         """The trunk's features of host rows ``obs`` (``ActorCritic.features`` up to float rounding)."""
@@ -179,20 +166,12 @@ class MLPSparseForward(SparseHeads):
 
         obs = self._host_rows(obs)
         n, d = obs.shape
-        if n * d > self._cap:
-            self._cap = max(n * d, 2 * self._cap)
-            self._idx, self._val = np.empty(self._cap, np.int64), np.empty(self._cap, np.float32)
-        if n + 1 > self._entry_rows:
-            self._entry_rows = max(n + 1, 2 * self._entry_rows)
-            self._offs = np.empty(self._entry_rows, np.int64)
-        w0t, b0 = self._first()
+        self._entries(n, d)
+        lin = self.net.trunk[0]
+        (w0t,) = self._transposed(lin.weight)
         c = rest_entries(obs, d, d, self._idx, self._val, self._offs)
         with torch.no_grad():
-            z = nn.functional.embedding_bag(
-                torch.from_numpy(self._idx[:c]), w0t, torch.from_numpy(self._offs[:n]), mode="sum",
-                per_sample_weights=torch.from_numpy(self._val[:c]),
-            )  # fmt: skip
-            return self.net.trunk[1:](z.add_(b0))
+            return self.net.trunk[1:](self._bag(w0t, c, n).add_(lin.bias.detach()))
 
     def batch(self, obs: np.ndarray, players: int = 0) -> SparseBatch:
         """A rollout's observations read once for :meth:`train_forward`: each row's nonzero inputs (in buffers of
