@@ -15,7 +15,7 @@ resource demand and production terms.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange, uint32
 
 from ohmygoods_env import cards as _cards
 from ohmygoods_env import layout as L
@@ -841,17 +841,76 @@ def check_rows(infos, masks, n_buildings, n_assistants):
     return -1, 0
 
 
-@njit(cache=True, nogil=True)  # another thread (a pipelined rollout's forward, the update) runs meanwhile
-def decide_rows(infos, masks, words, C, AS, good_value, ease, alone, tier, P, card_res, out):
-    """The heuristic's move for each row (the information states ``infos``, the masks and each row's
-    tie-break word); a move the rules would refuse is replaced by the first legal one."""
-    w = np.empty(1, np.int64)
-    for i in range(infos.shape[0]):
-        w[0] = words[i]
+def _crc32_tables() -> np.ndarray:
+    """The CRC-32 (zlib's polynomial, reflected) lookup tables for eight bytes at a time: row ``k`` is the
+    CRC of a byte followed by ``k`` zero bytes."""
+    t = np.zeros((8, 256), np.int64)
+    for n in range(256):
+        c = n
+        for _ in range(8):
+            c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+        t[0, n] = c
+    for k in range(1, 8):
+        t[k] = (t[k - 1] >> 8) ^ t[0, t[k - 1] & 0xFF]
+    return t.astype(np.uint32)
+
+
+_CRC32 = _crc32_tables()
+
+
+@njit(cache=True)
+def crc32_words(row):
+    """``zlib.crc32`` of a row of 32-bit words (``uint32``, little-endian bytes), eight bytes a step."""
+    T = _CRC32
+    crc = uint32(0xFFFFFFFF)
+    m = uint32(0xFF)
+    n = row.shape[0]
+    k = 0
+    while k + 1 < n:
+        a = row[k] ^ crc
+        b = row[k + 1]
+        hi = T[3, b & m] ^ T[2, (b >> uint32(8)) & m] ^ T[1, (b >> uint32(16)) & m] ^ T[0, b >> uint32(24)]
+        crc = T[7, a & m] ^ T[6, (a >> uint32(8)) & m] ^ T[5, (a >> uint32(16)) & m] ^ T[4, a >> uint32(24)] ^ hi
+        k += 2
+    if k < n:
+        a = row[k] ^ crc
+        crc = T[3, a & m] ^ T[2, (a >> uint32(8)) & m] ^ T[1, (a >> uint32(16)) & m] ^ T[0, a >> uint32(24)]
+    return np.int64(crc ^ uint32(0xFFFFFFFF))
+
+
+@njit(cache=True)
+def tie_word(bits, seed32):
+    """The tie-break word of an information state row (``bits``: its int32 fields as ``uint32``): its CRC-32
+    plus the agent's seed word, modulo 2**32, never 0 (from public information only: the information state is
+    identical for positions that differ only in hidden information, ``infostate.redact``)."""
+    w = (seed32 + crc32_words(bits)) & 0xFFFFFFFF
+    return w if w != 0 else 1
+
+
+@_jit.twin
+def _decide_rows(infos, bits, masks, seed32, C, AS, good_value, ease, alone, tier, P, card_res, out):
+    """The heuristic's move for each row (the information states ``infos``, ``bits`` the same memory as
+    ``uint32``, and the masks); a move the rules would refuse is replaced by the first legal one. Each row's
+    tie-break word is its own (:func:`tie_word`), so the rows may run on any number of threads."""
+    for i in prange(infos.shape[0]):
+        w = np.empty(1, np.int64)
+        w[0] = tie_word(bits[i], seed32)
         a = _decide(infos[i], masks[i], w, C, AS, good_value, ease, alone, tier, P, card_res)
         if not (0 <= a < L.N_ACTIONS and masks[i, a]):
             a = np.flatnonzero(masks[i])[0]
         out[i] = a
+
+
+#: the rows of a batch on one thread or on all of numba's, whichever has been faster (``framework.jit.Timed``);
+#: both kernels release the GIL (another thread, a pipelined rollout's forward or the update, runs meanwhile)
+DECIDE_ROWS = _jit.Timed(_decide_rows)
+
+
+def decide_rows(infos, masks, seed32, C, AS, good_value, ease, alone, tier, P, card_res, out):
+    """The heuristic's move for each row of ``infos`` (``int32``, C-contiguous) into ``out``; ``seed32``: the
+    agent's seed word (:func:`tie_word`)."""
+    bits = infos.view(np.uint32)
+    DECIDE_ROWS(infos.shape[0], infos, bits, masks, seed32, C, AS, good_value, ease, alone, tier, P, card_res, out)
 
 
 _jit.register(globals(), _agent_kernels, L, _cards)

@@ -42,7 +42,6 @@ points are converted at ``vp_coins`` coins per VP (5 in the final round, R8.3).
 from __future__ import annotations
 
 import functools
-import zlib
 
 import numpy as np
 
@@ -137,11 +136,11 @@ class HeuristicAgent(Agent):
             np.ascontiguousarray(self.tier, np.int64), params, np.ascontiguousarray(C[:, B_RES], np.int64),
         )  # fmt: skip
 
-    def _words(self, infos: np.ndarray) -> np.ndarray:
-        """Each row's tie-break word: from public information only (the information state is identical for
-        positions that differ only in hidden information, infostate.redact) and the agent's seed."""
-        seed = self.seed * 0x9E3779B1
-        return np.array([((seed + zlib.crc32(row.tobytes())) & 0xFFFFFFFF) or 1 for row in infos], np.int64)
+    @property
+    def seed_word(self) -> int:
+        """The agent's part of each tie-break word (``_heuristic_kernels.tie_word``: a row's CRC-32 plus this,
+        modulo 2**32)."""
+        return (self.seed * 0x9E3779B1) & 0xFFFFFFFF
 
     # ------------------------------------------------------------------ entry points
     def act(self, observation: np.ndarray, mask: np.ndarray, info_state: np.ndarray | None = None) -> int:
@@ -179,7 +178,7 @@ class HeuristicAgent(Agent):
         if row >= 0:
             raise ValueError(f"information state row {row} is not one of this game: {ROW_ERRORS[code]}")
         out = np.empty(infos.shape[0], np.int64)
-        decide_rows(infos, masks, self._words(infos), *self._tables, out)
+        decide_rows(infos, masks, self.seed_word, *self._tables, out)
         return out
 
 

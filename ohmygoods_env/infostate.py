@@ -29,7 +29,7 @@ hidden information is two lines away (swap hidden cards, change ``F_RNG``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from . import cards as _cards
 from . import core
@@ -153,17 +153,19 @@ def _deal_hidden(g, me, shuffle_word):
     (``F_PAID_FROM``), so a dealt card takes over both.
     """
     ids = np.empty(N_CARDS, np.int64)
-    places = np.empty(N_CARDS, np.int64)
+    keys = np.empty(N_CARDS, np.int64)
     n = 0
+    m = 0  # hidden cards outside the deck: their places, sorted, come first
     for c in range(N_CARDS):
         lc = g[F_LOC + c]
         if _is_hidden(g, c, me):
             ids[n] = c
-            # deck cards sort last, in deck-position order
-            places[n] = (lc << 8 | g[F_PAID_FROM + c]) if lc != L_DECK else _DECK_PLACE
             n += 1
-    keys = places[:n].copy()
-    keys.sort()
+            if lc != L_DECK:
+                keys[m] = lc << 8 | g[F_PAID_FROM + c]
+                m += 1
+    keys[:m].sort()
+    keys[m:n] = _DECK_PLACE  # deck cards sort last, in deck-position order
     deck_n = g[F_DECK_N]
     if shuffle_word != 0:
         tmp = np.zeros(1, np.int32)
@@ -215,6 +217,28 @@ def redact(g, me, out):
         # the payment fields outlive a payment: an opponent's phase-II payment would show
         out[F_PAY_DUE] = 0
         out[F_PAY_FOR] = 0
+
+
+@_jit.twin
+def _redact_rows(state, rows, out):
+    """Row ``j`` of ``out``: the information state of the acting seat of game ``rows[j]`` of a batch state."""
+    for j in prange(rows.shape[0]):
+        g = state[rows[j]]
+        redact(g, g[F_CUR], out[j])
+
+
+#: one thread or all of numba's, whichever has been faster per row (``framework.jit.Timed``)
+_REDACT_ROWS = _jit.Timed(_redact_rows)
+
+
+def redact_rows(state: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The information states (``int32[len(rows), STATE_LEN]``) of the acting seat of each game ``rows`` names
+    in a batch state (rows as numpy indexes them: negative ones count from the end); one compiled call."""
+    state = np.ascontiguousarray(state, np.int32)
+    idx = np.ascontiguousarray(np.arange(state.shape[0])[rows], np.int64)  # numpy's checks and meaning of rows
+    out = np.empty((idx.shape[0], state.shape[1]), np.int32)
+    _REDACT_ROWS(idx.shape[0], state, idx, out)
+    return out
 
 
 @njit(cache=True)

@@ -53,7 +53,7 @@ import numpy as np
 from . import layout as L
 from .batch import BatchGames, make_rng, random_actions
 from .framework import agents as _fa
-from .infostate import redact
+from .infostate import redact, redact_rows
 
 # ===================================================================== the agent concept
 
@@ -147,11 +147,9 @@ class RandomAgent(Agent):
 
 def info_states_of(state: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Redacted information states (``int32[len(rows), STATE_LEN]``) of the acting seat of each of ``rows``
-    of a batch state."""
-    out = np.zeros((rows.shape[0], state.shape[1]), np.int32)
-    for j, i in enumerate(rows):
-        redact(state[i], int(state[i, L.F_CUR]), out[j])
-    return out
+    of a batch state (:func:`ohmygoods_env.infostate.redact_rows`: one compiled call, the rows on numba's
+    threads when that has been faster)."""
+    return redact_rows(state, rows)
 
 
 _info_states = info_states_of  # its earlier private name

@@ -7,7 +7,9 @@ import pytest
 
 from ohmygoods_env import Game, core
 from ohmygoods_env import layout as L
-from ohmygoods_env.infostate import determinize, hidden_cards, redact, swap_cards
+from ohmygoods_env.batch import BatchGames, make_rng, random_actions
+from ohmygoods_env.infostate import _REDACT_ROWS, determinize, hidden_cards, redact, redact_rows, swap_cards
+from ohmygoods_env.policy import info_states_of
 
 
 def _info(g: Game, me: int) -> np.ndarray:
@@ -214,3 +216,33 @@ def test_every_agent_acts_identically_on_hidden_information_twins(kind):
                 for x in (g, h)
             ]
             assert acts[0] == acts[1], (name, kind)
+
+
+def test_redact_rows_gives_each_rows_information_state_on_one_thread_or_many():
+    """``redact_rows`` (``policy.info_states_of``): the acting seat's information state of each named game, as
+    ``redact`` gives it row by row, from the serial and the parallel twin alike; rows as numpy reads them."""
+    g, rng = BatchGames(300, 3, "omg2", seed=4), make_rng(300, 4)
+    for _ in range(40):
+        g.step(random_actions(g.masks(copy=False), rng))
+        g.reset()
+    rows = np.concatenate([np.random.default_rng(0).permutation(300), [-1, -300, 5, 5]])
+    want = np.array([_info_row(g.state[i]) for i in rows])
+    got = redact_rows(g.state, rows)
+    assert got.dtype == np.int32 and np.array_equal(got, want)
+    assert np.array_equal(info_states_of(g.state, rows), want)
+    idx = np.arange(300)[rows]
+    for kernel in (_REDACT_ROWS.twin.serial, _REDACT_ROWS.twin.parallel):
+        out = np.zeros_like(want)
+        kernel(g.state, idx, out)
+        assert np.array_equal(out, want)
+    assert redact_rows(g.state, np.zeros(0, np.int64)).shape == (0, L.STATE_LEN)
+    keep = g.state.copy()
+    with pytest.raises(IndexError, match="out of bounds"):
+        redact_rows(g.state, np.array([0, 300]))
+    assert np.array_equal(g.state, keep)
+
+
+def _info_row(state_row: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(state_row)
+    redact(state_row, int(state_row[L.F_CUR]), out)
+    return out

@@ -1,11 +1,12 @@
 """League seats of a slow Python agent, and the network prior, answered in worker processes (``--league-workers N``).
 
-The heuristic decides in Python (about 100 us a decision); in a training rollout of thousands of games on a
-GPU machine its seats alone cost more than the engine (4,096 games, 32 steps: about 2,200 heuristic
-decisions, a quarter of an iteration, all of it holding the interpreter lock that the update's thread needs
-to launch its kernels). :class:`PooledPolicy` answers them on other cores: the main process reads what the
-agent reads (masks, and the redacted information states or observations it needs) and sends the rows in
-chunks to worker processes, each with its own copy of the agent. The network prior (``--prior heuristic``:
+When the heuristic decided in Python (about 100 us a decision), its seats in a training rollout of thousands
+of games on a GPU machine cost more than the engine, all of it holding the interpreter lock that the update's
+thread needs to launch its kernels. It is compiled now, and its kernel runs a batch's rows on numba's threads
+(``ohmygoods_agents._heuristic_kernels.DECIDE_ROWS``), so the processes rarely pay (docs/training.md).
+:class:`PooledPolicy` answers the seats on other cores: the main process reads what the agent reads (masks,
+and the redacted information states or observations it needs) and sends the rows in chunks to worker
+processes, each with its own copy of the agent. The network prior (``--prior heuristic``:
 the heuristic's choice for every learner decision, a network input) is the same agent and is pooled the same
 way (``role="prior"``).
 

@@ -6,13 +6,16 @@ makes it faster does not (``agents/heuristic.py``)."""
 from __future__ import annotations
 
 import hashlib
+import zlib
 
 import numpy as np
 import pytest
+from ohmygoods_agents import _heuristic_kernels as K
 from ohmygoods_agents.heuristic import HeuristicAgent
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.batch import BatchGames, make_rng, random_actions
+from ohmygoods_env.framework import jit as _jit
 from ohmygoods_env.policy import info_states_of
 
 #: (players, rules, seed, batch steps, heuristic share of the moves that build the corpus)
@@ -120,3 +123,36 @@ def test_a_malformed_information_state_is_refused_naming_its_field_and_nothing_c
     assert np.array_equal(masks, keep_masks) and np.array_equal(infos, keep_infos)
     with pytest.raises(ValueError, match=r"mask must have shape \(624,\), got \(623,\)"):
         agent.act(None, masks[0][:-1], infos[0])
+
+
+def test_the_tie_break_word_is_the_rows_crc32_plus_the_agents_seed_word():
+    """The compiled word equals the reference: ``zlib.crc32`` of the row's bytes plus the seed's word, modulo
+    2**32, never 0 (rows of odd and even length: the kernel reads eight bytes a step)."""
+    rng = np.random.default_rng(1)
+    for width in (0, 1, 2, 7, L.STATE_LEN):
+        rows = rng.integers(-(2**31), 2**31, size=(40, width), dtype=np.int64).astype(np.int32)
+        for seed in (0, 17, -5, 2**40 + 3):
+            agent = HeuristicAgent(seed=seed)
+            for row in rows:
+                want = ((seed * 0x9E3779B1 + zlib.crc32(row.tobytes())) & 0xFFFFFFFF) or 1
+                assert K.tie_word(row.view(np.uint32), agent.seed_word) == want
+
+
+def test_one_thread_and_many_choose_the_same_moves():
+    """The heuristic's kernel over rows has a serial and a parallel twin (``framework.jit.Timed`` runs the faster
+    one): both give each row the move it gets alone."""
+    corpus = positions()[::5]
+    masks = np.concatenate([m for m, _ in corpus])
+    infos = np.ascontiguousarray(np.concatenate([i for _, i in corpus]))
+    assert infos.shape[0] >= 2 * _jit.PARALLEL_MIN
+    agent = HeuristicAgent(seed=9)
+    got = {}
+    for name in ("serial", "parallel"):
+        out = np.full(infos.shape[0], -1, np.int64)
+        kernel = getattr(K.DECIDE_ROWS.twin, name)
+        kernel(infos, infos.view(np.uint32), masks, agent.seed_word, *agent._tables, out)
+        got[name] = out
+    assert np.array_equal(got["serial"], got["parallel"])
+    assert np.array_equal(
+        got["serial"][:300], [agent.act(None, m, i) for m, i in zip(masks[:300], infos[:300], strict=True)]
+    )
