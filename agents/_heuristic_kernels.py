@@ -327,13 +327,17 @@ def _chain_value(C, good_value, ease, P, V, F, hand, blds, makes, have, hres, de
 
 
 @njit(cache=True)
-def _sunset_samples(C, P, V, unseen, market, office, word):
-    """Sampled full markets [n, N_RES]: row 1 as seen + a sunset row from the unseen cards."""
+def _sunset_samples(C, P, V, unseen, market, office, word, bits, seed32):
+    """Sampled full markets [n, N_RES]: row 1 as seen + a sunset row from the unseen cards. The samples draw
+    from ``word``, the row's tie-break word (:func:`tie_word` of ``bits`` and ``seed32``), computed here at its
+    first use (``word[0] == 0``: not yet; most decisions draw nothing)."""
     if V[V_PH] != L.PH_P2 or V[V_NU] == 0:
         out = np.zeros((1, N_RES), np.int64)
         for r in range(N_RES):
             out[0, r] = market[0, r] + market[1, r] + office[r]
         return out
+    if word[0] == 0:
+        word[0] = tie_word(bits, seed32)
     nu = V[V_NU]
     res = np.empty(nu, np.int64)
     sun = np.empty(nu, np.int64)
@@ -429,9 +433,10 @@ def _before(t1, v1, a1, t2, v2, a2):
 
 
 @njit(cache=True)
-def _decide(info, mask, word, C, AS, good_value, ease, alone, tier, P, card_res):
+def _decide(info, mask, word, C, AS, good_value, ease, alone, tier, P, card_res, bits, seed32):
     """One decision of the heuristic agent for the information state row ``info`` (``word``: the
-    tie-break generator's state, from the row and the agent's seed)."""
+    tie-break generator's state, 0 until its first use computes it from the row, ``bits``, and the agent's
+    seed word ``seed32``)."""
     legal = np.flatnonzero(mask)
     if legal.size == 1:
         return legal[0]
@@ -504,9 +509,9 @@ def _decide(info, mask, word, C, AS, good_value, ease, alone, tier, P, card_res)
     top = np.zeros(2, np.int64)
     rc = np.zeros(N_RES)
     ns = max(1, int(P[0]))
-    pmiss = np.zeros((MAX_SLOTS, ns), np.int64)
-    punc = np.zeros((MAX_SLOTS, ns), np.int64)
-    pspent = np.zeros((MAX_SLOTS, ns))
+    pmiss = np.empty((MAX_SLOTS, ns), np.int64)  # a slot's row is written before it is read (phas)
+    punc = np.empty((MAX_SLOTS, ns), np.int64)
+    pspent = np.empty((MAX_SLOTS, ns))
     pchain = np.zeros(MAX_SLOTS)
     phas = np.zeros(MAX_SLOTS, np.bool_)
 
@@ -527,7 +532,7 @@ def _decide(info, mask, word, C, AS, good_value, ease, alone, tier, P, card_res)
         return L.A_DISCARD_HAND if mine < pool - DISCARD_MARGIN else L.A_KEEP
 
     if dec == L.D_MOVE:
-        markets = _sunset_samples(C, P, V, unseen, market, office, word)
+        markets = _sunset_samples(C, P, V, unseen, market, office, word, bits, seed32)
         best, best_a = MOVE_GAIN, L.A_MOVES_DONE
         for a in range(L.A_MOVES_DONE - L.A_MOVE):
             if not mask[L.A_MOVE + a]:
@@ -542,7 +547,7 @@ def _decide(info, mask, word, C, AS, good_value, ease, alone, tier, P, card_res)
         return best_a
 
     if dec == L.D_WORKER:
-        markets = _sunset_samples(C, P, V, unseen, market, office, word)
+        markets = _sunset_samples(C, P, V, unseen, market, office, word, bits, seed32)
         best, best_a = -1.0, -1
         for i in range(L.A_ASIDE - L.A_WORKER):
             if not mask[L.A_WORKER + i]:
@@ -558,7 +563,7 @@ def _decide(info, mask, word, C, AS, good_value, ease, alone, tier, P, card_res)
     if dec == L.D_ASIDE:
         if nb >= MAX_SLOTS:
             return L.A_ASIDE_NONE
-        markets = _sunset_samples(C, P, V, unseen, market, office, word)
+        markets = _sunset_samples(C, P, V, unseen, market, office, word, bits, seed32)
         income = 0.0
         for s in range(nb):
             st = staff[s]
@@ -893,9 +898,8 @@ def _decide_rows(infos, bits, masks, seed32, C, AS, good_value, ease, alone, tie
     ``uint32``, and the masks); a move the rules would refuse is replaced by the first legal one. Each row's
     tie-break word is its own (:func:`tie_word`), so the rows may run on any number of threads."""
     for i in prange(infos.shape[0]):
-        w = np.empty(1, np.int64)
-        w[0] = tie_word(bits[i], seed32)
-        a = _decide(infos[i], masks[i], w, C, AS, good_value, ease, alone, tier, P, card_res)
+        w = np.zeros(1, np.int64)  # the row's tie-break word, computed where the decision first draws from it
+        a = _decide(infos[i], masks[i], w, C, AS, good_value, ease, alone, tier, P, card_res, bits[i], seed32)
         if not (0 <= a < L.N_ACTIONS and masks[i, a]):
             a = np.flatnonzero(masks[i])[0]
         out[i] = a
