@@ -3,16 +3,20 @@ with its trunk's first layer read as a sparse product and its policy head over t
 
 A mid-game observation row (2 players) has about 95 nonzero of its 600 inputs outside the slot block and
 about 7 of its 18 slots hold a building; a row has 3.4 legal actions of 624 on average.
-:func:`present_slots` gathers the slots that hold a building (the slot encoder then runs on those alone),
-:func:`trunk_entries` lists, per row, the first layer's nonzero inputs (column, value): the observation's
-nonzero entries outside the slot block and the encodings of those slots, in compressed-row form for
-``torch.nn.functional.embedding_bag``. :func:`legal_head` computes the policy logits of each row's legal
-actions only. Together they give the dense network's numbers up to float rounding (sums in another order)."""
+:func:`_slot_rows` (:data:`SLOT_ROWS`) is the inference of the rollout, the league's snapshots and the bootstrap
+values: the whole forward in one call, the slot encoder on the slots that hold a building, each row's first
+layer over its nonzero inputs, the second over the first's positive outputs, the legal actions' logits only.
+:func:`present_slots` and :func:`trunk_entries` give :meth:`~ohmygoods_agents.slotnet.SparseForward.features`
+(the trunk's features as a tensor: the slots that hold a building, then each row's nonzero first-layer inputs
+in compressed-row form for ``torch.nn.functional.embedding_bag``); :func:`legal_head` the heads over the
+legal actions from such features (every network's sparse form, ``sparse.SparseHeads``). The update's pieces
+(:func:`rest_entries`, :func:`gather_rows`, :func:`rows_transposed_product`) read a rollout once and serve its
+minibatches. Together they give the dense network's numbers up to float rounding (sums in another order)."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ohmygoods_env import layout as L
 from ohmygoods_env.framework import jit as _jit
@@ -155,6 +159,162 @@ def legal_head(h, W, b, Wv, bv, words, prior, gain, ids, valid, out, values):
             valid[r, q] = False
             out[r, q] = np.float32(-1e9)
     return k_max
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _axpy_entries(acc, w, idx, val, c):
+    """``acc += sum_e val[e] * w[idx[e]]`` over entries ``:c``, four entries a pass (one load and store of
+    ``acc`` for four rows of ``w``; the four products added pairwise, then to ``acc``), in entry order."""
+    H = acc.shape[0]
+    e = 0
+    while e + 4 <= c:
+        v0, v1, v2, v3 = val[e], val[e + 1], val[e + 2], val[e + 3]
+        w0, w1, w2, w3 = w[idx[e]], w[idx[e + 1]], w[idx[e + 2]], w[idx[e + 3]]
+        for o in range(H):
+            acc[o] += (v0 * w0[o] + v1 * w1[o]) + (v2 * w2[o] + v3 * w3[o])
+        e += 4
+    while e < c:
+        v, wr = val[e], w[idx[e]]
+        for o in range(H):
+            acc[o] += v * wr[o]
+        e += 1
+
+
+#: rows of one task of :func:`_slot_rows` (its slots encoded together, its scratch arrays made once)
+ROW_CHUNK = 16
+
+
+@_jit.twin
+def _slot_rows(obs, words, players, o_slots, w1t, b1, w2t, b2, w0t, b0, wt2t, bt2, pw, pb, vw, vb, prior, gain,
+               ids, valid, out, values, counts):  # fmt: skip
+    """A :class:`~ohmygoods_agents.slotnet.SlotNet`'s values and legal logits for the rows of ``obs``
+    (``float32[n, OBS_DIM]``, every row a ``players``-player game) in one pass, as :func:`legal_head` writes
+    them (``words``: the legal masks as ``uint64`` words; ``prior`` empty or the prior's action per row, its
+    logit raised by ``gain``); ``counts``: each row's legal count. Returns the width used (the largest legal
+    count, at least 1).
+
+    One task per :data:`ROW_CHUNK` rows: the slot encoder on its rows' slots that hold a building, all of them
+    at once with the slots along the inner loop; then, row by row, the trunk's first layer over the row's
+    nonzero inputs (the observation outside the slot block, its own slots' encodings in slot order, each other
+    seat's summed), the second layer over the first's positive outputs, and the heads. The weights are
+    ``[inputs, outputs]`` rows (``w1t``, ``w2t``, ``w0t``, ``wt2t``) and the heads' ``[outputs, inputs]``
+    (``pw``, ``vw``). A row's numbers are added in one order whatever its batch and the thread count, and
+    equal the dense network's up to float rounding."""
+    n, D = obs.shape
+    S, F = L.MAX_SLOTS, L.SLOT_FEATURES
+    E, H = b1.shape[0], b0.shape[0]
+    seats = min(players, L.MAX_PLAYERS)
+    slot_end = o_slots + L.MAX_PLAYERS * S * F
+    mine0 = D - (slot_end - o_slots)
+    others0 = mine0 + S * E
+    width = max(mine0 + (S + L.MAX_PLAYERS - 1) * E, H)  # a row's entries of either layer
+    n_words = words.shape[1]
+    cap = ROW_CHUNK * seats * S
+    for ch in prange((n + ROW_CHUNK - 1) // ROW_CHUNK):
+        r0, r1 = ch * ROW_CHUNK, min(n, (ch + 1) * ROW_CHUNK)
+        ft = np.empty((F, cap), np.float32)  # the features of the task's slots that hold a building, as columns
+        ht = np.empty((E, cap), np.float32)
+        enc = np.empty((cap, E), np.float32)
+        u = np.empty(cap, np.float32)
+        idx = np.empty(width, np.int64)
+        val = np.empty(width, np.float32)
+        oth = np.empty(E, np.float32)
+        acc = np.empty(H, np.float32)
+        h = np.empty(H, np.float32)
+        m = 0
+        for r in range(r0, r1):
+            for p in range(seats):
+                for s in range(S):
+                    base = o_slots + (p * S + s) * F
+                    if obs[r, base + L.SF_PRESENT] != 0.0:
+                        for j in range(F):
+                            ft[j, m] = obs[r, base + j]
+                        m += 1
+        for d in range(E):
+            t = ht[d]
+            for q in range(m):
+                t[q] = b1[d]
+            for j in range(F):
+                w, f = w1t[j, d], ft[j]
+                for q in range(m):
+                    t[q] += w * f[q]
+            for q in range(m):
+                t[q] = max(t[q], np.float32(0.0))
+        for d in range(E):
+            for q in range(m):
+                u[q] = b2[d]
+            for j in range(E):
+                w, t = w2t[j, d], ht[j]
+                for q in range(m):
+                    u[q] += w * t[q]
+            present = ft[L.SF_PRESENT]
+            for q in range(m):
+                enc[q, d] = max(u[q], np.float32(0.0)) * present[q]
+        q = 0
+        for r in range(r0, r1):
+            x = obs[r]
+            c = _rest_row(x, o_slots, slot_end, idx, val, 0)
+            for p in range(seats):
+                oth[:] = 0.0
+                for s in range(S):
+                    if x[o_slots + (p * S + s) * F + L.SF_PRESENT] != 0.0:
+                        if p == 0:  # my slots in slot order: actions name them
+                            for d in range(E):
+                                v = enc[q, d]
+                                idx[c] = mine0 + s * E + d
+                                val[c] = v
+                                c += v != 0.0
+                        else:
+                            for d in range(E):
+                                oth[d] += enc[q, d]
+                        q += 1
+                if p > 0:
+                    for d in range(E):
+                        v = oth[d]
+                        idx[c] = others0 + (p - 1) * E + d
+                        val[c] = v
+                        c += v != 0.0
+            acc[:] = b0
+            _axpy_entries(acc, w0t, idx, val, c)
+            c = 0
+            for i in range(H):
+                v = max(acc[i], np.float32(0.0))
+                idx[c] = i
+                val[c] = v
+                c += v != 0.0
+            h[:] = bt2
+            _axpy_entries(h, wt2t, idx, val, c)
+            for o in range(H):
+                h[o] = max(h[o], np.float32(0.0))
+            values[r] = _dot(h, vw[0], H) + vb[0]
+            k = 0
+            for qw in range(n_words):
+                word = words[r, qw]
+                if word == 0:
+                    continue
+                for a in range(8 * qw, 8 * qw + 8):
+                    if (word >> np.uint64(8 * (a - 8 * qw))) & np.uint64(0xFF):
+                        z = _dot(h, pw[a], H) + pb[a]
+                        if prior.size and a == prior[r]:
+                            z += gain
+                        ids[r, k] = a
+                        valid[r, k] = True
+                        out[r, k] = z
+                        k += 1
+            counts[r] = k
+    k_max = 1
+    for r in range(n):
+        k_max = max(k_max, counts[r])
+    for r in range(n):
+        for q in range(counts[r], k_max):
+            ids[r, q] = 0
+            valid[r, q] = False
+            out[r, q] = np.float32(-1e9)
+    return k_max
+
+
+#: :func:`_slot_rows` on one thread or on all of numba's, whichever has been faster (``framework.jit.Timed``)
+SLOT_ROWS = _jit.Timed(_slot_rows)
 
 
 @njit(cache=True, nogil=True)

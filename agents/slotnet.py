@@ -168,17 +168,20 @@ class SparseForward(SparseHeads):
     values and gradients, up to float rounding, at a fraction of the dense forward's arithmetic.
 
     The trunk's first layer reads its nonzero inputs only (about 95 of the 600 observation inputs outside the
-    slot block, and the encodings of the slots that hold a building, the slot encoder run on those alone)
-    through ``embedding_bag``; the policy head computes the legal actions' logits only. The training loop's
-    rollout (:class:`ohmygoods_training.fast_ppo.FastPPO`), its league snapshots and its update read it
-    (docs/performance.md, *The sparse forward*). A row's numbers do not depend on the other rows of its batch
-    but for the trunk's second product (a dense ``addmm``). The transposed weight copies are renewed whenever a
+    slot block, and the encodings of the slots that hold a building, the slot encoder run on those alone); the
+    policy head computes the legal actions' logits only. Inference (``__call__``, :meth:`values`) is one
+    compiled call that releases the GIL (``_sparse_kernels.SLOT_ROWS``), on one thread or numba's, whichever
+    has been faster; a row's numbers do not depend on the other rows of its batch nor on the thread count.
+    :meth:`features` gives the trunk's features as a tensor (through ``embedding_bag``), :meth:`batch` and
+    :meth:`train_features` the update's forward with gradients. The training loop's rollout
+    (:class:`ohmygoods_training.fast_ppo.FastPPO`), its league snapshots and its update read it
+    (docs/performance.md, *The sparse forward*). The transposed weight copies are renewed whenever a
     weight changed (an optimizer step or a load bumps its version).
     """
 
     def __init__(self, net: SlotNet) -> None:
         super().__init__(net)
-        self._slot_cap = 0
+        self._slot_cap = self._count_rows = 0
 
     @property
     def obs_width(self) -> int:
@@ -201,6 +204,12 @@ class SparseForward(SparseHeads):
             self._slot_cap = max(slots, 2 * self._slot_cap)
             self._feats = np.empty((self._slot_cap, L.SLOT_FEATURES), np.float32)
             self._where = np.empty(self._slot_cap, np.int64)
+
+    def _reserve_counts(self, n: int) -> None:
+        """Room for ``n`` rows' legal counts (:meth:`_legal_rows`)."""
+        if n > self._count_rows:
+            self._count_rows = max(n, 2 * self._count_rows)
+            self._counts = np.empty(self._count_rows, np.int64)
 
     def features(self, obs: np.ndarray, players: int = L.MAX_PLAYERS) -> torch.Tensor:
         """The trunk's features of host rows ``obs`` (:meth:`SlotNet.features` up to float rounding);
@@ -229,8 +238,28 @@ class SparseForward(SparseHeads):
     ) -> tuple[torch.Tensor, np.ndarray, np.ndarray, torch.Tensor]:
         return super().__call__(obs, masks, players, prior_action)
 
+    def _legal_rows(self, obs: np.ndarray, words: np.ndarray, players: int, prior: np.ndarray, gain: Any) -> int:
+        """The whole forward in one compiled call (``_sparse_kernels.SLOT_ROWS``: for every 16 rows, the slot
+        encoder over their slots that hold a building, then each row's trunk and heads), which releases the GIL
+        and runs on one thread or numba's, whichever has been faster."""
+        from . import _sparse_kernels as k
+
+        n = obs.shape[0]
+        self._reserve_counts(n)
+        w1t, w2t, w0t, wt2t, b1, b2, b0, bt2 = (t.numpy() for t in self._weights())
+        pw, pb, vw, vb = self._heads()
+        return int(k.SLOT_ROWS(n, obs, words, int(players), self.net.o_slots, w1t, b1, w2t, b2, w0t, b0, wt2t, bt2,
+                               pw, pb, vw, vb, prior, gain,
+                               self._ids, self._valid, self._out, self._v, self._counts))  # fmt: skip
+
     def values(self, obs: np.ndarray, players: int = L.MAX_PLAYERS) -> torch.Tensor:
-        return super().values(obs, players)
+        """The value head's outputs for host rows ``obs`` (``float32[n]``, a new tensor), from the same kernel
+        as :meth:`__call__` asked for no legal action."""
+        obs = self._host_rows(obs)
+        n = obs.shape[0]
+        self._reserve(n, 8)
+        self._legal_rows(obs, np.zeros((n, 0), np.uint64), players, np.zeros(0, np.int64), np.float32(0.0))
+        return torch.from_numpy(self._v[:n].copy())
 
     # ------------------------------------------------------------------ the update
     def batch(self, obs: np.ndarray, players: int = L.MAX_PLAYERS) -> SparseBatch:

@@ -195,8 +195,6 @@ class SparseHeads:
         with logit ``logits[r, k]`` (the padding: ``valid`` False, id 0, :data:`NEG`). ``players``: every row's
         player count; ``prior_action``: the prior's choices (int64 ``[n]``), required exactly when the network
         has a prior."""
-        from ._sparse_kernels import legal_head
-
         self._check_prior(prior_action)
         net = self.net
         obs = self._host_rows(obs)
@@ -205,13 +203,22 @@ class SparseHeads:
         if prior_action is not None and prior.shape != (obs.shape[0],):
             raise ValueError(f"prior_action must have shape ({obs.shape[0]},), got {prior.shape}")
         gain = np.float32(net.prior_gain.item()) if prior_action is not None else np.float32(0.0)
-        h = self.features(obs, players)
-        n = h.shape[0]
+        n = obs.shape[0]
         self._reserve(n, words.shape[1] * 8)
-        pw, pb, vw, vb = self._heads()
-        width = legal_head(h.numpy(), pw, pb, vw, vb, words, prior, gain, self._ids, self._valid, self._out, self._v)
+        width = self._legal_rows(obs, words, players, prior, gain)
         logits = torch.from_numpy(self._out[:n, :width])
         return logits, self._ids[:n, :width], self._valid[:n, :width], torch.from_numpy(self._v[:n])
+
+    def _legal_rows(self, obs: np.ndarray, words: np.ndarray, players: int, prior: np.ndarray, gain: Any) -> int:
+        """The legal logits, ids and valid flags of rows ``obs`` into this object's buffers (room reserved) and
+        their values, as :func:`~ohmygoods_agents._sparse_kernels.legal_head` writes them; returns the width
+        used. Here: :meth:`features`, then the heads; a form may do both in one kernel."""
+        from ._sparse_kernels import legal_head
+
+        h = self.features(obs, players)
+        pw, pb, vw, vb = self._heads()
+        return int(legal_head(h.numpy(), pw, pb, vw, vb, words, prior, gain, self._ids, self._valid, self._out,
+                              self._v))  # fmt: skip
 
     def values(self, obs: np.ndarray, players: int) -> torch.Tensor:
         """The value head's outputs for host rows ``obs`` (``float32[n]``)."""

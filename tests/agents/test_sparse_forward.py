@@ -88,6 +88,59 @@ def test_a_call_gives_the_same_bits_again_after_other_batches():
         assert np.array_equal(a, np.asarray(b))
 
 
+def test_a_rows_numbers_do_not_depend_on_its_batch_or_the_thread_count():
+    """The whole forward is one kernel (``_sparse_kernels.SLOT_ROWS``) whose serial and parallel twins add each
+    row's numbers in one order: a row alone, the same row among others, and either twin give the same bits."""
+    from ohmygoods_agents import _sparse_kernels as k
+
+    obs, masks = _rows(3, n=300)
+    sparse = SparseForward(_net())
+    whole = [np.asarray(x).copy() for x in sparse(obs, masks, 3)]
+    for r in (0, 17, 299):
+        alone = sparse(obs[r : r + 1], masks[r : r + 1], 3)
+        width = alone[0].shape[1]
+        for a, b in zip(whole, alone, strict=True):
+            assert np.array_equal(a[r : r + 1, :width] if a.ndim == 2 else a[r : r + 1], np.asarray(b))
+    timed = k.SLOT_ROWS
+    try:
+        for kernel in (timed.twin.serial, timed.twin.parallel):
+            k.SLOT_ROWS = lambda n, *args, kernel=kernel: kernel(*args)
+            for a, b in zip(whole, sparse(obs, masks, 3), strict=True):
+                assert np.array_equal(a, np.asarray(b))
+    finally:
+        k.SLOT_ROWS = timed
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_trunk_features_as_a_tensor(players):
+    """``SparseForward.features`` (the trunk's features through ``embedding_bag``): the dense network's."""
+    obs, _ = _rows(players)
+    net = _net()
+    with torch.no_grad():
+        dense = net.features(torch.from_numpy(obs), seats=players)
+    got = SparseForward(net).features(obs, players)
+    assert torch.allclose(got, dense, rtol=0, atol=2e-6 * max(float(dense.abs().max()), 1.0))
+
+
+def test_the_values_are_those_of_a_call():
+    obs, masks = _rows(2)
+    sparse = SparseForward(_net())
+    values = sparse.values(obs, 2)
+    assert torch.equal(values, sparse(obs, masks, 2)[3])
+    assert values.data_ptr() != sparse(obs, masks, 2)[3].data_ptr()  # a new tensor, not the next call's buffer
+
+
+def test_a_trunk_wider_than_a_rows_inputs():
+    """A hidden width above the trunk's input count (the kernel's scratch holds either layer's entries)."""
+    obs, masks = _rows(2, n=20)
+    torch.manual_seed(1)
+    net = SlotNet(hidden=1024).eval()
+    logits, ids, valid, values = SparseForward(net)(obs, masks, 2)
+    d_logits, d_ids, d_valid, d_values = _dense(net, obs, masks, 2, None)
+    assert np.array_equal(ids[valid], d_ids[d_valid])
+    assert torch.allclose(logits, d_logits, rtol=0, atol=1e-5) and torch.allclose(values, d_values, rtol=0, atol=1e-5)
+
+
 def test_the_weights_are_read_as_they_are_at_each_call():
     """After an optimizer step (the first layer's transposed copy renewed) and after a load, the sparse form
     follows the network."""
