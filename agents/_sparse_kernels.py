@@ -354,31 +354,50 @@ def rest_entries(obs, o_slots, slot_end, idx, val, offs):
     return c
 
 
-@njit(cache=True, nogil=True)
+@_jit.twin
+def _gather_rows(rows, offs, idx, val, slot_offs, where, out_idx, out_val, out_offs, out_slots, out_dest, slot_at):
+    """:func:`gather_rows` with ``slot_at`` (``int64[len(rows)]``) as scratch: each row's place in the outputs
+    first (one pass), then the rows copied side by side."""
+    S = L.MAX_SLOTS
+    blocks = S + L.MAX_PLAYERS - 1
+    m = rows.size
+    c = 0
+    k = 0
+    for q in range(m):
+        r = rows[q]
+        out_offs[q] = c
+        slot_at[q] = k
+        c += offs[r + 1] - offs[r]
+        k += slot_offs[r + 1] - slot_offs[r]
+    out_offs[m] = c
+    for q in prange(m):
+        r = rows[q]
+        c = out_offs[q]
+        for e in range(offs[r], offs[r + 1]):
+            out_idx[c] = idx[e]
+            out_val[c] = val[e]
+            c += 1
+        k = slot_at[q]
+        for t in range(slot_offs[r], slot_offs[r + 1]):
+            p, s = (where[t] // S) % L.MAX_PLAYERS, where[t] % S
+            out_slots[k] = t
+            out_dest[k] = q * blocks + (s if p == 0 else S + p - 1)
+            k += 1
+
+
+#: :func:`_gather_rows` on one thread or numba's, whichever has been faster (``framework.jit.Timed``)
+GATHER_ROWS = _jit.Timed(_gather_rows)
+
+
 def gather_rows(rows, offs, idx, val, slot_offs, where, out_idx, out_val, out_offs, out_slots, out_dest):
     """A minibatch's entries from a rollout's (:func:`rest_entries`, :func:`present_slots` over every sample):
     for each of ``rows`` (sample ids) its rest entries into ``out_idx`` / ``out_val`` / ``out_offs``, and its
     slots that hold a building: their index in the rollout's list (``out_slots``) and where their encoding goes
     in the minibatch's ``[rows, MAX_SLOTS + MAX_PLAYERS - 1]`` blocks (``out_dest``: my slot ``s`` at block
     ``s``, another seat ``p`` at block ``MAX_SLOTS + p - 1``, summed there). Returns ``(entries, slots)``."""
-    S = L.MAX_SLOTS
-    blocks = S + L.MAX_PLAYERS - 1
-    c = 0
-    m = 0
-    for q in range(rows.size):
-        r = rows[q]
-        out_offs[q] = c
-        for e in range(offs[r], offs[r + 1]):
-            out_idx[c] = idx[e]
-            out_val[c] = val[e]
-            c += 1
-        for t in range(slot_offs[r], slot_offs[r + 1]):
-            p, s = (where[t] // S) % L.MAX_PLAYERS, where[t] % S
-            out_slots[m] = t
-            out_dest[m] = q * blocks + (s if p == 0 else S + p - 1)
-            m += 1
-    out_offs[rows.size] = c
-    return c, m
+    GATHER_ROWS(rows.size, rows, offs, idx, val, slot_offs, where, out_idx, out_val, out_offs, out_slots, out_dest,
+                np.empty(rows.size, np.int64))  # fmt: skip
+    return int(out_offs[rows.size]), int(slot_offs[rows + 1].sum() - slot_offs[rows].sum())
 
 
 @njit(cache=True, nogil=True)

@@ -278,3 +278,28 @@ def test_malformed_inputs_are_refused_before_the_kernels_read_them():
     after = sparse(obs, masks, 2)  # still answers, the same as a fresh form
     fresh = SparseForward(net)(obs, masks, 2)
     assert torch.equal(after[0], fresh[0]) and torch.equal(after[3], fresh[3])
+
+
+def test_a_minibatchs_gather_gives_the_same_bits_on_one_thread_or_several():
+    """The update's gather of a minibatch's entries and slots (``gather_rows``) as serial and parallel twins: the
+    same outputs, each row's entries as the rollout holds them."""
+    from ohmygoods_agents import _sparse_kernels as k
+
+    obs, _ = _rows(3, n=300)
+    sb = SparseForward(_net()).batch(obs, 3)
+    rows = np.random.default_rng(0).permutation(sb.n)[:257]
+    sizes = (
+        int(sb.offs[rows + 1].sum() - sb.offs[rows].sum()),
+        int(sb.slot_offs[rows + 1].sum() - sb.slot_offs[rows].sum()),
+    )
+    got = []
+    for kernel in (k.GATHER_ROWS.twin.serial, k.GATHER_ROWS.twin.parallel):
+        out = (np.empty(sizes[0], np.int64), np.empty(sizes[0], np.float32), np.empty(rows.size + 1, np.int64),
+               np.empty(sizes[1], np.int64), np.empty(sizes[1], np.int64))  # fmt: skip
+        kernel(rows, sb.offs, sb.idx, sb.val, sb.slot_offs, sb.where, *out, np.empty(rows.size, np.int64))
+        got.append(out)
+    for a, b in zip(*got, strict=True):
+        assert np.array_equal(a, b)
+    idx, val, offs = got[0][:3]
+    for q, r in enumerate(rows[:20]):  # each row's entries as the rollout holds them
+        assert np.array_equal(idx[offs[q] : offs[q + 1]], sb.idx[sb.offs[r] : sb.offs[r + 1]])
