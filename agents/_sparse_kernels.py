@@ -60,6 +60,18 @@ def _rest_row(x, o_slots, slot_end, idx, val, c):
     return c
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _append(idx, val, c, col0, v):
+    """The entries of vector ``v`` at columns ``col0 + d`` appended at ``c`` of ``idx`` / ``val`` without a branch on
+    the data (every entry is written, the count moves only past a nonzero); returns the new count."""
+    for d in range(v.shape[0]):
+        e = v[d]
+        idx[c] = col0 + d
+        val[c] = e
+        c += e != 0.0
+    return c
+
+
 @njit(cache=True, nogil=True)
 def trunk_entries(obs, o_slots, slot_end, enc, where, idx, val, offs):
     """The nonzero inputs of the trunk's first layer for each row of ``obs`` (``float32[n, OBS_DIM]``):
@@ -84,21 +96,13 @@ def trunk_entries(obs, o_slots, slot_end, enc, where, idx, val, offs):
         while q < where.size and where[q] // (L.MAX_PLAYERS * S) == r:
             p, s = (where[q] // S) % L.MAX_PLAYERS, where[q] % S
             if p == 0:  # my slots in slot order: actions name them
-                for d in range(embed):
-                    e = enc[q, d]
-                    idx[c] = mine0 + s * embed + d
-                    val[c] = e
-                    c += e != 0.0
+                c = _append(idx, val, c, mine0 + s * embed, enc[q])
             else:
                 for d in range(embed):
                     acc[p, d] += enc[q, d]
             q += 1
         for p in range(1, L.MAX_PLAYERS):
-            for d in range(embed):
-                e = acc[p, d]
-                idx[c] = others0 + (p - 1) * embed + d
-                val[c] = e
-                c += e != 0.0
+            c = _append(idx, val, c, others0 + (p - 1) * embed, acc[p])
     offs[n] = c
     return c
 
@@ -123,6 +127,43 @@ def _dot(x, y, H):
     return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _legal_row(h, W, b, words, prior, gain, ids, valid, out):
+    """One row's legal actions (``words``: its mask as ``uint64`` words) in action order: their ids, valid flags and
+    logits ``W h + b`` (plus ``gain`` on action ``prior``; -1: none) from column 0 on; returns their count."""
+    H = h.shape[0]
+    k = 0
+    for q in range(words.shape[0]):
+        word = words[q]
+        if word == 0:
+            continue
+        for a in range(8 * q, 8 * q + 8):
+            if (word >> np.uint64(8 * (a - 8 * q))) & np.uint64(0xFF):
+                z = _dot(h, W[a], H) + b[a]
+                if a == prior:
+                    z += gain
+                ids[k] = a
+                valid[k] = True
+                out[k] = z
+                k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _pad_rows(counts, ids, valid, out):
+    """Pad every row after its ``counts[r]`` legal actions up to the largest count (at least 1): id 0, ``valid``
+    False, a ``-1e9`` logit. Returns that width."""
+    k_max = 1
+    for r in range(counts.size):
+        k_max = max(k_max, counts[r])
+    for r in range(counts.size):
+        for q in range(counts[r], k_max):
+            ids[r, q] = 0
+            valid[r, q] = False
+            out[r, q] = np.float32(-1e9)
+    return k_max
+
+
 @njit(cache=True, nogil=True)
 def legal_head(h, W, b, Wv, bv, words, prior, gain, ids, valid, out, values):
     """The policy logits of each row's legal actions, in action order: ``out[r, k]`` is the logit of action
@@ -132,33 +173,14 @@ def legal_head(h, W, b, Wv, bv, words, prior, gain, ids, valid, out, values):
     are passed over eight at a time. Returns the width used, ``K`` (the largest legal count, at least 1):
     columns ``:K`` are written, a row's padding after its legal actions with id 0, ``valid`` False and a
     ``-1e9`` logit."""
-    n, n_words = words.shape
+    n = words.shape[0]
     H = h.shape[1]
-    k_max = 1
     counts = np.empty(n, np.int64)
     for r in range(n):
         values[r] = _dot(h[r], Wv[0], H) + bv[0]
-        k = 0
-        for q in range(n_words):
-            if words[r, q] == 0:
-                continue
-            for a in range(8 * q, 8 * q + 8):
-                if (words[r, q] >> np.uint64(8 * (a - 8 * q))) & np.uint64(0xFF):
-                    s = _dot(h[r], W[a], H) + b[a]
-                    if prior.size and a == prior[r]:
-                        s += gain
-                    ids[r, k] = a
-                    valid[r, k] = True
-                    out[r, k] = s
-                    k += 1
-        counts[r] = k
-        k_max = max(k_max, k)
-    for r in range(n):
-        for q in range(counts[r], k_max):
-            ids[r, q] = 0
-            valid[r, q] = False
-            out[r, q] = np.float32(-1e9)
-    return k_max
+        pr = prior[r] if prior.size else -1
+        counts[r] = _legal_row(h[r], W, b, words[r], pr, gain, ids[r], valid[r], out[r])
+    return _pad_rows(counts, ids, valid, out)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -178,6 +200,19 @@ def _axpy_entries(acc, w, idx, val, c):
         for o in range(H):
             acc[o] += v * wr[o]
         e += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _column_layer(t, b, wt, d, x, m):
+    """Output ``d`` of a layer (``wt``: its ``[inputs, outputs]`` weight, ``b`` that output's bias) for ``m``
+    inputs side by side (``x[j, q]``: input ``q``'s ``j``-th value): ``t[q] = b + sum_j wt[j, d] x[j, q]``, in
+    ``j`` order."""
+    for q in range(m):
+        t[q] = b
+    for j in range(x.shape[0]):
+        w, f = wt[j, d], x[j]
+        for q in range(m):
+            t[q] += w * f[q]
 
 
 #: rows of one task of :func:`_slot_rows` (its slots encoded together, its scratch arrays made once)
@@ -208,7 +243,6 @@ def _slot_rows(obs, words, players, o_slots, w1t, b1, w2t, b2, w0t, b0, wt2t, bt
     mine0 = D - (slot_end - o_slots)
     others0 = mine0 + S * E
     width = max(mine0 + (S + L.MAX_PLAYERS - 1) * E, H)  # a row's entries of either layer
-    n_words = words.shape[1]
     cap = ROW_CHUNK * seats * S
     for ch in prange((n + ROW_CHUNK - 1) // ROW_CHUNK):
         r0, r1 = ch * ROW_CHUNK, min(n, (ch + 1) * ROW_CHUNK)
@@ -232,21 +266,11 @@ def _slot_rows(obs, words, players, o_slots, w1t, b1, w2t, b2, w0t, b0, wt2t, bt
                         m += 1
         for d in range(E):
             t = ht[d]
-            for q in range(m):
-                t[q] = b1[d]
-            for j in range(F):
-                w, f = w1t[j, d], ft[j]
-                for q in range(m):
-                    t[q] += w * f[q]
+            _column_layer(t, b1[d], w1t, d, ft, m)
             for q in range(m):
                 t[q] = max(t[q], np.float32(0.0))
         for d in range(E):
-            for q in range(m):
-                u[q] = b2[d]
-            for j in range(E):
-                w, t = w2t[j, d], ht[j]
-                for q in range(m):
-                    u[q] += w * t[q]
+            _column_layer(u, b2[d], w2t, d, ht, m)
             present = ft[L.SF_PRESENT]
             for q in range(m):
                 enc[q, d] = max(u[q], np.float32(0.0)) * present[q]
@@ -259,58 +283,26 @@ def _slot_rows(obs, words, players, o_slots, w1t, b1, w2t, b2, w0t, b0, wt2t, bt
                 for s in range(S):
                     if x[o_slots + (p * S + s) * F + L.SF_PRESENT] != 0.0:
                         if p == 0:  # my slots in slot order: actions name them
-                            for d in range(E):
-                                v = enc[q, d]
-                                idx[c] = mine0 + s * E + d
-                                val[c] = v
-                                c += v != 0.0
+                            c = _append(idx, val, c, mine0 + s * E, enc[q])
                         else:
                             for d in range(E):
                                 oth[d] += enc[q, d]
                         q += 1
                 if p > 0:
-                    for d in range(E):
-                        v = oth[d]
-                        idx[c] = others0 + (p - 1) * E + d
-                        val[c] = v
-                        c += v != 0.0
+                    c = _append(idx, val, c, others0 + (p - 1) * E, oth)
             acc[:] = b0
             _axpy_entries(acc, w0t, idx, val, c)
-            c = 0
             for i in range(H):
-                v = max(acc[i], np.float32(0.0))
-                idx[c] = i
-                val[c] = v
-                c += v != 0.0
+                acc[i] = max(acc[i], np.float32(0.0))
+            c = _append(idx, val, 0, 0, acc)
             h[:] = bt2
             _axpy_entries(h, wt2t, idx, val, c)
             for o in range(H):
                 h[o] = max(h[o], np.float32(0.0))
             values[r] = _dot(h, vw[0], H) + vb[0]
-            k = 0
-            for qw in range(n_words):
-                word = words[r, qw]
-                if word == 0:
-                    continue
-                for a in range(8 * qw, 8 * qw + 8):
-                    if (word >> np.uint64(8 * (a - 8 * qw))) & np.uint64(0xFF):
-                        z = _dot(h, pw[a], H) + pb[a]
-                        if prior.size and a == prior[r]:
-                            z += gain
-                        ids[r, k] = a
-                        valid[r, k] = True
-                        out[r, k] = z
-                        k += 1
-            counts[r] = k
-    k_max = 1
-    for r in range(n):
-        k_max = max(k_max, counts[r])
-    for r in range(n):
-        for q in range(counts[r], k_max):
-            ids[r, q] = 0
-            valid[r, q] = False
-            out[r, q] = np.float32(-1e9)
-    return k_max
+            pr = prior[r] if prior.size else -1
+            counts[r] = _legal_row(h, pw, pb, words[r], pr, gain, ids[r], valid[r], out[r])
+    return _pad_rows(counts[:n], ids, valid, out)
 
 
 #: :func:`_slot_rows` on one thread or on all of numba's, whichever has been faster (``framework.jit.Timed``)
