@@ -48,6 +48,39 @@ class RowsProduct(torch.autograd.Function):
         return torch.from_numpy(out), None, None, None
 
 
+class LegalLogits(torch.autograd.Function):
+    """The policy head's logits at ``(rows, acts)`` pairs (a minibatch's legal actions): ``W[a] . h[r] + b[a]``,
+    forward and backward by compiled loops (``legal_dots``; gathering ``W[a]`` and ``h[r]`` as ``[L, H]`` tensors
+    cost three such products in memory and their index-add backward)."""
+
+    @staticmethod
+    def forward(ctx: Any, h: torch.Tensor, w: torch.Tensor, b: torch.Tensor, rows: np.ndarray, acts: np.ndarray) -> Any:
+        from ._sparse_kernels import legal_dots
+
+        h, w, b = h.contiguous(), w.contiguous(), b.contiguous()
+        ctx.save_for_backward(h, w)
+        ctx.pairs = (rows, acts, b.shape)
+        out = np.empty(rows.size, np.float32)
+        legal_dots(h.detach().numpy(), w.detach().numpy(), b.detach().numpy(), rows, acts, out)
+        return torch.from_numpy(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> tuple[Any, ...]:
+        from ._sparse_kernels import legal_dots_backward
+
+        h, w = ctx.saved_tensors
+        rows, acts, b_shape = ctx.pairs
+        gh, gw, gb = (
+            np.empty(tuple(h.shape), np.float32),
+            np.empty(tuple(w.shape), np.float32),
+            np.empty(b_shape, np.float32),
+        )
+        legal_dots_backward(
+            np.ascontiguousarray(g.numpy()), h.detach().numpy(), w.detach().numpy(), rows, acts, gh, gw, gb
+        )
+        return torch.from_numpy(gh), torch.from_numpy(gw), torch.from_numpy(gb), None, None
+
+
 def rows_product(w: torch.Tensor, idx: np.ndarray, val: np.ndarray, offs: np.ndarray) -> torch.Tensor:
     """:class:`RowsProduct` of a weight ``w`` (any layout, gradients reach it) and compressed rows."""
     return RowsProduct.apply(w.contiguous(), idx, val, offs)
@@ -276,8 +309,7 @@ class SparseHeads:
         h = self.train_features(sb, rows)
         r, c = valid.nonzero(as_tuple=True)
         a = ids[r, c]
-        # gathers whose gradients are index_add (index_select), not an index_put that sorts to accumulate
-        legal = (net.pi.weight.index_select(0, a) * h.index_select(0, r)).sum(1) + net.pi.bias.index_select(0, a)
+        legal = LegalLogits.apply(h, net.pi.weight, net.pi.bias, r.numpy(), a.numpy())
         if getattr(net, "prior", None) is not None:
             if prior_action is None:
                 raise ValueError(f"this network adds the {net.prior} agent's choice to its logits: pass prior_action")
@@ -300,4 +332,4 @@ class SparseHeads:
         return idx, val, offs, sel, dest
 
 
-__all__ = ["NEG", "RowsProduct", "SparseBatch", "SparseHeads", "rows_product"]
+__all__ = ["NEG", "LegalLogits", "RowsProduct", "SparseBatch", "SparseHeads", "rows_product"]

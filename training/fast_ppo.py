@@ -89,8 +89,18 @@ def legal_index(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     largest legal count ``K`` of the batch; ``valid`` marks the real entries.
 
     The update and the rollout work on these ``K`` columns instead of all ``N_ACTIONS``: the
-    softmax, entropy and sampling cost scale with the legal actions (a few dozen at most).
+    softmax, entropy and sampling cost scale with the legal actions (a few dozen at most). A mask on the
+    CPU goes through :func:`legal_index_host` (a rollout's 7,579 x 624 masks: 1.7 ms against 15 ms for the
+    tensor form, whose ``sum`` casts the booleans to int64 first); on another device, :func:`legal_index_device`.
     """
+    if mask.device.type == "cpu":
+        ids, valid = legal_index_host(np.ascontiguousarray(mask.numpy()))
+        return torch.from_numpy(ids), torch.from_numpy(valid)
+    return legal_index_device(mask)
+
+
+def legal_index_device(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`legal_index` in tensor operations, where ``mask`` is (a GPU's)."""
     counts = mask.sum(1)
     k = max(1, int(counts.max()))
     r, c = mask.nonzero(as_tuple=True)  # row-major: each row's ids ascending

@@ -303,3 +303,27 @@ def test_a_minibatchs_gather_gives_the_same_bits_on_one_thread_or_several():
     idx, val, offs = got[0][:3]
     for q, r in enumerate(rows[:20]):  # each row's entries as the rollout holds them
         assert np.array_equal(idx[offs[q] : offs[q + 1]], sb.idx[sb.offs[r] : sb.offs[r + 1]])
+
+
+def test_the_updates_legal_logits_and_their_gradients():
+    """``sparse.LegalLogits`` (compiled dot products at a minibatch's (row, action) pairs) against the same logits
+    gathered in tensors: values and the gradients of ``h``, the weight and the bias, repeated pairs included."""
+    from ohmygoods_agents.sparse import LegalLogits
+
+    g = torch.Generator().manual_seed(5)
+    h = torch.randn(40, 128, generator=g, requires_grad=True)
+    w = torch.randn(624, 128, generator=g, requires_grad=True)
+    b = torch.randn(624, generator=g, requires_grad=True)
+    rows = torch.randint(0, 40, (300,), generator=g)
+    acts = torch.randint(0, 624, (300,), generator=g)
+    up = torch.randn(300, generator=g)
+    got = LegalLogits.apply(h, w, b, rows.numpy(), acts.numpy())
+    (got * up).sum().backward()
+    grads = [t.grad.clone() for t in (h, w, b)]
+    for t in (h, w, b):
+        t.grad = None
+    want = (w.index_select(0, acts) * h.index_select(0, rows)).sum(1) + b.index_select(0, acts)
+    (want * up).sum().backward()
+    assert torch.allclose(got, want, rtol=0, atol=1e-4)
+    for mine, theirs in zip(grads, (h.grad, w.grad, b.grad), strict=True):
+        assert torch.allclose(mine, theirs, rtol=0, atol=1e-4)

@@ -263,3 +263,21 @@ def test_update_stays_finite_when_the_batch_leaves_a_tiny_remainder(remainder):
     assert all(np.isfinite(v) for v in out.values())
     assert all(torch.isfinite(p).all() for p in ppo.net.parameters())
     assert any(not torch.equal(a, b) for a, b in zip(before, ppo.net.parameters(), strict=True))
+
+
+def test_legal_index_is_the_same_on_the_host_and_in_tensor_operations():
+    """``legal_index`` of a CPU mask (the compiled ``legal_index_host``) equals the tensor form a GPU's masks
+    take (``legal_index_device``), rows without a legal action and a non-contiguous mask included."""
+    from ohmygoods_training.fast_ppo import legal_index_device
+
+    torch.manual_seed(4)
+    mask = torch.rand(300, L.N_ACTIONS) < 0.02
+    mask[7] = False
+    mask[11] = True
+    for m in (mask, mask[::2], mask.t().contiguous().t()):
+        ids, valid = legal_index(m)
+        want_ids, want_valid = legal_index_device(m)
+        assert torch.equal(ids, want_ids) and torch.equal(valid, want_valid)
+        assert ids.shape[1] == int(m.sum(1).max())
+    assert legal_index(mask)[0].shape[1] == L.N_ACTIONS  # row 11: every action legal
+    assert not legal_index(mask)[1][7].any()  # row 7: none
