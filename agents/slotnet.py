@@ -182,6 +182,7 @@ class SparseForward(SparseHeads):
     def __init__(self, net: SlotNet) -> None:
         super().__init__(net)
         self._slot_cap = self._count_rows = 0
+        self._counts = np.empty(0, np.int64)
 
     @property
     def obs_width(self) -> int:

@@ -327,3 +327,18 @@ def test_the_updates_legal_logits_and_their_gradients():
     assert torch.allclose(got, want, rtol=0, atol=1e-4)
     for mine, theirs in zip(grads, (h.grad, w.grad, b.grad), strict=True):
         assert torch.allclose(mine, theirs, rtol=0, atol=1e-4)
+
+
+def test_an_empty_batch():
+    """No rows: empty outputs of width 1 (as before the one-call forward), values of none; no pair: no logit."""
+    from ohmygoods_agents.sparse import LegalLogits
+
+    obs, masks = _rows(2, n=4, steps=2)
+    sparse = SparseForward(_net())
+    logits, ids, valid, values = sparse(obs[:0], masks[:0], 2)
+    assert logits.shape == (0, 1) and ids.shape == (0, 1) and valid.shape == (0, 1) and values.shape == (0,)
+    assert sparse.values(obs[:0], 2).shape == (0,)
+    h = torch.zeros(3, 128, requires_grad=True)
+    out = LegalLogits.apply(h, torch.zeros(624, 128), torch.zeros(624), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    out.sum().backward()
+    assert out.shape == (0,) and torch.equal(h.grad, torch.zeros(3, 128))
