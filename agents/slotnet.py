@@ -181,7 +181,7 @@ class SparseForward(SparseHeads):
 
     def __init__(self, net: SlotNet) -> None:
         super().__init__(net)
-        self._slot_cap = self._count_rows = 0
+        self._slot_cap = 0
         self._counts = np.empty(0, np.int64)
 
     @property
@@ -208,9 +208,8 @@ class SparseForward(SparseHeads):
 
     def _reserve_counts(self, n: int) -> None:
         """Room for ``n`` rows' legal counts (:meth:`_legal_rows`)."""
-        if n > self._count_rows:
-            self._count_rows = max(n, 2 * self._count_rows)
-            self._counts = np.empty(self._count_rows, np.int64)
+        if n > self._counts.shape[0]:
+            self._counts = np.empty(max(n, 2 * self._counts.shape[0]), np.int64)
 
     def features(self, obs: np.ndarray, players: int = L.MAX_PLAYERS) -> torch.Tensor:
         """The trunk's features of host rows ``obs`` (:meth:`SlotNet.features` up to float rounding);
