@@ -183,6 +183,8 @@ class SparseForward(SparseHeads):
         super().__init__(net)
         self._slot_cap = 0
         self._counts = np.empty(0, np.int64)
+        self._kernel_key: tuple[int, ...] | None = None
+        self._kernel_arrays: tuple[np.ndarray, ...] = ()
 
     @property
     def obs_width(self) -> int:
@@ -205,6 +207,22 @@ class SparseForward(SparseHeads):
             self._slot_cap = max(slots, 2 * self._slot_cap)
             self._feats = np.empty((self._slot_cap, L.SLOT_FEATURES), np.float32)
             self._where = np.empty(self._slot_cap, np.int64)
+
+    def _kernel_weights(self) -> tuple[np.ndarray, ...]:
+        """:meth:`_weights` as the kernel reads them: the transposed copies' arrays (made again when a weight
+        changed) and numpy views of the biases (made again when a bias's storage moved). The parameters are
+        looked up at each call, through the modules' own dictionaries (a call's fixed cost: about 25 µs through
+        :meth:`_weights` and ``numpy()``, a few here)."""
+        slot, trunk = self.net.slot._modules, self.net.trunk._modules
+        lins = (slot["0"], slot["2"], trunk["0"], trunk["2"])
+        ws = tuple(m._parameters["weight"] for m in lins)
+        bs = tuple(m._parameters["bias"] for m in lins)
+        key = tuple(x for w in ws for x in (id(w), w.data_ptr(), w._version)) + tuple(b.data_ptr() for b in bs)
+        if key != self._kernel_key:
+            ts = tuple(w.detach().t().contiguous().numpy() for w in ws)
+            self._kernel_arrays = (*ts, *(b.detach().numpy() for b in bs))
+            self._kernel_key = key
+        return self._kernel_arrays
 
     def _reserve_counts(self, n: int) -> None:
         """Room for ``n`` rows' legal counts (:meth:`_legal_rows`)."""
@@ -246,7 +264,7 @@ class SparseForward(SparseHeads):
 
         n = obs.shape[0]
         self._reserve_counts(n)
-        w1t, w2t, w0t, wt2t, b1, b2, b0, bt2 = (t.numpy() for t in self._weights())
+        w1t, w2t, w0t, wt2t, b1, b2, b0, bt2 = self._kernel_weights()
         pw, pb, vw, vb = self._heads()
         return int(k.SLOT_ROWS(n, obs, words, int(players), self.net.o_slots, w1t, b1, w2t, b2, w0t, b0, wt2t, bt2,
                                pw, pb, vw, vb, prior, gain,
