@@ -349,19 +349,19 @@ def rest_entries(obs, o_slots, slot_end, idx, val, offs):
 @_jit.twin
 def _gather_rows(rows, offs, idx, val, slot_offs, where, out_idx, out_val, out_offs, out_slots, out_dest, slot_at):
     """:func:`gather_rows` with ``slot_at`` (``int64[len(rows)]``) as scratch: each row's place in the outputs
-    first (one pass), then the rows copied side by side."""
+    first (one pass), then the rows copied side by side. Returns ``(entries, slots)``."""
     S = L.MAX_SLOTS
     blocks = S + L.MAX_PLAYERS - 1
     m = rows.size
-    c = 0
-    k = 0
+    entries = 0
+    slots = 0
     for q in range(m):
         r = rows[q]
-        out_offs[q] = c
-        slot_at[q] = k
-        c += offs[r + 1] - offs[r]
-        k += slot_offs[r + 1] - slot_offs[r]
-    out_offs[m] = c
+        out_offs[q] = entries
+        slot_at[q] = slots
+        entries += offs[r + 1] - offs[r]
+        slots += slot_offs[r + 1] - slot_offs[r]
+    out_offs[m] = entries
     for q in prange(m):
         r = rows[q]
         c = out_offs[q]
@@ -375,6 +375,7 @@ def _gather_rows(rows, offs, idx, val, slot_offs, where, out_idx, out_val, out_o
             out_slots[k] = t
             out_dest[k] = q * blocks + (s if p == 0 else S + p - 1)
             k += 1
+    return entries, slots
 
 
 #: :func:`_gather_rows` on one thread or numba's, whichever has been faster (``framework.jit.Timed``)
@@ -387,9 +388,9 @@ def gather_rows(rows, offs, idx, val, slot_offs, where, out_idx, out_val, out_of
     slots that hold a building: their index in the rollout's list (``out_slots``) and where their encoding goes
     in the minibatch's ``[rows, MAX_SLOTS + MAX_PLAYERS - 1]`` blocks (``out_dest``: my slot ``s`` at block
     ``s``, another seat ``p`` at block ``MAX_SLOTS + p - 1``, summed there). Returns ``(entries, slots)``."""
-    GATHER_ROWS(rows.size, rows, offs, idx, val, slot_offs, where, out_idx, out_val, out_offs, out_slots, out_dest,
-                np.empty(rows.size, np.int64))  # fmt: skip
-    return int(out_offs[rows.size]), int(slot_offs[rows + 1].sum() - slot_offs[rows].sum())
+    entries, slots = GATHER_ROWS(rows.size, rows, offs, idx, val, slot_offs, where, out_idx, out_val, out_offs,
+                                 out_slots, out_dest, np.empty(rows.size, np.int64))  # fmt: skip
+    return int(entries), int(slots)
 
 
 @njit(cache=True, nogil=True)

@@ -194,11 +194,8 @@ class SparseForward(SparseHeads):
 
     def _weights(self) -> tuple[torch.Tensor, ...]:
         """``(slot W1ᵀ, slot W2ᵀ, trunk W0ᵀ, trunk W2ᵀ, slot b1, slot b2, trunk b0, trunk b2)``: the products'
-        weights as ``[inputs, outputs]`` rows (:meth:`_transposed`) and the biases."""
-        net = self.net
-        ws = (net.slot[0].weight, net.slot[2].weight, net.trunk[0].weight, net.trunk[2].weight)
-        bs = (net.slot[0].bias, net.slot[2].bias, net.trunk[0].bias, net.trunk[2].bias)
-        return (*self._transposed(*ws), *(b.detach() for b in bs))
+        weights as ``[inputs, outputs]`` rows and the biases, as tensors over :meth:`_kernel_weights`' arrays."""
+        return tuple(torch.from_numpy(a) for a in self._kernel_weights())
 
     def _reserve_slots(self, n: int, players: int) -> None:
         """Room for the present slots of ``n`` rows of ``players``-player games."""

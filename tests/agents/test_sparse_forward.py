@@ -300,6 +300,7 @@ def test_a_minibatchs_gather_gives_the_same_bits_on_one_thread_or_several():
         got.append(out)
     for a, b in zip(*got, strict=True):
         assert np.array_equal(a, b)
+    assert k.gather_rows(rows, sb.offs, sb.idx, sb.val, sb.slot_offs, sb.where, *got[0]) == sizes
     idx, val, offs = got[0][:3]
     for q, r in enumerate(rows[:20]):  # each row's entries as the rollout holds them
         assert np.array_equal(idx[offs[q] : offs[q + 1]], sb.idx[sb.offs[r] : sb.offs[r + 1]])
